@@ -1,0 +1,95 @@
+package game
+
+// stepBullets moves every bullet one tick in firing order, ricocheting off
+// walls and hitting tanks, and compacts the survivors to the front of the
+// bullet array (keeping their order and zeroing freed slots).
+func (w *World) stepBullets() {
+	n := uint8(0)
+	for k := uint8(0); k < w.s.NumBullets; k++ {
+		b := w.s.Bullets[k]
+		if w.stepBullet(&b) {
+			w.s.Bullets[n] = b
+			n++
+		}
+	}
+	for k := n; k < w.s.NumBullets; k++ {
+		w.s.Bullets[k] = Bullet{}
+	}
+	w.s.NumBullets = n
+}
+
+// stepBullet advances one bullet and reports whether it survives.
+//
+// Ricochet rule: the bullet moves along both axes at once. If the step on
+// the x axis alone would enter a wall tile, VX reverses and the bullet keeps
+// its x; likewise for y. If neither single-axis step hits a wall but the
+// diagonal target tile is a wall (the bullet meets a wall corner head on),
+// both components reverse and the bullet flies straight back. Each wall
+// contact costs one bounce, a corner included; the contact after
+// BulletBounces ricochets removes the bullet. A bullet cannot hit the tank
+// that fired it until it has ricocheted at least once.
+func (w *World) stepBullet(b *Bullet) bool {
+	if b.Life <= 1 {
+		return false
+	}
+	b.Life--
+	m := &w.maze
+	nx, ny := b.X+b.VX, b.Y+b.VY
+	tx, ty := int(b.X>>subTileShift), int(b.Y>>subTileShift)
+	ntx, nty := int(nx>>subTileShift), int(ny>>subTileShift)
+	hx := b.VX != 0 && m.IsWall(ntx, ty)
+	hy := b.VY != 0 && m.IsWall(tx, nty)
+	if !hx && !hy && b.VX != 0 && b.VY != 0 && m.IsWall(ntx, nty) {
+		hx, hy = true, true
+	}
+	if hx || hy {
+		if b.Bounces >= BulletBounces {
+			return false
+		}
+		b.Bounces++
+		if hx {
+			b.VX, nx = -b.VX, b.X
+		}
+		if hy {
+			b.VY, ny = -b.VY, b.Y
+		}
+	}
+	b.X, b.Y = nx, ny
+	for i := 0; i < int(w.s.Slots); i++ {
+		t := &w.s.Tanks[i]
+		if !t.Alive || (int(b.Owner) == i && b.Bounces == 0) {
+			continue
+		}
+		if abs32(b.X-t.X) < TankHalf && abs32(b.Y-t.Y) < TankHalf {
+			w.hit(t, b)
+			return false
+		}
+	}
+	return true
+}
+
+// hit applies bullet b to tank t: damage, hitstun, knockback along the
+// bullet's direction, and death at zero HP.
+func (w *World) hit(t *Tank, b *Bullet) {
+	t.HP -= BulletDamage
+	if t.HP <= 0 {
+		*t = Tank{Seated: true, AimX: t.AimX, AimY: t.AimY, Score: t.Score}
+		return
+	}
+	t.Hitstun = HitstunTicks
+	k := int32(KnockbackSpeed)
+	if b.VX != 0 && b.VY != 0 {
+		k = KnockbackSpeed * 181 / 256 // ≈ 1/√2
+	}
+	t.VX, t.VY = sign32(b.VX)*k, sign32(b.VY)*k
+}
+
+func sign32(v int32) int32 {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}

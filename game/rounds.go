@@ -1,0 +1,110 @@
+package game
+
+// startRound begins the next round: a new maze from the world's RNG, every
+// seated tank respawned with full HP, bullets cleared. Scores carry over.
+func (w *World) startRound() {
+	r := &w.s.Round
+	rng := RNG{State: w.s.RNG}
+	r.Number++
+	r.Phase = PhasePlaying
+	r.Timer = RoundTicks
+	r.MazeSeed = rng.Next()
+	w.maze.Generate(r.MazeSeed, int(r.MazeW), int(r.MazeH))
+	var spawns [MaxPlayers][2]int
+	w.maze.spawnPoints(&rng, spawns[:w.s.Slots])
+	for i := 0; i < int(w.s.Slots); i++ {
+		t := &w.s.Tanks[i]
+		if !t.Seated {
+			continue
+		}
+		x, y := spawns[i][0], spawns[i][1]
+		ax := int8(1)
+		if x > w.maze.W/2 {
+			ax = -1 // face the middle of the maze
+		}
+		*t = Tank{
+			X: int32(x)*SubTile + SubTile/2, Y: int32(y)*SubTile + SubTile/2,
+			AimX: ax, HP: TankHP, Alive: true, Seated: true, Score: t.Score,
+		}
+	}
+	w.s.Bullets = [MaxBullets]Bullet{}
+	w.s.NumBullets = 0
+	w.s.RNG = rng.State
+}
+
+// checkRoundEnd ends the round when at most one seated tank is alive (with
+// at least two seated) or when the time limit runs out. The survivor, if
+// any, scores.
+func (w *World) checkRoundEnd() {
+	r := &w.s.Round
+	r.Timer--
+	seated, alive, last := 0, 0, -1
+	for i := 0; i < int(w.s.Slots); i++ {
+		t := &w.s.Tanks[i]
+		if !t.Seated {
+			continue
+		}
+		seated++
+		if t.Alive {
+			alive++
+			last = i
+		}
+	}
+	switch {
+	case seated >= 2 && alive <= 1:
+		r.Winner = -1
+		if alive == 1 {
+			r.Winner = int8(last)
+			w.s.Tanks[last].Score++
+		}
+	case r.Timer == 0:
+		r.Winner = -1
+	default:
+		return
+	}
+	r.Phase = PhaseOver
+	r.Timer = RoundOverTicks
+}
+
+// spawnPoints fills out with floor cells (odd coordinates) spread across the
+// maze: the first at random, each next one the cell farthest (by Manhattan
+// distance) from those already chosen, ties broken by the RNG.
+func (m *Maze) spawnPoints(rng *RNG, out [][2]int) {
+	cw, ch := m.W/2, m.H/2
+	for k := range out {
+		if k == 0 {
+			out[0] = [2]int{2*rng.Intn(cw) + 1, 2*rng.Intn(ch) + 1}
+			continue
+		}
+		best, ties := -1, 0
+		for cy := 0; cy < ch; cy++ {
+			for cx := 0; cx < cw; cx++ {
+				x, y := 2*cx+1, 2*cy+1
+				d := 1 << 30
+				for _, p := range out[:k] {
+					if dd := absInt(p[0]-x) + absInt(p[1]-y); dd < d {
+						d = dd
+					}
+				}
+				switch {
+				case d > best:
+					best, ties = d, 1
+					out[k] = [2]int{x, y}
+				case d == best:
+					// Reservoir choice among equally distant cells.
+					ties++
+					if rng.Intn(ties) == 0 {
+						out[k] = [2]int{x, y}
+					}
+				}
+			}
+		}
+	}
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

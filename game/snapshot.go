@@ -1,0 +1,155 @@
+package game
+
+import "fmt"
+
+// Snapshot is the complete state of a world: everything that affects its
+// future. Two worlds restored from equal snapshots and stepped with equal
+// inputs stay equal, bit for bit. It is a plain value (no pointers, slices or
+// maps), so assignment is a deep copy and a saved Snapshot shares no memory
+// with the world it came from.
+//
+// The maze grid itself is not stored: it is regenerated exactly from
+// Round.MazeSeed, MazeW and MazeH.
+//
+// Canonical form: tanks at or above Slots, unseated tanks, and bullets at or
+// above NumBullets are all zero. Step
+// and Restore keep that form, and Hash relies on it.
+type Snapshot struct {
+	// Tick is the tick whose inputs the next Step consumes.
+	Tick Tick
+	// RNG is the state of the world's pseudo-random generator (spawns, maze
+	// seeds of later rounds).
+	RNG uint64
+	// Slots is the number of player slots (1..MaxPlayers).
+	Slots uint8
+	// Round is the state of the current round.
+	Round Round
+	// Tanks holds one tank per slot; only the first Slots entries are used.
+	Tanks [MaxPlayers]Tank
+	// NumBullets is the number of live bullets, stored in Bullets[:NumBullets].
+	NumBullets uint8
+	// Bullets holds the live bullets in firing order.
+	Bullets [MaxBullets]Bullet
+}
+
+// Phase is the phase of a round.
+type Phase uint8
+
+const (
+	// PhasePlaying is a round in progress.
+	PhasePlaying Phase = iota
+	// PhaseOver is the pause after a round, showing its result.
+	PhaseOver
+)
+
+// Round is the state of the current round.
+type Round struct {
+	// Number counts rounds from 1.
+	Number uint16
+	// Phase says whether the round is being played or is over.
+	Phase Phase
+	// Timer is the number of ticks left in the current phase.
+	Timer uint16
+	// Winner is the slot that won the last finished round, or -1 for a draw
+	// or when no round has finished yet.
+	Winner int8
+	// MazeSeed, MazeW and MazeH regenerate this round's maze exactly.
+	MazeSeed     uint64
+	MazeW, MazeH uint8
+}
+
+// Tank is one player's tank. Positions are the centre of the tank's square
+// hit box in sub-tile units; velocities are in sub-tiles per tick.
+type Tank struct {
+	X, Y   int32
+	VX, VY int32
+	// AimX, AimY is the direction the tank faces and fires in, each in
+	// {-1,0,1} and never both zero. It keeps the last movement direction, so
+	// a stopped tank fires where it last faced.
+	AimX, AimY int8
+	// HP is the remaining hit points; the tank dies at zero.
+	HP int8
+	// Cooldown is the number of ticks until the tank may fire again.
+	Cooldown uint8
+	// Hitstun is the number of ticks the tank still ignores its input after
+	// being hit.
+	Hitstun uint8
+	// Alive is false once the tank is destroyed, until the next round.
+	Alive bool
+	// Seated is true when a player occupies the slot. Unseated tanks are not
+	// in play.
+	Seated bool
+	// Score counts rounds this slot has won.
+	Score uint16
+}
+
+// Bullet is a bullet in flight.
+type Bullet struct {
+	X, Y   int32
+	VX, VY int32
+	// Owner is the slot of the tank that fired it.
+	Owner uint8
+	// Bounces counts the ricochets so far.
+	Bounces uint8
+	// Life is the number of ticks the bullet still flies.
+	Life uint8
+}
+
+// Validate reports whether s is a snapshot the game can restore: counts and
+// sizes in range, positions inside the maze, directions and timers within
+// the rules. Decoders of untrusted data call it; Restore panics on a
+// snapshot that fails it.
+func (s *Snapshot) Validate() error {
+	if s.Slots < 1 || s.Slots > MaxPlayers {
+		return fmt.Errorf("game: snapshot has %d slots, want 1..%d", s.Slots, MaxPlayers)
+	}
+	if s.NumBullets > MaxBullets {
+		return fmt.Errorf("game: snapshot has %d bullets, max %d", s.NumBullets, MaxBullets)
+	}
+	r := &s.Round
+	if err := checkMazeFits(int(r.MazeW), int(r.MazeH), int(s.Slots)); err != nil {
+		return err
+	}
+	if r.Phase > PhaseOver || r.Winner < -1 || int(r.Winner) >= int(s.Slots) ||
+		r.Timer > RoundTicks {
+		return fmt.Errorf("game: snapshot round state out of range")
+	}
+	maxX, maxY := int32(r.MazeW)*SubTile, int32(r.MazeH)*SubTile
+	for i := range s.Tanks {
+		t := &s.Tanks[i]
+		if i >= int(s.Slots) || !t.Seated {
+			if *t != (Tank{}) {
+				return fmt.Errorf("game: snapshot tank %d is unseated or beyond %d slots but not empty", i, s.Slots)
+			}
+			continue
+		}
+		if t.X < 0 || t.Y < 0 || t.X >= maxX || t.Y >= maxY ||
+			abs32(t.VX) > KnockbackSpeed || abs32(t.VY) > KnockbackSpeed ||
+			t.AimX < -1 || t.AimX > 1 || t.AimY < -1 || t.AimY > 1 || (t.AimX == 0 && t.AimY == 0) ||
+			t.HP < 0 || t.HP > TankHP || t.Cooldown > FireCooldown || t.Hitstun > HitstunTicks {
+			return fmt.Errorf("game: snapshot tank %d out of range", i)
+		}
+	}
+	for i := range s.Bullets {
+		b := &s.Bullets[i]
+		if i >= int(s.NumBullets) {
+			if *b != (Bullet{}) {
+				return fmt.Errorf("game: snapshot bullet slot %d beyond %d bullets is not empty", i, s.NumBullets)
+			}
+			continue
+		}
+		if b.X < 0 || b.Y < 0 || b.X >= maxX || b.Y >= maxY ||
+			abs32(b.VX) > BulletSpeed || abs32(b.VY) > BulletSpeed ||
+			b.Owner >= s.Slots || b.Bounces > BulletBounces || b.Life > BulletLife {
+			return fmt.Errorf("game: snapshot bullet %d out of range", i)
+		}
+	}
+	return nil
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
