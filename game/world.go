@@ -20,9 +20,12 @@ type Config struct {
 	// MazeW and MazeH are the maze size in tiles (odd); zero means the
 	// default size.
 	MazeW, MazeH int
+	// StartTick is the tick of the world's first Step.
+	StartTick Tick
 }
 
-// NewWorld creates a world at tick 0 in round 1 with every slot seated.
+// NewWorld creates a world at c.StartTick in round 1 with every slot seated.
+// The same Config always gives the same world.
 func NewWorld(c Config) (*World, error) {
 	if c.MazeW == 0 && c.MazeH == 0 {
 		c.MazeW, c.MazeH = DefaultMazeW, DefaultMazeH
@@ -34,6 +37,7 @@ func NewWorld(c Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{}
+	w.s.Tick = c.StartTick
 	w.s.Slots = uint8(c.Slots)
 	w.s.RNG = c.Seed
 	w.s.Round.MazeW, w.s.Round.MazeH = uint8(c.MazeW), uint8(c.MazeH)

@@ -1,0 +1,98 @@
+package netcode
+
+import (
+	"time"
+
+	"ttytanks/game"
+)
+
+// Status is where a client is in its life cycle.
+type Status uint8
+
+const (
+	// StatusConnecting: sending Hello/Join, no answer yet.
+	StatusConnecting Status = iota
+	// StatusWaiting: seated, waiting for the server to fill the match.
+	StatusWaiting
+	// StatusPlaying: the match runs and the client predicts.
+	StatusPlaying
+	// StatusReconnecting: nothing heard from the server for a while.
+	StatusReconnecting
+	// StatusClosed: the session is over; View.Message says why.
+	StatusClosed
+)
+
+// String returns a short lower-case name for the status.
+func (s Status) String() string {
+	switch s {
+	case StatusConnecting:
+		return "connecting"
+	case StatusWaiting:
+		return "waiting"
+	case StatusPlaying:
+		return "playing"
+	case StatusReconnecting:
+		return "reconnecting"
+	case StatusClosed:
+		return "closed"
+	}
+	return "unknown"
+}
+
+// SparkLen is the number of samples kept for each sparkline.
+const SparkLen = 48
+
+// Metrics are the client's netcode figures, as the sidebar shows them.
+type Metrics struct {
+	// LocalTick is the client's predicted tick; ServerTick the newest tick
+	// the server has reported.
+	LocalTick, ServerTick game.Tick
+	// Rollbacks counts States whose local-player state differed from the
+	// prediction for that tick.
+	Rollbacks uint64
+	// ReplayLast and ReplayMax are the ticks replayed on the last State and
+	// the most ever.
+	ReplayLast, ReplayMax int
+	// ReplayCostLast, P95 and P99 are wall-clock costs of restore+replay.
+	ReplayCostLast, ReplayCostP95, ReplayCostP99 time.Duration
+	// RTT is the smoothed round-trip time.
+	RTT time.Duration
+	// InputLead is LocalTick − ServerTick, in ticks.
+	InputLead int32
+	// ArrivalMargin is how early (positive) or late (negative) the server
+	// says our inputs arrive, smoothed.
+	ArrivalMargin time.Duration
+	// LossUp and LossDown are packet-loss fractions (0..1) client→server and
+	// server→client.
+	LossUp, LossDown float64
+	// StateDelay is LocalTick − (tick of the newest State), in ticks.
+	StateDelay int32
+	// HashMismatches counts authoritative hashes our world disagreed with;
+	// Resyncs counts explicit resynchronisations.
+	HashMismatches, Resyncs uint64
+	// BytesUpPerSec and BytesDownPerSec are payload bandwidth.
+	BytesUpPerSec, BytesDownPerSec float64
+	// RTTSpark and ReplaySpark hold the last SparkLen samples, oldest first
+	// (RTT in ms, replay cost in µs); N says how many are filled.
+	RTTSpark, ReplaySpark [SparkLen]float64
+	RTTSparkN, ReplaySparkN int
+}
+
+// View is what a renderer needs to draw one frame. It is a copy: the
+// renderer may keep it while the client runs on.
+type View struct {
+	Status Status
+	// Message explains StatusClosed or StatusReconnecting, for the player.
+	Message string
+	// Slot is our seat, or -1 when spectating.
+	Slot int
+	// Need is how many more players the server waits for (StatusWaiting).
+	Need int
+	// Names holds each slot's player name ("" for an empty seat).
+	Names [game.MaxPlayers]string
+	// World is the newest predicted state; Maze its maze.
+	World game.Snapshot
+	Maze  game.Maze
+	// Metrics are the netcode figures.
+	Metrics Metrics
+}
