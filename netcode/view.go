@@ -74,7 +74,7 @@ type Metrics struct {
 	BytesUpPerSec, BytesDownPerSec float64
 	// RTTSpark and ReplaySpark hold the last SparkLen samples, oldest first
 	// (RTT in ms, replay cost in µs); N says how many are filled.
-	RTTSpark, ReplaySpark [SparkLen]float64
+	RTTSpark, ReplaySpark   [SparkLen]float64
 	RTTSparkN, ReplaySparkN int
 }
 
