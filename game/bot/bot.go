@@ -1,0 +1,388 @@
+package bot
+
+import "ttytanks/game"
+
+// Tuning of the policy. Durations are in ticks.
+const (
+	// horizon is how far ahead incoming bullets are traced and dodges are
+	// tried.
+	horizon = 36
+	// shotReach is the longest flight of a planned shot.
+	shotReach = 100
+	// shotBounces is how many ricochets a planned shot may make before it
+	// hits (0: straight shots only).
+	shotBounces = 1
+	// epoch is how long a random choice (wander target, path tie-break)
+	// holds.
+	epoch = 90
+	// wanderOneIn is the chance (1 in wanderOneIn) that an epoch is spent
+	// heading for a random cell instead of the nearest enemy.
+	wanderOneIn = 8
+	// wanderMinDist is the path distance, in tiles, below which the bot
+	// never wanders off.
+	wanderMinDist = 8
+	// hesitateOneIn is the chance (1 in hesitateOneIn) that the bot holds
+	// its fire for a tick although it has a shot.
+	hesitateOneIn = 4
+	// alignSlack is how far off a lane's centre the bot still turns into a
+	// side lane and trusts corner assist to slide it in.
+	alignSlack = game.CornerAssist - game.TankSpeed/2
+
+	maxTiles = game.MaxMazeW * game.MaxMazeH
+	noDist   = int16(0x7fff)
+	noHit    = horizon + 1
+)
+
+// dirs8 are the eight move and aim directions; index 8 is "stand still".
+var dirs8 = [9][2]int8{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}, {0, 0}}
+
+const still = 8
+
+// dirIndex returns the index in dirs8 of (mx, my).
+func dirIndex(mx, my int8) int {
+	for i, d := range dirs8 {
+		if d[0] == mx && d[1] == my {
+			return i
+		}
+	}
+	return still
+}
+
+// plan is a candidate move sequence: move a for the first n ticks, then b.
+type plan struct {
+	a, b int8 // indexes into dirs8
+	n    int8
+}
+
+// Bot decides one player's input each tick. It is deterministic given its
+// seed and the states it is shown, allocation-free per call, and not safe
+// for concurrent use.
+//
+// Input is a pure function of the seed and its arguments: the Bot keeps no
+// memory between calls, only scratch space, so a rolled-back or replayed
+// state gives the same input again.
+type Bot struct {
+	seed uint64
+
+	// BFS scratch: path distance (tiles) to the current target for each
+	// tile, y*W+x, and the queue.
+	dist  [maxTiles]int16
+	queue [maxTiles]int16
+
+	// Traces of the bullets that may reach the bot within horizon ticks:
+	// position and bounces after k+1 steps, and how many steps each
+	// survives.
+	nTrace  int
+	owner   [game.MaxBullets]uint8
+	steps   [game.MaxBullets]uint8
+	traceX  [game.MaxBullets][horizon]int32
+	traceY  [game.MaxBullets][horizon]int32
+	traceBn [game.MaxBullets][horizon]uint8
+
+	plans [64]plan
+}
+
+// New returns a bot whose random choices are drawn from seed.
+func New(seed uint64) *Bot { return &Bot{seed: seed} }
+
+// rand returns pseudo-random bits for (slot, t, salt) from the bot's seed.
+func (b *Bot) rand(slot int, t uint32, salt uint64) uint64 {
+	r := game.RNG{State: b.seed ^ uint64(slot+1)*0x9e3779b97f4a7c15 ^ uint64(t)*0xd1b54a32d192ed03 ^ salt*0xa0761d6478bd642f}
+	r.Next()
+	return r.Next()
+}
+
+// Input returns the input for slot at tick s.Tick, given the world state and its maze.
+func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
+	in := game.Input{Tick: s.Tick}
+	if s.Round.Phase != game.PhasePlaying || slot < 0 || slot >= int(s.Slots) {
+		return in
+	}
+	me := &s.Tanks[slot]
+	if !me.Alive || !me.Seated || me.Hitstun > 0 {
+		return in // dead, or stunned: the game ignores the input anyway
+	}
+	tick := uint32(s.Tick)
+	ep := tick / epoch
+
+	// Where to go: the nearest live enemy, sometimes a random cell.
+	enemies := b.fieldFromEnemies(s, m, slot)
+	if enemies > 0 {
+		d := b.distAt(m, me.X, me.Y)
+		if d != noDist && d >= wanderMinDist && b.rand(slot, ep, 1)%wanderOneIn == 0 {
+			r := b.rand(slot, ep, 2)
+			x := 2*int(r%uint64(m.W/2)) + 1
+			y := 2*int(r>>32%uint64(m.H/2)) + 1
+			if !m.IsWall(x, y) {
+				b.fieldFrom(m, x, y)
+			}
+		}
+	}
+
+	// Shots: for each direction, does a bullet fired now hit an enemy
+	// before it could hit us?
+	var shotTicks [9]int
+	canFire := me.Cooldown == 0
+	best := -1
+	for i := 0; i < 8; i++ {
+		shotTicks[i] = b.shot(s, m, slot, i)
+		if shotTicks[i] > 0 && (best < 0 || shotTicks[i] < shotTicks[best]) {
+			best = i
+		}
+	}
+	shotTicks[still] = shotTicks[dirIndex(me.AimX, me.AimY)]
+	hesitate := b.rand(slot, tick, 3)%hesitateOneIn == 0
+
+	// The preferred move: turn and fire, or follow the path.
+	want := still
+	if canFire && best >= 0 {
+		want = best
+	} else {
+		want = b.steer(m, me, slot, ep)
+	}
+
+	// Dodge: if holding the preferred move runs into a bullet, pick the
+	// move sequence that is hit latest (or never), then the one that ends
+	// closest to the target.
+	move := want
+	if b.traceBullets(s, m, slot) > 0 {
+		start := fromTank(me)
+		if hit, _ := b.try(m, slot, start, plan{a: int8(want), b: int8(want), n: horizon}); hit <= horizon {
+			np := b.makePlans(want, canFire && shotTicks[want] > 0)
+			bestHit, bestProg := -1, int16(0)
+			for _, p := range b.plans[:np] {
+				hit, prog := b.try(m, slot, start, p)
+				if hit > bestHit || hit == bestHit && prog < bestProg {
+					bestHit, bestProg, move = hit, prog, int(p.a)
+				}
+			}
+		}
+	}
+	in.MoveX, in.MoveY = dirs8[move][0], dirs8[move][1]
+	if canFire && shotTicks[move] > 0 && !hesitate {
+		in.Buttons = game.ButtonFire
+	}
+	return in
+}
+
+// makePlans fills b.plans with the move sequences tried when dodging and
+// returns how many there are. The preferred move comes first so that it
+// wins ties.
+func (b *Bot) makePlans(want int, firing bool) int {
+	n := 0
+	add := func(a, c, k int) {
+		b.plans[n] = plan{a: int8(a), b: int8(c), n: int8(k)}
+		n++
+	}
+	add(want, want, horizon)
+	if firing {
+		// Fire this tick, then get out of the way.
+		for c := 0; c < 9; c++ {
+			add(want, c, 1)
+		}
+	}
+	for a := 0; a < 9; a++ {
+		if a != want {
+			add(a, a, horizon)
+		}
+	}
+	// Run along a lane, then turn off it.
+	for a := 0; a < 8; a += 2 {
+		for _, k := range [...]int{4, 8, 14} {
+			add(a, (a+2)%8, k)
+			add(a, (a+6)%8, k)
+		}
+	}
+	return n
+}
+
+// try simulates the bot's tank following p for horizon ticks against the
+// traced bullets. It returns the tick of the first hit (noHit if none) and
+// the path distance to the target where the tank is then.
+func (b *Bot) try(m *game.Maze, slot int, t tankSim, p plan) (int, int16) {
+	for k := 0; k < horizon; k++ {
+		d := dirs8[p.b]
+		if k < int(p.n) {
+			d = dirs8[p.a]
+		}
+		t.step(m, d[0], d[1])
+		for i := 0; i < b.nTrace; i++ {
+			if k >= int(b.steps[i]) || int(b.owner[i]) == slot && b.traceBn[i][k] == 0 {
+				continue
+			}
+			if hits(b.traceX[i][k], b.traceY[i][k], t.x, t.y) {
+				return k + 1, b.progress(m, t.x, t.y)
+			}
+		}
+	}
+	return noHit, b.progress(m, t.x, t.y)
+}
+
+func (b *Bot) progress(m *game.Maze, x, y int32) int16 {
+	d := b.distAt(m, x, y)
+	if d == noDist {
+		return 0
+	}
+	return d
+}
+
+// traceBullets records the flight of every bullet that comes near the bot
+// within horizon ticks and returns how many there are.
+func (b *Bot) traceBullets(s *game.Snapshot, m *game.Maze, slot int) int {
+	me := &s.Tanks[slot]
+	const reach = game.TankHalf + horizon*game.TankSpeed
+	b.nTrace = 0
+	for k := 0; k < int(s.NumBullets); k++ {
+		bl := fromBullet(&s.Bullets[k])
+		i := b.nTrace
+		near := false
+		n := 0
+		for n < horizon && bl.step(m) {
+			b.traceX[i][n], b.traceY[i][n], b.traceBn[i][n] = bl.x, bl.y, bl.bounces
+			if abs32(bl.x-me.X) < reach && abs32(bl.y-me.Y) < reach {
+				near = true
+			}
+			n++
+		}
+		if near {
+			b.owner[i] = s.Bullets[k].Owner
+			b.steps[i] = uint8(n)
+			b.nTrace++
+		}
+	}
+	return b.nTrace
+}
+
+// shot returns the flight time of a bullet fired now in direction dir if
+// it hits an enemy (at its present place) before anything else, with at
+// most shotBounces ricochets within shotReach ticks; otherwise 0.
+func (b *Bot) shot(s *game.Snapshot, m *game.Maze, slot, dir int) int {
+	me := &s.Tanks[slot]
+	t := fromTank(me)
+	d := dirs8[dir]
+	t.step(m, d[0], d[1]) // the turn: the bullet leaves from here
+	bl := bulletSim{x: t.x, y: t.y, life: game.BulletLife}
+	speed := int32(game.BulletSpeed)
+	if d[0] != 0 && d[1] != 0 {
+		speed = game.BulletDiagSpeed
+	}
+	bl.vx, bl.vy = int32(d[0])*speed, int32(d[1])*speed
+	for k := 1; k <= shotReach; k++ {
+		if !bl.step(m) || bl.bounces > shotBounces {
+			return 0
+		}
+		for i := 0; i < int(s.Slots); i++ {
+			o := &s.Tanks[i]
+			if !o.Alive || i == slot && bl.bounces == 0 {
+				continue
+			}
+			x, y := o.X, o.Y
+			if i == slot {
+				x, y = t.x, t.y
+			}
+			if hits(bl.x, bl.y, x, y) {
+				if i == slot {
+					return 0
+				}
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+// steer returns the dirs8 index of the move that follows the BFS field
+// from the bot's tile towards its target.
+func (b *Bot) steer(m *game.Maze, me *game.Tank, slot int, ep uint32) int {
+	cx, cy := int(me.X>>subTileShift), int(me.Y>>subTileShift)
+	d := b.dist[cy*m.W+cx]
+	if d == noDist || d == 0 {
+		return still
+	}
+	// Among the neighbours one step closer, pick one by the epoch's dice
+	// so equal paths are not always taken the same way.
+	var opts [4]int
+	n := 0
+	for k := 0; k < 8; k += 2 {
+		x, y := cx+int(dirs8[k][0]), cy+int(dirs8[k][1])
+		if !m.IsWall(x, y) && b.dist[y*m.W+x] == d-1 {
+			opts[n] = k
+			n++
+		}
+	}
+	if n == 0 {
+		return still
+	}
+	k := opts[int(b.rand(slot, ep, uint64(cy*m.W+cx)+16)%uint64(n))]
+	dx := dirs8[k][0]
+	// Line up with the lane first when too far off it to turn in.
+	centre := func(c int) int32 { return int32(c)*game.SubTile + game.SubTile/2 }
+	if dx != 0 {
+		if e := centre(cy) - me.Y; abs32(e) > alignSlack {
+			return dirIndex(0, sign32(e))
+		}
+	} else {
+		if e := centre(cx) - me.X; abs32(e) > alignSlack {
+			return dirIndex(sign32(e), 0)
+		}
+	}
+	return k
+}
+
+func (b *Bot) distAt(m *game.Maze, x, y int32) int16 {
+	tx, ty := int(x>>subTileShift), int(y>>subTileShift)
+	if tx < 0 || ty < 0 || tx >= m.W || ty >= m.H {
+		return noDist
+	}
+	return b.dist[ty*m.W+tx]
+}
+
+// fieldFromEnemies fills b.dist with the path distance to the nearest live
+// enemy and returns how many live enemies there are.
+func (b *Bot) fieldFromEnemies(s *game.Snapshot, m *game.Maze, slot int) int {
+	b.clear(m)
+	n, q := 0, 0
+	for i := 0; i < int(s.Slots); i++ {
+		o := &s.Tanks[i]
+		if i == slot || !o.Alive {
+			continue
+		}
+		n++
+		q = b.push(m, q, int(o.X>>subTileShift), int(o.Y>>subTileShift), 0)
+	}
+	b.flood(m, q)
+	return n
+}
+
+// fieldFrom fills b.dist with the path distance to tile (x, y).
+func (b *Bot) fieldFrom(m *game.Maze, x, y int) {
+	b.clear(m)
+	b.flood(m, b.push(m, 0, x, y, 0))
+}
+
+func (b *Bot) clear(m *game.Maze) {
+	for i := range b.dist[:m.W*m.H] {
+		b.dist[i] = noDist
+	}
+}
+
+func (b *Bot) push(m *game.Maze, q, x, y int, d int16) int {
+	if m.IsWall(x, y) || b.dist[y*m.W+x] != noDist {
+		return q
+	}
+	b.dist[y*m.W+x] = d
+	b.queue[q] = int16(y*m.W + x)
+	return q + 1
+}
+
+func (b *Bot) flood(m *game.Maze, q int) {
+	for h := 0; h < q; h++ {
+		i := int(b.queue[h])
+		x, y := i%m.W, i/m.W
+		d := b.dist[i] + 1
+		q = b.push(m, q, x+1, y, d)
+		q = b.push(m, q, x, y+1, d)
+		q = b.push(m, q, x-1, y, d)
+		q = b.push(m, q, x, y-1, d)
+	}
+}
