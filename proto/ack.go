@@ -1,0 +1,88 @@
+package proto
+
+import (
+	"encoding/binary"
+
+	"ttytanks/game"
+)
+
+// AckInfo is what the server reports to one player every tick, in an Ack
+// or in the State that replaces it.
+type AckInfo struct {
+	// ServerTick is the server world's tick after its step (World.Tick()):
+	// the tick whose inputs the server consumes next.
+	ServerTick game.Tick
+	// NewestInput is the newest input tick received from this player.
+	NewestInput game.Tick
+	// MarginMs is how many milliseconds before (positive) or after
+	// (negative) the server needed it that input arrived.
+	MarginMs int16
+	// EchoTime is the ClientTime of the newest Input datagram received
+	// from this player.
+	EchoTime uint16
+	// EchoDelay is the time between receiving that datagram and sending
+	// this one, in units of 10 µs, saturating at 0xFFFF.
+	EchoDelay uint16
+	// Received counts the Input datagrams received from this player so far
+	// (wrapping).
+	Received uint16
+}
+
+// ackInfoLen is the encoded size of AckInfo plus the hash that follows it
+// in both Ack and State.
+const ackInfoLen = 4 + 4 + 2 + 2 + 2 + 2 + 8
+
+// AckLen is the size of an Ack: 45 bytes.
+const AckLen = HeaderLen + ackInfoLen
+
+func appendAckInfo(b []byte, a *AckInfo, tick game.Tick, hash uint64) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(tick))
+	b = binary.BigEndian.AppendUint32(b, uint32(a.NewestInput))
+	b = binary.BigEndian.AppendUint16(b, uint16(a.MarginMs))
+	b = binary.BigEndian.AppendUint16(b, a.EchoTime)
+	b = binary.BigEndian.AppendUint16(b, a.EchoDelay)
+	b = binary.BigEndian.AppendUint16(b, a.Received)
+	return binary.BigEndian.AppendUint64(b, hash)
+}
+
+func readAckInfo(r *reader, a *AckInfo) (hash uint64) {
+	a.ServerTick = game.Tick(r.u32())
+	a.NewestInput = game.Tick(r.u32())
+	a.MarginMs = int16(r.u16())
+	a.EchoTime = r.u16()
+	a.EchoDelay = r.u16()
+	a.Received = r.u16()
+	return r.u64()
+}
+
+// Ack (server → client) is sent every tick that has no State.
+type Ack struct {
+	Header
+	AckInfo
+	// Hash is game.Hash of the server world at AckInfo.ServerTick.
+	Hash uint64
+}
+
+// Len returns AckLen.
+func (p *Ack) Len() int { return AckLen }
+
+// Append appends the Ack to b.
+func (p *Ack) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeAck)
+	return appendAckInfo(b, &p.AckInfo, p.ServerTick, p.Hash)
+}
+
+// ParseAck decodes an Ack. It does not allocate.
+func ParseAck(b []byte) (Ack, error) {
+	h, err := parseHeaderOf(b, TypeAck, TypeAck)
+	if err != nil {
+		return Ack{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Ack{Header: h}
+	p.Hash = readAckInfo(&r, &p.AckInfo)
+	if err := r.end(); err != nil {
+		return Ack{}, err
+	}
+	return p, nil
+}

@@ -1,0 +1,281 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func mustHex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatalf("bad hex literal: %v", err)
+	}
+	return b
+}
+
+func TestGoldenBytes(t *testing.T) {
+	for _, c := range codecCases() {
+		t.Run(c.name, func(t *testing.T) {
+			want := mustHex(t, c.golden)
+			if got := c.pkt.Append(nil); !bytes.Equal(got, want) {
+				t.Errorf("Append:\n got %x\nwant %x", got, want)
+			}
+			got, err := c.parse(want)
+			if err != nil {
+				t.Fatalf("parse golden: %v", err)
+			}
+			if !reflect.DeepEqual(got, c.pkt) {
+				t.Errorf("parse golden:\n got %+v\nwant %+v", got, c.pkt)
+			}
+		})
+	}
+}
+
+func TestRoundTripAndLen(t *testing.T) {
+	prefix := []byte("prefix")
+	for _, c := range codecCases() {
+		t.Run(c.name, func(t *testing.T) {
+			b := c.pkt.Append(append([]byte(nil), prefix...))
+			if !bytes.HasPrefix(b, prefix) {
+				t.Fatalf("Append overwrote the bytes before it: %x", b)
+			}
+			b = b[len(prefix):]
+			if len(b) != c.pkt.Len() {
+				t.Errorf("Append wrote %d bytes, Len() = %d", len(b), c.pkt.Len())
+			}
+			if len(b) > MaxDatagram {
+				t.Errorf("encoded %d bytes, max %d", len(b), MaxDatagram)
+			}
+			got, err := c.parse(b)
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if !reflect.DeepEqual(got, c.pkt) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, c.pkt)
+			}
+			if again := got.Append(nil); !bytes.Equal(again, b) {
+				t.Errorf("re-encode:\n got %x\nwant %x", again, b)
+			}
+		})
+	}
+}
+
+func TestAppendDoesNotAllocate(t *testing.T) {
+	for _, c := range codecCases() {
+		buf := make([]byte, 0, MaxDatagram)
+		allocs := testing.AllocsPerRun(100, func() { buf = c.pkt.Append(buf[:0]) })
+		if allocs != 0 {
+			t.Errorf("%s: Append allocates %v times with room in the buffer, want 0", c.name, allocs)
+		}
+	}
+}
+
+func TestTruncatedPrefixes(t *testing.T) {
+	for _, c := range codecCases() {
+		t.Run(c.name, func(t *testing.T) {
+			b := c.pkt.Append(nil)
+			for n := 0; n < len(b); n++ {
+				_, err := c.parse(b[:n:n])
+				if !errors.Is(err, ErrShort) {
+					t.Errorf("parse of the first %d of %d bytes: got error %v, want ErrShort", n, len(b), err)
+				}
+			}
+		})
+	}
+}
+
+func TestTrailingBytes(t *testing.T) {
+	for _, c := range codecCases() {
+		for _, extra := range [][]byte{{0}, {0xff}, bytes.Repeat([]byte{0}, 100)} {
+			b := append(c.pkt.Append(nil), extra...)
+			if _, err := c.parse(b); !errors.Is(err, ErrTrailing) {
+				t.Errorf("%s + %d trailing bytes: got error %v, want ErrTrailing", c.name, len(extra), err)
+			}
+		}
+	}
+}
+
+func TestOversize(t *testing.T) {
+	for _, c := range codecCases() {
+		b := c.pkt.Append(nil)
+		b = append(b, make([]byte, MaxDatagram+1-len(b))...)
+		if _, err := c.parse(b); !errors.Is(err, ErrOversize) {
+			t.Errorf("%s padded to %d bytes: got error %v, want ErrOversize", c.name, len(b), err)
+		}
+	}
+	if _, err := ParseHeader(make([]byte, MaxDatagram+1)); !errors.Is(err, ErrOversize) {
+		t.Errorf("ParseHeader of %d bytes: got %v, want ErrOversize", MaxDatagram+1, err)
+	}
+}
+
+func TestWrongType(t *testing.T) {
+	cases := codecCases()
+	for _, parser := range cases {
+		for _, input := range cases {
+			sameLayout := parser.name == input.name ||
+				(parser.name == "Start" && input.name == "Reset") || (parser.name == "Reset" && input.name == "Start")
+			_, err := parser.parse(input.pkt.Append(nil))
+			switch {
+			case sameLayout && err != nil:
+				t.Errorf("parser of %s given a %s: %v, want no error", parser.name, input.name, err)
+			case !sameLayout && !errors.Is(err, ErrWrongType):
+				t.Errorf("parser of %s given a %s: got error %v, want ErrWrongType", parser.name, input.name, err)
+			}
+		}
+	}
+}
+
+// TestAppendWritesOwnType: a packet's Append writes its own type whatever
+// Header.Type holds, so a zero Header still makes a parseable datagram.
+func TestAppendWritesOwnType(t *testing.T) {
+	for i, c := range codecCases() {
+		want := Type(i + 1)
+		// Clear the type through the parsed value to avoid reflection.
+		b := c.pkt.Append(nil)
+		b[3] = 0
+		if _, err := ParseHeader(b); !errors.Is(err, ErrType) {
+			t.Fatalf("%s with type 0: got %v, want ErrType", c.name, err)
+		}
+		var p packet
+		switch v := c.pkt.(type) {
+		case *Hello:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *Challenge:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *Join:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *Start:
+			x := *v
+			if x.Type == TypeStart {
+				x.Type = 0
+			}
+			p = &x
+		case *Input:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *Ack:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *State:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *Leave:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *Reject:
+			x := *v
+			x.Type = 0
+			p = &x
+		default:
+			t.Fatalf("unhandled packet %T", c.pkt)
+		}
+		if got := Type(p.Append(nil)[3]); got != want {
+			t.Errorf("%s with Header.Type cleared: Append wrote type %v, want %v", c.name, got, want)
+		}
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	good := mustHex(t, goldenLeave)
+	with := func(off int, v byte) []byte {
+		b := bytes.Clone(good)
+		b[off] = v
+		return b
+	}
+	tests := []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"empty", nil, ErrShort},
+		{"20 bytes", good[:20], ErrShort},
+		{"oversize", make([]byte, MaxDatagram+1), ErrOversize},
+		{"bad magic hi", with(0, 0x55), ErrMagic},
+		{"bad magic lo", with(1, 0x00), ErrMagic},
+		{"version 0", with(2, 0), ErrVersion},
+		{"version 2", with(2, 2), ErrVersion},
+		{"type 0", with(3, 0), ErrType},
+		{"type 11", with(3, 11), ErrType},
+		{"type 255", with(3, 255), ErrType},
+		{"header only", good[:HeaderLen], nil},
+		{"whole leave", good, nil},
+		{"magic checked before version", with(0, 0), ErrMagic},
+	}
+	for _, tt := range tests {
+		h, err := ParseHeader(tt.b)
+		if !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
+			t.Errorf("%s: got error %v, want %v", tt.name, err, tt.want)
+		}
+		if err == nil {
+			if want := testHeader(TypeLeave); h != want {
+				t.Errorf("%s: got %+v, want %+v", tt.name, h, want)
+			}
+		}
+	}
+}
+
+func TestHeaderAppendRoundTrip(t *testing.T) {
+	h := testHeader(TypeState)
+	b := h.AppendHeader(nil)
+	if len(b) != HeaderLen {
+		t.Fatalf("AppendHeader wrote %d bytes, want %d", len(b), HeaderLen)
+	}
+	got, err := ParseHeader(b)
+	if err != nil || got != h {
+		t.Errorf("ParseHeader(AppendHeader(h)) = %+v, %v; want %+v", got, err, h)
+	}
+}
+
+func TestTypeString(t *testing.T) {
+	tests := []struct {
+		t    Type
+		want string
+	}{
+		{TypeHello, "Hello"}, {TypeChallenge, "Challenge"}, {TypeJoin, "Join"}, {TypeStart, "Start"},
+		{TypeInput, "Input"}, {TypeAck, "Ack"}, {TypeState, "State"}, {TypeReset, "Reset"},
+		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {0, "Type(0)"}, {11, "Type(11)"},
+	}
+	for _, tt := range tests {
+		if got := tt.t.String(); got != tt.want {
+			t.Errorf("Type(%d).String() = %q, want %q", uint8(tt.t), got, tt.want)
+		}
+	}
+	for i, c := range codecCases() {
+		if got := Type(i + 1).String(); got != c.name {
+			t.Errorf("Type(%d).String() = %q, but the fixture in that place is %q", i+1, got, c.name)
+		}
+	}
+}
+
+func TestReasonStrings(t *testing.T) {
+	for r := LeaveQuit; r <= LeaveMatchOver; r++ {
+		if s := r.String(); s == "" || s[0] == 'L' {
+			t.Errorf("LeaveReason(%d).String() = %q, want a description", r, s)
+		}
+	}
+	for r := RejectVersion; r <= RejectNoMatch; r++ {
+		if s := r.String(); s == "" || s[0] == 'R' {
+			t.Errorf("RejectReason(%d).String() = %q, want a description", r, s)
+		}
+	}
+	if got, want := LeaveReason(0).String(), "LeaveReason(0)"; got != want {
+		t.Errorf("LeaveReason(0).String() = %q, want %q", got, want)
+	}
+	if got, want := RejectReason(200).String(), "RejectReason(200)"; got != want {
+		t.Errorf("RejectReason(200).String() = %q, want %q", got, want)
+	}
+}

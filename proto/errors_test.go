@@ -1,0 +1,246 @@
+package proto
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"ttytanks/game"
+)
+
+// set returns a mutation that writes v at offset off.
+func set(off int, v ...byte) func([]byte) []byte {
+	return func(b []byte) []byte {
+		copy(b[off:], v)
+		return b
+	}
+}
+
+// Offsets into the golden encodings, from the tables in PROTOCOL.md.
+const (
+	offJoinFlags   = 61
+	offJoinNameLen = 62
+	offJoinName    = 63
+
+	offStartSlot       = 21
+	offStartSlots      = 22
+	offStartNeed       = 23
+	offStartMazeW      = 36
+	offStartMazeH      = 37
+	offStartStateEvery = 38
+	offStartSeat0      = 55 // name length; "alice" follows, then score u16, flags
+	offStartSeat0Flags = offStartSeat0 + 1 + 5 + 2
+
+	offInputN     = 23
+	offInputMoves = 28
+
+	offStateSlots   = 53
+	offStateBullets = 54
+	offStateTank0   = stateFixedLen
+	offStateBullet0 = stateFixedLen + 2*TankLen
+)
+
+func TestFieldErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		golden string
+		parse  func([]byte) (packet, error)
+		mutate func([]byte) []byte
+		want   error
+	}{
+		{"hello padding", goldenHello, parseAs(ParseHello), set(HelloLen-1, 1), ErrPadding},
+		{"hello first padding byte", goldenHello, parseAs(ParseHello), set(HeaderLen, 0x80), ErrPadding},
+		{"hello not padded", goldenHello, parseAs(ParseHello), func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
+
+		{"join flags bit 1", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 2), ErrFlags},
+		{"join flags 0xff", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 0xff), ErrFlags},
+		{"join name 17 bytes", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			b[offJoinNameLen] = 17
+			return append(b[:offJoinName], strings.Repeat("x", 17)...)
+		}, ErrName},
+		{"join name length 255", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 255), ErrName},
+		{"join name not UTF-8", goldenJoin, parseAs(ParseJoin), set(offJoinName, 0xff), ErrName},
+		{"join name length short", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 6), ErrShort},
+		{"join name length long", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 4), ErrTrailing},
+
+		{"start slots 0", goldenStart, parseAs(ParseStart), set(offStartSlots, 0), ErrRange},
+		{"start slots 9", goldenStart, parseAs(ParseStart), set(offStartSlots, 9), ErrRange},
+		{"start slot 2 of 2", goldenStart, parseAs(ParseStart), set(offStartSlot, 2), ErrRange},
+		{"start slot 0xfe", goldenStart, parseAs(ParseStart), set(offStartSlot, 0xfe), ErrRange},
+		{"start need 3 of 2", goldenStart, parseAs(ParseStart), set(offStartNeed, 3), ErrRange},
+		{"start maze even width", goldenStart, parseAs(ParseStart), set(offStartMazeW, 24), ErrRange},
+		{"start maze too wide", goldenStart, parseAs(ParseStart), set(offStartMazeW, 65), ErrRange},
+		{"start maze 0x0", goldenStart, parseAs(ParseStart), set(offStartMazeW, 0, 0), ErrRange},
+		{"start maze tall", goldenStart, parseAs(ParseStart), set(offStartMazeH, 33), ErrRange},
+		{"start maze 3x3 for 2", goldenStart, parseAs(ParseStart), set(offStartMazeW, 3, 3), ErrRange},
+		{"start state every 0", goldenStart, parseAs(ParseStart), set(offStartStateEvery, 0), ErrRange},
+		{"start seat flags", goldenStart, parseAs(ParseStart), set(offStartSeat0Flags, 3), ErrFlags},
+		{"start name 17", goldenStart, parseAs(ParseStart), set(offStartSeat0, 17), ErrName},
+		{"start name escape", goldenStart, parseAs(ParseStart), set(offStartSeat0+1, 0x1b), ErrName},
+		{"start name leading space", goldenStart, parseAs(ParseStart), set(offStartSeat0+1, ' '), ErrName},
+		{"start name trailing space", goldenStart, parseAs(ParseStart), set(offStartSeat0+5, ' '), ErrName},
+		{"start name not UTF-8", goldenStart, parseAs(ParseStart), set(offStartSeat0+3, 0xc3), ErrName},
+		{"start more slots than seats", goldenStart, parseAs(ParseStart), set(offStartSlots, 3), ErrShort},
+		{"reset slots 0", goldenReset, parseAs(ParseStart), set(offStartSlots, 0), ErrRange},
+
+		{"input n 0", goldenInput, parseAs(ParseInput), set(offInputN, 0), ErrTooManyInputs},
+		{"input n 9", goldenInput, parseAs(ParseInput), set(offInputN, 9), ErrTooManyInputs},
+		{"input n 255", goldenInput, parseAs(ParseInput), set(offInputN, 255), ErrTooManyInputs},
+		{"input n 3 of 4 sent", goldenInput, parseAs(ParseInput), set(offInputN, 3), ErrTrailing},
+		{"input n 5 of 4 sent", goldenInput, parseAs(ParseInput), set(offInputN, 5), ErrShort},
+		{"input moveX 2", goldenInput, parseAs(ParseInput), set(offInputMoves, 2), ErrMove},
+		{"input moveY -2", goldenInput, parseAs(ParseInput), set(offInputMoves+1, 0xfe), ErrMove},
+		{"input last moveX -128", goldenInput, parseAs(ParseInput), set(offInputMoves+9, 0x80), ErrMove},
+		{"input button 2", goldenInput, parseAs(ParseInput), set(offInputMoves+2, 2), ErrButtons},
+		{"input button 0x80 in last", goldenInput, parseAs(ParseInput), set(offInputMoves+11, 0x81), ErrButtons},
+
+		{"state slots 9", goldenState, parseState, set(offStateSlots, 9), ErrSnapshot},
+		{"state bullets 65", goldenState, parseState, set(offStateBullets, 65), ErrSnapshot},
+		{"state slots 3", goldenState, parseState, set(offStateSlots, 3), ErrShort},
+		{"state bullets 1", goldenState, parseState, set(offStateBullets, 1), ErrTrailing},
+		{"state tank flags bit 6", goldenState, parseState, set(offStateTank0+6, 0x7d), ErrFlags},
+		{"state tank aim -2", goldenState, parseState, set(offStateTank0+6, 0x32), ErrSnapshot},
+		{"state tank aim 0,0", goldenState, parseState, set(offStateTank0+6, 0x30), ErrSnapshot},
+		{"state tank hp 255", goldenState, parseState, set(offStateTank0+7, 0xff), ErrSnapshot},
+		{"state tank vx -128", goldenState, parseState, set(offStateTank0+4, 0x80), ErrSnapshot},
+		{"state tank x beyond maze", goldenState, parseState, set(offStateTank0, 0xff, 0xff), ErrSnapshot},
+		{"state tank unseated", goldenState, parseState, set(offStateTank0+6, 0x1d), ErrSnapshot},
+		{"state bullet flags bit 7", goldenState, parseState, set(offStateBullet0+6, 0x80), ErrFlags},
+		{"state bullet owner 2 of 2", goldenState, parseState, set(offStateBullet0+6, 0x02), ErrSnapshot},
+		{"state bullet bounces 6", goldenState, parseState, set(offStateBullet0+6, 0x30), ErrSnapshot},
+		{"state bullet life 241", goldenState, parseState, set(offStateBullet0+7, 241), ErrSnapshot},
+		{"state bullet vy 121", goldenState, parseState, set(offStateBullet0+5, 121), ErrSnapshot},
+		{"state round phase 2", goldenState, parseState, set(57, 2), ErrSnapshot},
+		{"state round winner 2", goldenState, parseState, set(60, 2), ErrSnapshot},
+		{"state round winner -2", goldenState, parseState, set(60, 0xfe), ErrSnapshot},
+		{"state maze 63x33", goldenState, parseState, set(69, 63, 33), ErrSnapshot},
+
+		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
+		{"leave reason 6", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 6), ErrReason},
+		{"reject reason 0", goldenReject, parseAs(ParseReject), set(HeaderLen, 0), ErrReason},
+		{"reject reason 7", goldenReject, parseAs(ParseReject), set(HeaderLen, 7), ErrReason},
+	}
+	for _, tt := range tests {
+		b := tt.mutate(mustHex(t, tt.golden))
+		_, err := tt.parse(b)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: got error %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestValidValuesAccepted is the other side of TestFieldErrors: the edges
+// of each range parse.
+func TestValidValuesAccepted(t *testing.T) {
+	tests := []struct {
+		name   string
+		golden string
+		parse  func([]byte) (packet, error)
+		mutate func([]byte) []byte
+	}{
+		{"join spectate", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 1)},
+		{"join empty name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte { b[offJoinNameLen] = 0; return b[:offJoinName] }},
+		{"join 16-byte name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			b[offJoinNameLen] = 16
+			return append(b[:offJoinName], "ééééééééé"[:16]...)
+		}},
+		{"start spectator", goldenStart, parseAs(ParseStart), set(offStartSlot, SpectatorSlot)},
+		{"start need 2 of 2", goldenStart, parseAs(ParseStart), set(offStartNeed, 2)},
+		{"start maze 63x31", goldenStart, parseAs(ParseStart), set(offStartMazeW, 63, 31)},
+		{"start maze 3x5 for 2", goldenStart, parseAs(ParseStart), set(offStartMazeW, 3, 5)},
+		{"start state every 255", goldenStart, parseAs(ParseStart), set(offStartStateEvery, 255)},
+		{"input n 1", goldenInput, parseAs(ParseInput), func(b []byte) []byte { b[offInputN] = 1; return b[:offInputMoves+3] }},
+		{"input first tick wraps", goldenInput, parseAs(ParseInput), set(offInputN+1, 0xff, 0xff, 0xff, 0xfe)},
+		{"state tank flags all", goldenState, parseState, set(offStateTank0+6, 0x3f)},
+		{"state bullet owner 1 bounces 5", goldenState, parseState, set(offStateBullet0+6, 0x29)},
+		{"leave match over", goldenLeave, parseAs(ParseLeave), set(HeaderLen, byte(LeaveMatchOver))},
+		{"reject no match", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectNoMatch))},
+	}
+	for _, tt := range tests {
+		b := tt.mutate(mustHex(t, tt.golden))
+		p, err := tt.parse(b)
+		if err != nil {
+			t.Errorf("%s: %v, want no error", tt.name, err)
+			continue
+		}
+		if again := p.Append(nil); !bytes.Equal(again, b) {
+			t.Errorf("%s: re-encode\n got %x\nwant %x", tt.name, again, b)
+		}
+	}
+}
+
+func TestVersionError(t *testing.T) {
+	b := mustHex(t, goldenHello)
+	b[2] = 2
+	for _, c := range codecCases() {
+		_, err := c.parse(b)
+		if !errors.Is(err, ErrVersion) {
+			t.Errorf("%s parser: got %v, want ErrVersion", c.name, err)
+		}
+	}
+	_, err := ParseHeader(b)
+	var ve *VersionError
+	if !errors.As(err, &ve) {
+		t.Fatalf("ParseHeader error %T %v is not a *VersionError", err, err)
+	}
+	if ve.Got != 2 || ve.Want != Version {
+		t.Errorf("VersionError{Got: %d, Want: %d}, want {2, %d}", ve.Got, ve.Want, Version)
+	}
+	if got, want := err.Error(), "proto: peer speaks protocol v2, this build speaks v1"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if errors.Is(err, ErrMagic) {
+		t.Errorf("VersionError matches ErrMagic")
+	}
+}
+
+func TestInputValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(p *Input)
+		want   error
+	}{
+		{"ok", func(p *Input) {}, nil},
+		{"n 0", func(p *Input) { p.N = 0 }, ErrTooManyInputs},
+		{"n 9", func(p *Input) { p.N = 9 }, ErrTooManyInputs},
+		{"gap", func(p *Input) { p.Inputs[2].Tick++ }, ErrInputTicks},
+		{"descending", func(p *Input) {
+			p.Inputs[0].Tick, p.Inputs[1].Tick, p.Inputs[2].Tick, p.Inputs[3].Tick = 4, 3, 2, 1
+		}, ErrInputTicks},
+		{"duplicate tick", func(p *Input) { p.Inputs[1].Tick = p.Inputs[0].Tick }, ErrInputTicks},
+		{"across wrap", func(p *Input) {
+			for i := range p.Inputs[:p.N] {
+				p.Inputs[i].Tick = game.Tick(0xfffffffe).Add(int32(i))
+			}
+		}, nil},
+		{"move", func(p *Input) { p.Inputs[3].MoveY = 2 }, ErrMove},
+		{"buttons", func(p *Input) { p.Inputs[0].Buttons = 0x40 }, ErrButtons},
+		{"beyond N ignored", func(p *Input) { p.N = 2 }, nil},
+	}
+	for _, tt := range tests {
+		p := testInput()
+		tt.mutate(p)
+		if err := p.Validate(); !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
+			t.Errorf("%s: Validate() = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestEverySentinelDistinct guards against two sentinels sharing a
+// message, which would make logs ambiguous.
+func TestEverySentinelDistinct(t *testing.T) {
+	all := []error{ErrShort, ErrOversize, ErrMagic, ErrVersion, ErrType, ErrWrongType, ErrTrailing,
+		ErrPadding, ErrFlags, ErrMove, ErrButtons, ErrTooManyInputs, ErrInputTicks, ErrSnapshot,
+		ErrName, ErrRange, ErrReason, ErrCookieExpired, ErrCookieInvalid}
+	seen := map[string]bool{}
+	for _, e := range all {
+		if !strings.HasPrefix(e.Error(), "proto: ") {
+			t.Errorf("%q does not start with \"proto: \"", e)
+		}
+		if seen[e.Error()] {
+			t.Errorf("two sentinels say %q", e)
+		}
+		seen[e.Error()] = true
+	}
+}

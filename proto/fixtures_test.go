@@ -1,0 +1,131 @@
+package proto
+
+import (
+	"ttytanks/game"
+)
+
+// packet is what every packet type implements.
+type packet interface {
+	Append([]byte) []byte
+	Len() int
+}
+
+// testHeader returns the header the fixtures use, with type t.
+func testHeader(t Type) Header {
+	return Header{Type: t, Session: 0x0123456789abcdef, Match: 0xa1b2c3d4, Player: 1, Seq: 0x00000102}
+}
+
+func testCookie() Cookie {
+	var c Cookie
+	for i := range c {
+		c[i] = byte(0xc0 + i)
+	}
+	return c
+}
+
+func testToken() Token {
+	var t Token
+	for i := range t {
+		t[i] = byte(0x70 + i)
+	}
+	return t
+}
+
+// testSnapshot returns a valid 2-tank snapshot with two bullets, written
+// out field by field so that the golden bytes do not depend on the game's
+// rules.
+func testSnapshot() game.Snapshot {
+	s := game.Snapshot{
+		Tick:  1000,
+		RNG:   0x0123456789abcdef,
+		Slots: 2,
+		Round: game.Round{Number: 3, Phase: game.PhasePlaying, Timer: 5000, Winner: 1,
+			MazeSeed: 0xfeedfacecafebeef, MazeW: 25, MazeH: 21},
+		NumBullets: 2,
+	}
+	s.Tanks[0] = game.Tank{X: 1536, Y: 1536, VX: 45, VY: -45, AimX: 1, AimY: -1, HP: 3,
+		Cooldown: 7, Alive: true, Seated: true, Score: 2}
+	s.Tanks[1] = game.Tank{X: 23000, Y: 20000, VX: -96, AimX: -1, HP: 1, Hitstun: 18,
+		Alive: true, Seated: true, Score: 5}
+	s.Bullets[0] = game.Bullet{X: 2048, Y: 1600, VX: 120, Life: 239}
+	s.Bullets[1] = game.Bullet{X: 10000, Y: 15000, VX: -85, VY: 85, Owner: 1, Bounces: 5, Life: 12}
+	return s
+}
+
+func testAckInfo() AckInfo {
+	return AckInfo{ServerTick: 1000, NewestInput: 1003, MarginMs: -12, EchoTime: 0xbeef,
+		EchoDelay: 150, Received: 977}
+}
+
+func testState() *State {
+	s := testSnapshot()
+	return &State{Header: testHeader(TypeState), AckInfo: testAckInfo(), Snapshot: s, Hash: game.Hash(&s)}
+}
+
+func testStart(t Type) *Start {
+	p := &Start{Header: testHeader(t), Slot: 1, Slots: 2, Need: 0, StartTick: 600,
+		WorldSeed: 0x5eed5eed5eed5eed, MazeW: 25, MazeH: 21, StateEvery: 2, Token: testToken()}
+	p.Roster[0] = Seat{Name: "alice", Score: 3, Connected: true}
+	p.Roster[1] = Seat{Name: "bob", Score: 0, Connected: true}
+	if t == TypeReset {
+		p.StartTick, p.Roster[0].Score = 9000, 0
+		p.Roster[1].Connected = false
+	}
+	return p
+}
+
+func testInput() *Input {
+	p := &Input{Header: testHeader(TypeInput), ClientTime: 0x1234, N: 4}
+	p.Inputs[0] = game.Input{Tick: 1000, MoveX: 1}
+	p.Inputs[1] = game.Input{Tick: 1001, MoveX: 1, MoveY: -1}
+	p.Inputs[2] = game.Input{Tick: 1002, MoveY: -1, Buttons: game.ButtonFire}
+	p.Inputs[3] = game.Input{Tick: 1003, MoveX: -1, MoveY: 1, Buttons: game.ButtonFire}
+	return p
+}
+
+// codecCase is one packet type with its fixture, golden encoding and
+// parser.
+type codecCase struct {
+	name   string // also the marker of its example in PROTOCOL.md
+	pkt    packet
+	golden string // hex
+	parse  func([]byte) (packet, error)
+}
+
+func parseAs[T any, P interface {
+	*T
+	packet
+}](f func([]byte) (T, error)) func([]byte) (packet, error) {
+	return func(b []byte) (packet, error) {
+		v, err := f(b)
+		if err != nil {
+			return nil, err
+		}
+		return P(&v), nil
+	}
+}
+
+func parseState(b []byte) (packet, error) {
+	var s State
+	if err := ParseState(b, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// codecCases returns the fixture of every packet type, in Type order.
+func codecCases() []codecCase {
+	return []codecCase{
+		{"Hello", &Hello{testHeader(TypeHello)}, goldenHello, parseAs(ParseHello)},
+		{"Challenge", &Challenge{testHeader(TypeChallenge), testCookie()}, goldenChallenge, parseAs(ParseChallenge)},
+		{"Join", &Join{Header: testHeader(TypeJoin), Cookie: testCookie(), Token: testToken(), Spectate: false, Name: "alice"},
+			goldenJoin, parseAs(ParseJoin)},
+		{"Start", testStart(TypeStart), goldenStart, parseAs(ParseStart)},
+		{"Input", testInput(), goldenInput, parseAs(ParseInput)},
+		{"Ack", &Ack{Header: testHeader(TypeAck), AckInfo: testAckInfo(), Hash: 0x1122334455667788}, goldenAck, parseAs(ParseAck)},
+		{"State", testState(), goldenState, parseState},
+		{"Reset", testStart(TypeReset), goldenReset, parseAs(ParseStart)},
+		{"Leave", &Leave{testHeader(TypeLeave), LeaveQuit}, goldenLeave, parseAs(ParseLeave)},
+		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},
+	}
+}

@@ -1,0 +1,380 @@
+package proto
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unicode/utf8"
+
+	"ttytanks/game"
+)
+
+// Cookie is the stateless token a server hands out in a Challenge and
+// expects back in the Join; see CookieJar.
+type Cookie [CookieLen]byte
+
+// Token is a reconnect token: the server issues one in Start, and a client
+// that presents it in a later Join gets its seat back. The zero Token means
+// none.
+type Token [TokenLen]byte
+
+// Hello (client → server) opens the handshake. It carries only the header
+// and is padded with zeros to HelloLen bytes, so the server's answer is
+// never larger than the request (no amplification).
+type Hello struct{ Header }
+
+// Len returns HelloLen.
+func (p *Hello) Len() int { return HelloLen }
+
+// Append appends the Hello, padded to HelloLen bytes, to b.
+func (p *Hello) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeHello)
+	var pad [HelloLen - HeaderLen]byte
+	return append(b, pad[:]...)
+}
+
+// ParseHello decodes a Hello. It must be exactly HelloLen bytes with zero
+// padding (ErrShort, ErrTrailing, ErrPadding).
+func ParseHello(b []byte) (Hello, error) {
+	h, err := parseHeaderOf(b, TypeHello, TypeHello)
+	if err != nil {
+		return Hello{}, err
+	}
+	if len(b) < HelloLen {
+		return Hello{}, ErrShort
+	}
+	if len(b) > HelloLen {
+		return Hello{}, ErrTrailing
+	}
+	for _, c := range b[HeaderLen:] {
+		if c != 0 {
+			return Hello{}, ErrPadding
+		}
+	}
+	return Hello{Header: h}, nil
+}
+
+// Challenge (server → client) answers a Hello with a cookie the client must
+// echo in its Join. The server keeps no state for it.
+type Challenge struct {
+	Header
+	Cookie Cookie
+}
+
+// Len returns the encoded size of a Challenge (45 bytes).
+func (p *Challenge) Len() int { return HeaderLen + CookieLen }
+
+// Append appends the Challenge to b.
+func (p *Challenge) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeChallenge)
+	return append(b, p.Cookie[:]...)
+}
+
+// ParseChallenge decodes a Challenge.
+func ParseChallenge(b []byte) (Challenge, error) {
+	h, err := parseHeaderOf(b, TypeChallenge, TypeChallenge)
+	if err != nil {
+		return Challenge{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Challenge{Header: h}
+	copy(p.Cookie[:], r.bytes(CookieLen))
+	if err := r.end(); err != nil {
+		return Challenge{}, err
+	}
+	return p, nil
+}
+
+// joinSpectate is the Join flag bit asking for a spectator seat.
+const joinSpectate = 1 << 0
+
+// Join (client → server) echoes the Challenge's cookie and asks for a seat.
+type Join struct {
+	Header
+	// Cookie is the cookie from the Challenge.
+	Cookie Cookie
+	// Token is the reconnect token from an earlier Start; zero means none.
+	Token Token
+	// Spectate asks for a spectator seat instead of a player's.
+	Spectate bool
+	// Name is the player's name: at most MaxNameLen bytes of valid UTF-8 on
+	// the wire. Clients send SanitizeName's result; servers sanitise again.
+	Name string
+}
+
+// Len returns the encoded size of the Join: 63 bytes plus the name.
+func (p *Join) Len() int { return HeaderLen + CookieLen + TokenLen + 2 + len(p.Name) }
+
+// Append appends the Join to b. A Name longer than MaxNameLen bytes is
+// written as it is and the receiver rejects it.
+func (p *Join) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeJoin)
+	b = append(b, p.Cookie[:]...)
+	b = append(b, p.Token[:]...)
+	var flags byte
+	if p.Spectate {
+		flags |= joinSpectate
+	}
+	b = append(b, flags, byte(len(p.Name)))
+	return append(b, p.Name...)
+}
+
+// ParseJoin decodes a Join. It rejects undefined flag bits (ErrFlags) and
+// a name longer than MaxNameLen bytes or not valid UTF-8 (ErrName); it does
+// not sanitise the name.
+func ParseJoin(b []byte) (Join, error) {
+	h, err := parseHeaderOf(b, TypeJoin, TypeJoin)
+	if err != nil {
+		return Join{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Join{Header: h}
+	copy(p.Cookie[:], r.bytes(CookieLen))
+	copy(p.Token[:], r.bytes(TokenLen))
+	flags := r.u8()
+	n := int(r.u8())
+	if r.short {
+		return Join{}, ErrShort
+	}
+	if flags&^joinSpectate != 0 {
+		return Join{}, ErrFlags
+	}
+	p.Spectate = flags&joinSpectate != 0
+	if n > MaxNameLen {
+		return Join{}, fmt.Errorf("%w: %d bytes, max %d", ErrName, n, MaxNameLen)
+	}
+	name := r.bytes(n)
+	if err := r.end(); err != nil {
+		return Join{}, err
+	}
+	if !utf8.Valid(name) {
+		return Join{}, fmt.Errorf("%w: not valid UTF-8", ErrName)
+	}
+	p.Name = string(name)
+	return p, nil
+}
+
+// Seat is one seat of a match as Start shows it.
+type Seat struct {
+	// Name is the seated player's name in SanitizeName form; "" for an
+	// empty seat.
+	Name string
+	// Score counts the rounds this seat has won.
+	Score uint16
+	// Connected is true while the seat's player is connected.
+	Connected bool
+}
+
+// seatConnected is the Seat flag bit for Connected.
+const seatConnected = 1 << 0
+
+// Start (server → client) tells a client its seat and the match, enough to
+// build the same world as the server: game.NewWorld(game.Config{Slots:
+// Slots, Seed: WorldSeed, MazeW: MazeW, MazeH: MazeH, StartTick:
+// StartTick}). The same struct and layout serve for Reset: Header.Type is
+// TypeStart or TypeReset, and ParseStart accepts either. The server resends
+// Start while Need > 0, so a client must treat a repeated Start or Reset
+// as idempotent.
+type Start struct {
+	Header
+	// Slot is the addressee's seat, or SpectatorSlot.
+	Slot uint8
+	// Slots is the number of seats in the match, 1..game.MaxPlayers; the
+	// first Slots entries of Roster are used.
+	Slots uint8
+	// Need is the number of players the server still waits for, 0..Slots;
+	// 0 means the match is running.
+	Need uint8
+	// StartTick is the tick of the world's first Step.
+	StartTick game.Tick
+	// WorldSeed seeds the world (game.Config.Seed).
+	WorldSeed uint64
+	// MazeW and MazeH are the maze size in tiles (game.CheckMazeSize holds,
+	// and the maze has a cell for each seat).
+	MazeW, MazeH uint8
+	// StateEvery is the interval between State packets, in ticks (>= 1).
+	StateEvery uint8
+	// Token is the addressee's reconnect token (zero for spectators).
+	Token Token
+	// Roster describes the seats; entries at and above Slots are zero.
+	Roster [game.MaxPlayers]Seat
+}
+
+// Len returns the encoded size: 55 bytes, plus 4 per seat, plus the names.
+func (p *Start) Len() int {
+	n := startFixedLen
+	for i := 0; i < int(p.Slots) && i < len(p.Roster); i++ {
+		n += seatFixedLen + len(p.Roster[i].Name)
+	}
+	return n
+}
+
+const (
+	startFixedLen = HeaderLen + 3 + 4 + 8 + 3 + TokenLen
+	seatFixedLen  = 4 // name length u8, score u16, flags u8
+)
+
+// Append appends the Start (or Reset) to b. It writes the first Slots
+// roster entries; it panics if Slots > game.MaxPlayers. Names are written as
+// they are: ones that are not in SanitizeName form are rejected by the
+// receiver.
+func (p *Start) Append(b []byte) []byte {
+	t := TypeStart
+	if p.Type == TypeReset {
+		t = TypeReset
+	}
+	b = p.appendAs(b, t)
+	b = append(b, p.Slot, p.Slots, p.Need)
+	b = binary.BigEndian.AppendUint32(b, uint32(p.StartTick))
+	b = binary.BigEndian.AppendUint64(b, p.WorldSeed)
+	b = append(b, p.MazeW, p.MazeH, p.StateEvery)
+	b = append(b, p.Token[:]...)
+	for i := 0; i < int(p.Slots); i++ {
+		s := &p.Roster[i]
+		b = append(b, byte(len(s.Name)))
+		b = append(b, s.Name...)
+		b = binary.BigEndian.AppendUint16(b, s.Score)
+		var flags byte
+		if s.Connected {
+			flags |= seatConnected
+		}
+		b = append(b, flags)
+	}
+	return b
+}
+
+// ParseStart decodes a Start or a Reset. Besides the lengths it checks
+// that Slots is 1..game.MaxPlayers, Slot is below Slots or SpectatorSlot, Need
+// is at most Slots, the maze size is one the game accepts with a cell per
+// seat, and StateEvery >= 1 (ErrRange); that names are in SanitizeName form
+// (ErrName); and that seat flags are defined (ErrFlags).
+func ParseStart(b []byte) (Start, error) {
+	h, err := parseHeaderOf(b, TypeStart, TypeReset)
+	if err != nil {
+		return Start{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Start{Header: h}
+	p.Slot, p.Slots, p.Need = r.u8(), r.u8(), r.u8()
+	p.StartTick = game.Tick(r.u32())
+	p.WorldSeed = r.u64()
+	p.MazeW, p.MazeH, p.StateEvery = r.u8(), r.u8(), r.u8()
+	copy(p.Token[:], r.bytes(TokenLen))
+	if r.short {
+		return Start{}, ErrShort
+	}
+	if err := p.checkRange(); err != nil {
+		return Start{}, err
+	}
+	for i := 0; i < int(p.Slots); i++ {
+		s := &p.Roster[i]
+		n := int(r.u8())
+		if n > MaxNameLen {
+			return Start{}, fmt.Errorf("%w: seat %d name of %d bytes, max %d", ErrName, i, n, MaxNameLen)
+		}
+		name := r.bytes(n)
+		s.Score = r.u16()
+		flags := r.u8()
+		if r.short {
+			return Start{}, ErrShort
+		}
+		if !isSanitized(name) {
+			return Start{}, fmt.Errorf("%w: seat %d name %q is not sanitised", ErrName, i, name)
+		}
+		if flags&^seatConnected != 0 {
+			return Start{}, ErrFlags
+		}
+		s.Name = string(name)
+		s.Connected = flags&seatConnected != 0
+	}
+	if err := r.end(); err != nil {
+		return Start{}, err
+	}
+	return p, nil
+}
+
+func (p *Start) checkRange() error {
+	switch {
+	case p.Slots < 1 || p.Slots > game.MaxPlayers:
+		return fmt.Errorf("%w: %d slots, want 1..%d", ErrRange, p.Slots, game.MaxPlayers)
+	case p.Slot >= p.Slots && p.Slot != SpectatorSlot:
+		return fmt.Errorf("%w: slot %d of %d", ErrRange, p.Slot, p.Slots)
+	case p.Need > p.Slots:
+		return fmt.Errorf("%w: need %d of %d slots", ErrRange, p.Need, p.Slots)
+	case !mazeFits(p.MazeW, p.MazeH, p.Slots):
+		return fmt.Errorf("%w: maze %dx%d for %d slots", ErrRange, p.MazeW, p.MazeH, p.Slots)
+	case p.StateEvery < 1:
+		return fmt.Errorf("%w: state interval 0", ErrRange)
+	}
+	return nil
+}
+
+// Leave (either direction) ends the session; the receiver stops sending.
+type Leave struct {
+	Header
+	Reason LeaveReason
+}
+
+// Len returns the encoded size of a Leave (22 bytes).
+func (p *Leave) Len() int { return HeaderLen + 1 }
+
+// Append appends the Leave to b.
+func (p *Leave) Append(b []byte) []byte {
+	return append(p.appendAs(b, TypeLeave), byte(p.Reason))
+}
+
+// ParseLeave decodes a Leave; an unknown reason is ErrReason.
+func ParseLeave(b []byte) (Leave, error) {
+	h, err := parseHeaderOf(b, TypeLeave, TypeLeave)
+	if err != nil {
+		return Leave{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Leave{Header: h, Reason: LeaveReason(r.u8())}
+	if err := r.end(); err != nil {
+		return Leave{}, err
+	}
+	if !p.Reason.known() {
+		return Leave{}, ErrReason
+	}
+	return p, nil
+}
+
+// Reject (server → client) refuses a Hello or Join. A server answers a
+// datagram of another version with a Reject of its own version (when that
+// datagram is at least as long), so the client's ParseHeader reports a
+// *VersionError naming both versions.
+type Reject struct {
+	Header
+	Reason RejectReason
+}
+
+// Len returns the encoded size of a Reject (22 bytes).
+func (p *Reject) Len() int { return HeaderLen + 1 }
+
+// Append appends the Reject to b.
+func (p *Reject) Append(b []byte) []byte {
+	return append(p.appendAs(b, TypeReject), byte(p.Reason))
+}
+
+// ParseReject decodes a Reject; an unknown reason is ErrReason.
+func ParseReject(b []byte) (Reject, error) {
+	h, err := parseHeaderOf(b, TypeReject, TypeReject)
+	if err != nil {
+		return Reject{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Reject{Header: h, Reason: RejectReason(r.u8())}
+	if err := r.end(); err != nil {
+		return Reject{}, err
+	}
+	if !p.Reason.known() {
+		return Reject{}, ErrReason
+	}
+	return p, nil
+}
+
+// mazeFits reports whether game.NewWorld accepts a w×h maze for slots
+// seats: a valid size with a spawn cell per seat.
+func mazeFits(w, h, slots uint8) bool {
+	return game.CheckMazeSize(int(w), int(h)) == nil && int(w/2)*int(h/2) >= int(slots)
+}

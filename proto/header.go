@@ -1,0 +1,227 @@
+package proto
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Protocol constants. Sizes are in bytes.
+const (
+	// Magic opens every datagram: "TT".
+	Magic uint16 = 0x5454
+	// Version is the protocol version this build speaks. Any change to a
+	// layout below, or to the game rules, needs a new version.
+	Version uint8 = 1
+	// MaxDatagram is the largest datagram either side sends or accepts.
+	MaxDatagram = 1200
+	// HeaderLen is the size of the common header: magic u16, version u8,
+	// type u8, session u64, match u32, player u8, seq u32.
+	HeaderLen = 21
+	// HelloLen is the size of a Hello, padded with zeros so that it is never
+	// smaller than the Challenge (or Reject) it triggers.
+	HelloLen = 64
+	// MaxInputs is the most inputs one Input packet carries.
+	MaxInputs = 8
+	// DefaultRedundancy is how many inputs a client normally sends per
+	// Input packet (the newest and the three before it).
+	DefaultRedundancy = 4
+	// MaxNameLen bounds a player name, in bytes of UTF-8, after sanitising.
+	MaxNameLen = 16
+	// CookieLen is the size of a Cookie.
+	CookieLen = 24
+	// TokenLen is the size of a reconnect Token.
+	TokenLen = 16
+	// SpectatorSlot is the slot (and Header.Player) of a spectator.
+	SpectatorSlot = 0xFF
+	// CookieLifetime is how long a Challenge cookie stays valid.
+	CookieLifetime = 10 * time.Second
+)
+
+// Type is the packet type, the header's fourth byte.
+type Type uint8
+
+// Packet types. Their values are part of the wire format.
+const (
+	TypeHello     Type = 1 + iota // client → server: ask for a cookie
+	TypeChallenge                 // server → client: the cookie
+	TypeJoin                      // client → server: cookie, name, seat request
+	TypeStart                     // server → client: seat and match
+	TypeInput                     // client → server: the newest inputs
+	TypeAck                       // server → client: tick report and hash
+	TypeState                     // server → client: tick report and full snapshot
+	TypeReset                     // server → client: like Start, the match restarts
+	TypeLeave                     // either way: the session ends
+	TypeReject                    // server → client: the Hello or Join is refused
+)
+
+var typeNames = [...]string{
+	TypeHello: "Hello", TypeChallenge: "Challenge", TypeJoin: "Join", TypeStart: "Start",
+	TypeInput: "Input", TypeAck: "Ack", TypeState: "State", TypeReset: "Reset",
+	TypeLeave: "Leave", TypeReject: "Reject",
+}
+
+// String returns the packet type's name, such as "Hello", or "Type(N)" for
+// an unknown value.
+func (t Type) String() string {
+	if t.known() {
+		return typeNames[t]
+	}
+	return "Type(" + strconv.Itoa(int(t)) + ")"
+}
+
+func (t Type) known() bool { return t >= TypeHello && t <= TypeReject }
+
+// Header is the common header that opens every datagram. Magic and Version
+// are implicit: Append writes them and ParseHeader checks them.
+type Header struct {
+	// Type is the packet type. The Append method of a packet writes its own
+	// type, whatever this field holds (Start writes TypeReset when Type is
+	// TypeReset and TypeStart otherwise); Parse sets it.
+	Type Type
+	// Session is chosen at random (non-zero) by the client for one
+	// connection and carried in every datagram of it, both ways.
+	Session uint64
+	// Match identifies the match; zero until the server's Start says it.
+	Match uint32
+	// Player is the sender's seat (client → server) or the addressee's
+	// seat (server → client); zero before Start, SpectatorSlot for
+	// spectators.
+	Player uint8
+	// Seq counts the datagrams each side sends in a session, from 0,
+	// wrapping; receivers use it to measure loss.
+	Seq uint32
+}
+
+// AppendHeader appends the HeaderLen bytes of h, with Magic and Version,
+// writing h.Type as it is.
+func (h *Header) AppendHeader(b []byte) []byte {
+	return h.appendAs(b, h.Type)
+}
+
+func (h *Header) appendAs(b []byte, t Type) []byte {
+	b = binary.BigEndian.AppendUint16(b, Magic)
+	b = append(b, Version, byte(t))
+	b = binary.BigEndian.AppendUint64(b, h.Session)
+	b = binary.BigEndian.AppendUint32(b, h.Match)
+	b = append(b, h.Player)
+	return binary.BigEndian.AppendUint32(b, h.Seq)
+}
+
+// ParseHeader decodes the header of a datagram. It checks, in this order:
+// the size (HeaderLen to MaxDatagram bytes: ErrShort, ErrOversize), the
+// magic (ErrMagic), the version (*VersionError, which is ErrVersion) and
+// that the type is known (ErrType). It does not look past the header.
+func ParseHeader(b []byte) (Header, error) {
+	if len(b) < HeaderLen {
+		return Header{}, ErrShort
+	}
+	if len(b) > MaxDatagram {
+		return Header{}, ErrOversize
+	}
+	if binary.BigEndian.Uint16(b) != Magic {
+		return Header{}, ErrMagic
+	}
+	if b[2] != Version {
+		return Header{}, &VersionError{Got: b[2], Want: Version}
+	}
+	t := Type(b[3])
+	if !t.known() {
+		return Header{}, ErrType
+	}
+	return Header{
+		Type:    t,
+		Session: binary.BigEndian.Uint64(b[4:]),
+		Match:   binary.BigEndian.Uint32(b[12:]),
+		Player:  b[16],
+		Seq:     binary.BigEndian.Uint32(b[17:]),
+	}, nil
+}
+
+// parseHeaderOf is ParseHeader plus a check that the type is want (or, for
+// Start, want2).
+func parseHeaderOf(b []byte, want, want2 Type) (Header, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return h, err
+	}
+	if h.Type != want && h.Type != want2 {
+		return Header{}, fmt.Errorf("%w: got %v, want %v", ErrWrongType, h.Type, want)
+	}
+	return h, nil
+}
+
+// reader reads big-endian fields from b. Every read checks the length
+// first; a read past the end returns zero and sets short, which stays set.
+type reader struct {
+	b     []byte
+	off   int
+	short bool
+}
+
+func (r *reader) has(n int) bool {
+	if len(r.b)-r.off < n {
+		r.short = true
+		return false
+	}
+	return true
+}
+
+func (r *reader) u8() uint8 {
+	if !r.has(1) {
+		return 0
+	}
+	v := r.b[r.off]
+	r.off++
+	return v
+}
+
+func (r *reader) u16() uint16 {
+	if !r.has(2) {
+		return 0
+	}
+	v := binary.BigEndian.Uint16(r.b[r.off:])
+	r.off += 2
+	return v
+}
+
+func (r *reader) u32() uint32 {
+	if !r.has(4) {
+		return 0
+	}
+	v := binary.BigEndian.Uint32(r.b[r.off:])
+	r.off += 4
+	return v
+}
+
+func (r *reader) u64() uint64 {
+	if !r.has(8) {
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b[r.off:])
+	r.off += 8
+	return v
+}
+
+// bytes returns the next n bytes (aliasing b), or nil if there are fewer.
+func (r *reader) bytes(n int) []byte {
+	if !r.has(n) {
+		return nil
+	}
+	v := r.b[r.off : r.off+n]
+	r.off += n
+	return v
+}
+
+// end returns ErrShort if a read ran past the end, ErrTrailing if bytes
+// remain, and nil if the packet used exactly the whole datagram.
+func (r *reader) end() error {
+	if r.short {
+		return ErrShort
+	}
+	if r.off != len(r.b) {
+		return ErrTrailing
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package proto
+
+import "strconv"
+
+// LeaveReason says why a session ends. Its values are part of the wire
+// format; zero is not a valid reason.
+type LeaveReason uint8
+
+// Leave reasons.
+const (
+	// LeaveQuit: the player quit (client → server).
+	LeaveQuit LeaveReason = 1 + iota
+	// LeaveShutdown: the server is shutting down.
+	LeaveShutdown
+	// LeaveTimeout: the server heard nothing from the client for too long.
+	LeaveTimeout
+	// LeaveKicked: the server removed the client (for example for
+	// misbehaving).
+	LeaveKicked
+	// LeaveMatchOver: the match ended.
+	LeaveMatchOver
+)
+
+var leaveNames = [...]string{
+	LeaveQuit: "quit", LeaveShutdown: "server shutting down", LeaveTimeout: "timed out",
+	LeaveKicked: "kicked", LeaveMatchOver: "match over",
+}
+
+func (r LeaveReason) known() bool { return r >= LeaveQuit && r <= LeaveMatchOver }
+
+// String returns a short lower-case description, fit for a status line.
+func (r LeaveReason) String() string {
+	if r.known() {
+		return leaveNames[r]
+	}
+	return "LeaveReason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// RejectReason says why the server refused a Hello or Join. Its values are
+// part of the wire format; zero is not a valid reason.
+type RejectReason uint8
+
+// Reject reasons.
+const (
+	// RejectVersion: the client speaks another protocol version.
+	RejectVersion RejectReason = 1 + iota
+	// RejectFull: every seat is taken.
+	RejectFull
+	// RejectBadCookie: the Join's cookie is invalid or expired; start over
+	// with a Hello.
+	RejectBadCookie
+	// RejectBadToken: the reconnect token matches no seat.
+	RejectBadToken
+	// RejectBadName: the name is invalid or taken.
+	RejectBadName
+	// RejectNoMatch: the server runs no match the client can join.
+	RejectNoMatch
+)
+
+var rejectNames = [...]string{
+	RejectVersion: "protocol version mismatch", RejectFull: "server full",
+	RejectBadCookie: "bad or expired cookie", RejectBadToken: "unknown reconnect token",
+	RejectBadName: "bad name", RejectNoMatch: "no match to join",
+}
+
+func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectNoMatch }
+
+// String returns a short lower-case description, fit for a status line.
+func (r RejectReason) String() string {
+	if r.known() {
+		return rejectNames[r]
+	}
+	return "RejectReason(" + strconv.Itoa(int(r)) + ")"
+}

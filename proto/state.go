@@ -1,0 +1,201 @@
+package proto
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"ttytanks/game"
+)
+
+// State (server → client) is sent every StateEvery ticks instead of that
+// tick's Ack. It carries the same report as an Ack followed by the whole
+// authoritative snapshot, from which a client can restore its world.
+type State struct {
+	Header
+	AckInfo
+	// Snapshot is the server world at AckInfo.ServerTick: the state before
+	// consuming that tick's inputs. Snapshot.Tick equals AckInfo.ServerTick;
+	// the tick is sent once and the decoder sets both.
+	Snapshot game.Snapshot
+	// Hash is game.Hash(&Snapshot) as computed by the server. ParseState
+	// does not verify it; the client does, after checking identity and
+	// freshness.
+	Hash uint64
+}
+
+// Encoded sizes of the parts of a State.
+const (
+	// stateFixedLen is the header, AckInfo with hash, and the snapshot
+	// fields before the tanks: rng u64, slots u8, bullets u8, round 16.
+	stateFixedLen = AckLen + 8 + 1 + 1 + 16
+	// TankLen is the encoded size of one tank in a State.
+	TankLen = 12
+	// BulletLen is the encoded size of one bullet in a State.
+	BulletLen = 8
+	// MaxStateLen is the size of the largest State: 8 tanks and 64
+	// bullets.
+	MaxStateLen = stateFixedLen + game.MaxPlayers*TankLen + game.MaxBullets*BulletLen
+)
+
+// StateLen returns the encoded size of a State with the given numbers of
+// slots and bullets: 71 + 12 × slots + 8 × bullets bytes.
+func StateLen(slots, bullets int) int { return stateFixedLen + slots*TankLen + bullets*BulletLen }
+
+// Len returns the encoded size of the State.
+func (p *State) Len() int { return StateLen(int(p.Snapshot.Slots), int(p.Snapshot.NumBullets)) }
+
+// Bits of the tank flag byte and the bullet owner byte.
+const (
+	tankAimX   = 0x03 // two-bit two's complement: 00 = 0, 01 = 1, 11 = -1
+	tankAimY   = 0x0c // likewise, shifted left 2
+	tankAlive  = 0x10
+	tankSeated = 0x20
+	tankFlags  = tankAimX | tankAimY | tankAlive | tankSeated
+
+	bulletOwner   = 0x07
+	bulletBounces = 0x38 // shifted left 3
+	bulletFlags   = bulletOwner | bulletBounces
+)
+
+// Append appends the State to b. It writes Snapshot.Tick as the tick
+// (AckInfo.ServerTick is assumed equal and not sent separately). It
+// assumes the snapshot is valid (game.Snapshot.Validate): it panics if
+// Slots > game.MaxPlayers or NumBullets > game.MaxBullets, and writes other
+// out-of-range values truncated to their wire widths, which the receiver
+// rejects or misreads. It does not allocate when b has room for Len bytes.
+func (p *State) Append(b []byte) []byte {
+	s := &p.Snapshot
+	b = p.appendAs(b, TypeState)
+	b = appendAckInfo(b, &p.AckInfo, s.Tick, p.Hash)
+	b = binary.BigEndian.AppendUint64(b, s.RNG)
+	b = append(b, s.Slots, s.NumBullets)
+	r := &s.Round
+	b = binary.BigEndian.AppendUint16(b, r.Number)
+	b = append(b, byte(r.Phase))
+	b = binary.BigEndian.AppendUint16(b, r.Timer)
+	b = append(b, byte(r.Winner))
+	b = binary.BigEndian.AppendUint64(b, r.MazeSeed)
+	b = append(b, r.MazeW, r.MazeH)
+	for i := range s.Tanks[:s.Slots] {
+		t := &s.Tanks[i]
+		flags := byte(t.AimX)&3 | (byte(t.AimY)&3)<<2
+		if t.Alive {
+			flags |= tankAlive
+		}
+		if t.Seated {
+			flags |= tankSeated
+		}
+		b = append(b,
+			byte(t.X>>8), byte(t.X), byte(t.Y>>8), byte(t.Y),
+			byte(t.VX), byte(t.VY), flags,
+			byte(t.HP), t.Cooldown, t.Hitstun,
+			byte(t.Score>>8), byte(t.Score))
+	}
+	for i := range s.Bullets[:s.NumBullets] {
+		u := &s.Bullets[i]
+		b = append(b,
+			byte(u.X>>8), byte(u.X), byte(u.Y>>8), byte(u.Y),
+			byte(u.VX), byte(u.VY), u.Owner&bulletOwner|(u.Bounces<<3)&bulletBounces, u.Life)
+	}
+	return b
+}
+
+// Errors for counts that would overflow the snapshot's arrays; both fail
+// Validate too.
+var (
+	errSlots   = fmt.Errorf("%w: slot count out of range", ErrSnapshot)
+	errBullets = fmt.Errorf("%w: bullet count out of range", ErrSnapshot)
+)
+
+// ParseState decodes a State into *dst, overwriting all of it; on error
+// *dst holds garbage. It checks the exact length from the slot and bullet
+// counts (ErrShort, ErrTrailing), undefined flag bits (ErrFlags), and runs
+// game.Snapshot.Validate on the result (ErrSnapshot, wrapping the game's
+// error). It does not verify Hash. It does not allocate unless it returns
+// an error.
+func ParseState(b []byte, dst *State) error {
+	h, err := parseHeaderOf(b, TypeState, TypeState)
+	if err != nil {
+		return err
+	}
+	if len(b) < stateFixedLen {
+		return ErrShort
+	}
+	dst.Header = h
+	r := reader{b: b, off: HeaderLen}
+	s := &dst.Snapshot
+	dst.Hash = readAckInfo(&r, &dst.AckInfo)
+	s.Tick = dst.ServerTick
+	s.RNG = r.u64()
+	s.Slots, s.NumBullets = r.u8(), r.u8()
+	if s.Slots > game.MaxPlayers {
+		return errSlots
+	}
+	if s.NumBullets > game.MaxBullets {
+		return errBullets
+	}
+	if n := StateLen(int(s.Slots), int(s.NumBullets)); len(b) != n {
+		if len(b) < n {
+			return ErrShort
+		}
+		return ErrTrailing
+	}
+	rd := &s.Round
+	rd.Number = r.u16()
+	rd.Phase = game.Phase(r.u8())
+	rd.Timer = r.u16()
+	rd.Winner = int8(r.u8())
+	rd.MazeSeed = r.u64()
+	rd.MazeW, rd.MazeH = r.u8(), r.u8()
+	if r.short || r.off != stateFixedLen {
+		return ErrShort
+	}
+	// The length is exact from here on, so the loops index b directly.
+	off := stateFixedLen
+	for i := range s.Tanks[:s.Slots] {
+		t, q := &s.Tanks[i], b[off:off+TankLen:off+TankLen]
+		off += TankLen
+		flags := q[6]
+		if flags&^tankFlags != 0 {
+			return ErrFlags
+		}
+		*t = game.Tank{
+			X:        int32(binary.BigEndian.Uint16(q[0:])),
+			Y:        int32(binary.BigEndian.Uint16(q[2:])),
+			VX:       int32(int8(q[4])),
+			VY:       int32(int8(q[5])),
+			AimX:     int8(flags<<6) >> 6,
+			AimY:     int8(flags<<4) >> 6,
+			HP:       int8(q[7]),
+			Cooldown: q[8],
+			Hitstun:  q[9],
+			Alive:    flags&tankAlive != 0,
+			Seated:   flags&tankSeated != 0,
+			Score:    binary.BigEndian.Uint16(q[10:]),
+		}
+	}
+	clear(s.Tanks[s.Slots:])
+	for i := range s.Bullets[:s.NumBullets] {
+		q := b[off : off+BulletLen : off+BulletLen]
+		off += BulletLen
+		ob := q[6]
+		if ob&^bulletFlags != 0 {
+			return ErrFlags
+		}
+		s.Bullets[i] = game.Bullet{
+			X:       int32(binary.BigEndian.Uint16(q[0:])),
+			Y:       int32(binary.BigEndian.Uint16(q[2:])),
+			VX:      int32(int8(q[4])),
+			VY:      int32(int8(q[5])),
+			Owner:   ob & bulletOwner,
+			Bounces: ob >> 3,
+			Life:    q[7],
+		}
+	}
+	clear(s.Bullets[s.NumBullets:])
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	return nil
+}
+

@@ -1,0 +1,333 @@
+package proto
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"ttytanks/game"
+)
+
+// roundTripState encodes s as a State and decodes it into a dirty value,
+// failing the test unless the result equals s exactly.
+func roundTripState(t *testing.T, what string, s *game.Snapshot, dst *State) {
+	t.Helper()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("%s: the test built an invalid snapshot: %v", what, err)
+	}
+	p := State{Header: testHeader(TypeState), AckInfo: testAckInfo(), Snapshot: *s, Hash: game.Hash(s)}
+	p.ServerTick = s.Tick
+	b := p.Append(nil)
+	if len(b) != p.Len() || len(b) != StateLen(int(s.Slots), int(s.NumBullets)) {
+		t.Fatalf("%s: Append wrote %d bytes, Len() = %d", what, len(b), p.Len())
+	}
+	if err := ParseState(b, dst); err != nil {
+		t.Fatalf("%s: ParseState: %v", what, err)
+	}
+	if dst.Snapshot != *s {
+		t.Fatalf("%s: round trip changed the snapshot:\n got %+v\nwant %+v", what, dst.Snapshot, *s)
+	}
+	if !reflect.DeepEqual(*dst, p) {
+		t.Fatalf("%s: round trip changed the packet:\n got %+v\nwant %+v", what, *dst, p)
+	}
+	if game.Hash(&dst.Snapshot) != dst.Hash {
+		t.Fatalf("%s: hash of the decoded snapshot differs from the one sent", what)
+	}
+}
+
+// dirtyState returns a State whose every array entry is non-zero, so that
+// a decoder that forgets to clear the unused tail is caught.
+func dirtyState() State {
+	var d State
+	for i := range d.Snapshot.Tanks {
+		d.Snapshot.Tanks[i] = game.Tank{X: 7, Seated: true, Score: 9}
+	}
+	for i := range d.Snapshot.Bullets {
+		d.Snapshot.Bullets[i] = game.Bullet{Y: 5, Life: 3}
+	}
+	return d
+}
+
+// randomSnapshot returns a valid snapshot drawn to hit the edges of every
+// field's range.
+func randomSnapshot(r *rand.Rand) game.Snapshot {
+	pick := func(lo, hi int) int {
+		switch r.IntN(4) {
+		case 0:
+			return lo
+		case 1:
+			return hi
+		}
+		return lo + r.IntN(hi-lo+1)
+	}
+	s := game.Snapshot{Tick: game.Tick(r.Uint32()), RNG: r.Uint64()}
+	s.Slots = uint8(pick(1, game.MaxPlayers))
+	rd := &s.Round
+	for {
+		rd.MazeW, rd.MazeH = uint8(2*pick(1, 31)+1), uint8(2*pick(1, 15)+1)
+		if int(rd.MazeW/2)*int(rd.MazeH/2) >= int(s.Slots) {
+			break
+		}
+	}
+	rd.Number = uint16(pick(0, 0xffff))
+	rd.Phase = game.Phase(pick(0, 1))
+	rd.Timer = uint16(pick(0, game.RoundTicks))
+	rd.Winner = int8(pick(-1, int(s.Slots)-1))
+	rd.MazeSeed = r.Uint64()
+	maxX, maxY := int(rd.MazeW)*game.SubTile-1, int(rd.MazeH)*game.SubTile-1
+	for i := range s.Tanks[:s.Slots] {
+		if r.IntN(8) == 0 {
+			continue // unseated: zero
+		}
+		t := &s.Tanks[i]
+		t.Seated = true
+		t.X, t.Y = int32(pick(0, maxX)), int32(pick(0, maxY))
+		t.VX = int32(pick(-game.KnockbackSpeed, game.KnockbackSpeed))
+		t.VY = int32(pick(-game.KnockbackSpeed, game.KnockbackSpeed))
+		for t.AimX == 0 && t.AimY == 0 {
+			t.AimX, t.AimY = int8(pick(-1, 1)), int8(pick(-1, 1))
+		}
+		t.HP = int8(pick(0, game.TankHP))
+		t.Cooldown = uint8(pick(0, game.FireCooldown))
+		t.Hitstun = uint8(pick(0, game.HitstunTicks))
+		t.Alive = r.IntN(2) == 0
+		t.Score = uint16(pick(0, 0xffff))
+	}
+	s.NumBullets = uint8(pick(0, game.MaxBullets))
+	for i := range s.Bullets[:s.NumBullets] {
+		b := &s.Bullets[i]
+		b.X, b.Y = int32(pick(0, maxX)), int32(pick(0, maxY))
+		b.VX = int32(pick(-game.BulletSpeed, game.BulletSpeed))
+		b.VY = int32(pick(-game.BulletSpeed, game.BulletSpeed))
+		b.Owner = uint8(pick(0, int(s.Slots)-1))
+		b.Bounces = uint8(pick(0, game.BulletBounces))
+		b.Life = uint8(pick(0, game.BulletLife))
+	}
+	return s
+}
+
+func TestStateRoundTripRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	dst := dirtyState()
+	for i := 0; i < 20000; i++ {
+		s := randomSnapshot(r)
+		roundTripState(t, "random snapshot", &s, &dst)
+	}
+}
+
+// TestStateRoundTripWorld round-trips every snapshot of real matches,
+// through rounds, deaths and maze changes.
+func TestStateRoundTripWorld(t *testing.T) {
+	for _, slots := range []int{1, 2, 8} {
+		w, err := game.NewWorld(game.Config{Slots: slots, Seed: uint64(slots), MazeW: 11, MazeH: 9, StartTick: 0xffffff00})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(uint64(slots), 7))
+		in := make([]game.Input, slots)
+		dst := dirtyState()
+		maxBullets := 0
+		for k := 0; k < 6000; k++ {
+			for i := range in {
+				in[i] = game.Input{Tick: w.Tick(), MoveX: int8(r.IntN(3) - 1), MoveY: int8(r.IntN(3) - 1)}
+				if r.IntN(3) == 0 {
+					in[i].Buttons = game.ButtonFire
+				}
+			}
+			w.Step(in)
+			roundTripState(t, "world", w.State(), &dst)
+			maxBullets = max(maxBullets, int(w.State().NumBullets))
+		}
+		if maxBullets == 0 {
+			t.Errorf("%d slots: the scripted match never had a bullet in flight; the test covers too little", slots)
+		}
+	}
+}
+
+// largestSnapshot returns a valid snapshot of the largest encoding: 8
+// tanks, 64 bullets, 63×31 maze.
+func largestSnapshot() game.Snapshot {
+	s := game.Snapshot{Tick: 0xffffffff, RNG: ^uint64(0), Slots: game.MaxPlayers, NumBullets: game.MaxBullets,
+		Round: game.Round{Number: 0xffff, Phase: game.PhaseOver, Timer: game.RoundTicks, Winner: 7,
+			MazeSeed: ^uint64(0), MazeW: game.MaxMazeW, MazeH: game.MaxMazeH}}
+	for i := range s.Tanks {
+		s.Tanks[i] = game.Tank{X: game.MaxMazeW*game.SubTile - 1, Y: game.MaxMazeH*game.SubTile - 1,
+			VX: -game.KnockbackSpeed, VY: game.KnockbackSpeed, AimX: -1, AimY: -1, HP: game.TankHP,
+			Cooldown: game.FireCooldown, Hitstun: game.HitstunTicks, Alive: true, Seated: true, Score: 0xffff}
+	}
+	for i := range s.Bullets {
+		s.Bullets[i] = game.Bullet{X: game.MaxMazeW*game.SubTile - 1, Y: 0, VX: -game.BulletSpeed,
+			VY: game.BulletSpeed, Owner: uint8(i % game.MaxPlayers), Bounces: game.BulletBounces, Life: game.BulletLife}
+	}
+	return s
+}
+
+func TestWireSizeBudgets(t *testing.T) {
+	big := largestSnapshot()
+	dst := dirtyState()
+	roundTripState(t, "largest", &big, &dst)
+	largest := State{Snapshot: big}
+	two := testSnapshot()
+	two.NumBullets = 0
+	two.Bullets = [game.MaxBullets]game.Bullet{}
+	two4 := testSnapshot()
+	two4.NumBullets = 4
+	two4.Bullets[2], two4.Bullets[3] = two4.Bullets[0], two4.Bullets[1]
+	maxJoin := Join{Name: "0123456789abcdef"}
+	maxStart := Start{Slots: game.MaxPlayers}
+	for i := range maxStart.Roster {
+		maxStart.Roster[i].Name = "0123456789abcdef"
+	}
+	sizes := []struct {
+		name     string
+		pkt      packet
+		min, max int // inclusive
+	}{
+		{"Hello", &Hello{}, HelloLen, HelloLen},
+		{"Challenge", &Challenge{}, 0, 45},
+		{"Join, 16-byte name", &maxJoin, 0, MaxDatagram},
+		{"Start, 8 seats with 16-byte names", &maxStart, 0, MaxDatagram},
+		{"Input with 4 inputs", &Input{N: 4}, 0, 40},
+		{"Input with 8 inputs", &Input{N: 8}, 0, 52},
+		{"Ack", &Ack{}, 0, 45},
+		{"State, 2 tanks, 0 bullets", &State{Snapshot: two}, 0, 110},
+		{"State, 2 tanks, 4 bullets", &State{Snapshot: two4}, 0, 110 + 4*8},
+		{"State, 8 tanks, 64 bullets, 63x31", &largest, 0, MaxDatagram},
+		{"Leave", &Leave{Reason: LeaveQuit}, 0, 22},
+		{"Reject", &Reject{Reason: RejectFull}, 0, 22},
+	}
+	for _, sz := range sizes {
+		n := len(sz.pkt.Append(nil))
+		t.Logf("%-36s %4d bytes", sz.name, n)
+		if n != sz.pkt.Len() {
+			t.Errorf("%s: Append wrote %d bytes, Len() = %d", sz.name, n, sz.pkt.Len())
+		}
+		if n < sz.min || n > sz.max {
+			t.Errorf("%s: %d bytes, want %d..%d", sz.name, n, sz.min, sz.max)
+		}
+	}
+	if got := largest.Len(); got != MaxStateLen {
+		t.Errorf("largest State is %d bytes, MaxStateLen = %d", got, MaxStateLen)
+	}
+	// Anti-amplification: nothing the server sends before a valid cookie
+	// is larger than the Hello that asked for it.
+	for _, reply := range []packet{&Challenge{}, &Reject{Reason: RejectVersion}} {
+		if reply.Len() > (&Hello{}).Len() {
+			t.Errorf("%T is %d bytes, larger than the %d-byte Hello that triggers it", reply, reply.Len(), HelloLen)
+		}
+	}
+}
+
+func TestParseStateClearsUnusedEntries(t *testing.T) {
+	big := largestSnapshot()
+	full := State{Snapshot: big}
+	b := testState().Append(nil)
+	dst := State{}
+	if err := ParseState(full.Append(nil), &dst); err != nil {
+		t.Fatal(err)
+	}
+	if err := ParseState(b, &dst); err != nil {
+		t.Fatal(err)
+	}
+	if want := testState(); !reflect.DeepEqual(dst, *want) {
+		t.Errorf("decoding a small State over a large one left residue:\n got %+v\nwant %+v", dst.Snapshot, want.Snapshot)
+	}
+}
+
+func TestStateEncodesSnapshotTick(t *testing.T) {
+	p := testState()
+	p.ServerTick = 5 // disagrees with Snapshot.Tick: Append sends Snapshot.Tick
+	var got State
+	if err := ParseState(p.Append(nil), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.ServerTick != p.Snapshot.Tick || got.Snapshot.Tick != p.Snapshot.Tick {
+		t.Errorf("decoded ServerTick %d, Snapshot.Tick %d; want both %d", got.ServerTick, got.Snapshot.Tick, p.Snapshot.Tick)
+	}
+}
+
+// TestStateInvalidSnapshotRejected encodes snapshots that break one rule of
+// game.Snapshot.Validate each (with values that fit the wire widths) and
+// requires ParseState to reject them.
+func TestStateInvalidSnapshotRejected(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(s *game.Snapshot)
+	}{
+		{"no slots", func(s *game.Snapshot) { s.Slots = 0; s.Tanks = [8]game.Tank{}; s.NumBullets = 0; s.Bullets = [64]game.Bullet{} }},
+		{"tank x at maze edge", func(s *game.Snapshot) { s.Tanks[0].X = 25 * game.SubTile }},
+		{"tank y at maze edge", func(s *game.Snapshot) { s.Tanks[1].Y = 21 * game.SubTile }},
+		{"tank vx 97", func(s *game.Snapshot) { s.Tanks[0].VX = 97 }},
+		{"tank vy -97", func(s *game.Snapshot) { s.Tanks[0].VY = -97 }},
+		{"tank aim 0,0", func(s *game.Snapshot) { s.Tanks[0].AimX, s.Tanks[0].AimY = 0, 0 }},
+		{"tank hp 4", func(s *game.Snapshot) { s.Tanks[0].HP = 4 }},
+		{"tank hp -1", func(s *game.Snapshot) { s.Tanks[0].HP = -1 }},
+		{"tank cooldown 16", func(s *game.Snapshot) { s.Tanks[0].Cooldown = 16 }},
+		{"tank hitstun 19", func(s *game.Snapshot) { s.Tanks[1].Hitstun = 19 }},
+		{"unseated tank with a score", func(s *game.Snapshot) { s.Tanks[1] = game.Tank{Score: 1} }},
+		{"bullet owner 2 of 2", func(s *game.Snapshot) { s.Bullets[0].Owner = 2 }},
+		{"bullet bounces 6", func(s *game.Snapshot) { s.Bullets[1].Bounces = 6 }},
+		{"bullet life 241", func(s *game.Snapshot) { s.Bullets[1].Life = 241 }},
+		{"bullet vx 121", func(s *game.Snapshot) { s.Bullets[0].VX = 121 }},
+		{"bullet outside maze", func(s *game.Snapshot) { s.Bullets[0].X = 30000 }},
+		{"round phase 2", func(s *game.Snapshot) { s.Round.Phase = 2 }},
+		{"round timer", func(s *game.Snapshot) { s.Round.Timer = game.RoundTicks + 1 }},
+		{"round winner", func(s *game.Snapshot) { s.Round.Winner = 2 }},
+		{"maze even", func(s *game.Snapshot) { s.Round.MazeW = 24 }},
+		{"maze too small for slots", func(s *game.Snapshot) { s.Round.MazeW, s.Round.MazeH = 3, 3 }},
+	}
+	for _, tt := range tests {
+		p := testState()
+		tt.mutate(&p.Snapshot)
+		if p.Snapshot.Validate() == nil {
+			t.Fatalf("%s: mutation left the snapshot valid; fix the test", tt.name)
+		}
+		var dst State
+		err := ParseState(p.Append(nil), &dst)
+		if !errors.Is(err, ErrSnapshot) {
+			t.Errorf("%s: got error %v, want ErrSnapshot", tt.name, err)
+		}
+	}
+}
+
+func TestDecodeDoesNotAllocate(t *testing.T) {
+	st := testState().Append(nil)
+	in := testInput().Append(nil)
+	ack := mustHex(t, goldenAck)
+	var dst State
+	tests := []struct {
+		name string
+		f    func()
+	}{
+		{"ParseState", func() {
+			if ParseState(st, &dst) != nil {
+				panic("ParseState failed")
+			}
+		}},
+		{"ParseInput", func() {
+			if _, err := ParseInput(in); err != nil {
+				panic(err)
+			}
+		}},
+		{"ParseAck", func() {
+			if _, err := ParseAck(ack); err != nil {
+				panic(err)
+			}
+		}},
+		{"ParseHeader", func() {
+			if _, err := ParseHeader(st); err != nil {
+				panic(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		if n := testing.AllocsPerRun(100, tt.f); n != 0 {
+			t.Errorf("%s allocates %v times per call, want 0", tt.name, n)
+		}
+	}
+	if !bytes.Equal(dst.Append(nil), st) {
+		t.Errorf("the decoded State does not re-encode to its datagram")
+	}
+}
