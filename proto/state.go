@@ -198,4 +198,3 @@ func ParseState(b []byte, dst *State) error {
 	}
 	return nil
 }
-

@@ -256,7 +256,12 @@ func TestStateInvalidSnapshotRejected(t *testing.T) {
 		name   string
 		mutate func(s *game.Snapshot)
 	}{
-		{"no slots", func(s *game.Snapshot) { s.Slots = 0; s.Tanks = [8]game.Tank{}; s.NumBullets = 0; s.Bullets = [64]game.Bullet{} }},
+		{"no slots", func(s *game.Snapshot) {
+			s.Slots = 0
+			s.Tanks = [8]game.Tank{}
+			s.NumBullets = 0
+			s.Bullets = [64]game.Bullet{}
+		}},
 		{"tank x at maze edge", func(s *game.Snapshot) { s.Tanks[0].X = 25 * game.SubTile }},
 		{"tank y at maze edge", func(s *game.Snapshot) { s.Tanks[1].Y = 21 * game.SubTile }},
 		{"tank vx 97", func(s *game.Snapshot) { s.Tanks[0].VX = 97 }},
