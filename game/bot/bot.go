@@ -12,6 +12,11 @@ const (
 	// shotBounces is how many ricochets a planned shot may make before it
 	// hits (0: straight shots only).
 	shotBounces = 1
+	// shotMargin is how many ticks past the hit a target must stay clear
+	// of a shot to count as escaping it.
+	shotMargin = 4
+	// reactTicks is how late a target is assumed to react to a shot.
+	reactTicks = 1
 	// epoch is how long a random choice (wander target, path tie-break)
 	// holds.
 	epoch = 90
@@ -80,6 +85,9 @@ type Bot struct {
 	traceBn [game.MaxBullets][horizon]uint8
 
 	plans [64]plan
+
+	// The flight of the shot being considered, one position per tick.
+	shotX, shotY [shotReach + shotMargin]int32
 }
 
 // New returns a bot whose random choices are drawn from seed.
@@ -254,8 +262,9 @@ func (b *Bot) traceBullets(s *game.Snapshot, m *game.Maze, slot int) int {
 }
 
 // shot returns the flight time of a bullet fired now in direction dir if
-// it hits an enemy (at its present place) before anything else, with at
-// most shotBounces ricochets within shotReach ticks; otherwise 0.
+// it hits an enemy before anything else, with at most shotBounces
+// ricochets within shotReach ticks, and the enemy cannot step out of its
+// way in time; otherwise 0.
 func (b *Bot) shot(s *game.Snapshot, m *game.Maze, slot, dir int) int {
 	me := &s.Tanks[slot]
 	t := fromTank(me)
@@ -267,10 +276,12 @@ func (b *Bot) shot(s *game.Snapshot, m *game.Maze, slot, dir int) int {
 		speed = game.BulletDiagSpeed
 	}
 	bl.vx, bl.vy = int32(d[0])*speed, int32(d[1])*speed
-	for k := 1; k <= shotReach; k++ {
+	target, te := -1, 0
+	for k := 0; k < shotReach && target < 0; k++ {
 		if !bl.step(m) || bl.bounces > shotBounces {
 			return 0
 		}
+		b.shotX[k], b.shotY[k] = bl.x, bl.y
 		for i := 0; i < int(s.Slots); i++ {
 			o := &s.Tanks[i]
 			if !o.Alive || i == slot && bl.bounces == 0 {
@@ -284,12 +295,70 @@ func (b *Bot) shot(s *game.Snapshot, m *game.Maze, slot, dir int) int {
 				if i == slot {
 					return 0
 				}
-				return k
+				target, te = i, k+1
+				break
 			}
 		}
 	}
-	return 0
+	if target < 0 {
+		return 0
+	}
+	// Follow the bullet a little further: a target that merely lets it
+	// pass its old place is not out of the way.
+	n := te
+	for n < te+shotMargin && n < len(b.shotX) && bl.step(m) {
+		b.shotX[n], b.shotY[n] = bl.x, bl.y
+		n++
+	}
+	if b.canEscape(m, &s.Tanks[target], n) {
+		return 0
+	}
+	return te
 }
+
+// canEscape reports whether tank o, reacting reactTicks late, has a move
+// sequence that keeps it clear of the first n steps of the bullet in
+// b.shotX, b.shotY.
+func (b *Bot) canEscape(m *game.Maze, o *game.Tank, n int) bool {
+	first := dirIndex(sign32(o.VX), sign32(o.VY)) // what it is doing now
+	for _, p := range escapes {
+		t := fromTank(o)
+		hit := false
+		for k := 0; k < n && !hit; k++ {
+			d := dirs8[p.b]
+			switch {
+			case k < reactTicks:
+				d = dirs8[first]
+			case k < reactTicks+int(p.n):
+				d = dirs8[p.a]
+			}
+			t.step(m, d[0], d[1])
+			hit = hits(b.shotX[k], b.shotY[k], t.x, t.y)
+		}
+		if !hit {
+			return true
+		}
+	}
+	return false
+}
+
+// escapes are the move sequences a target is assumed to try against a
+// shot: hold any move, or run along an axis and then turn off it.
+var escapes = func() (ps [9 + 4*4*2]plan) {
+	n := 0
+	for a := 0; a < 9; a++ {
+		ps[n] = plan{a: int8(a), b: int8(a), n: 0}
+		n++
+	}
+	for a := 0; a < 8; a += 2 {
+		for _, k := range [...]int8{3, 6, 10, 15} {
+			ps[n] = plan{a: int8(a), b: int8((a + 2) % 8), n: k}
+			ps[n+1] = plan{a: int8(a), b: int8((a + 6) % 8), n: k}
+			n += 2
+		}
+	}
+	return ps
+}()
 
 // steer returns the dirs8 index of the move that follows the BFS field
 // from the bot's tile towards its target.

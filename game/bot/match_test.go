@@ -39,7 +39,7 @@ func playMatch(t testing.TB, slots int, seed uint64, ticks int) matchStats {
 		w.Step(in)
 		s = w.State()
 		if prev.Round.Phase == game.PhasePlaying {
-			countHits(&prev, s, &st)
+			countHits(&prev, s, w.Maze(), &st)
 			if s.Round.Phase == game.PhaseOver {
 				switch {
 				case s.Round.Winner >= 0:
@@ -55,26 +55,35 @@ func playMatch(t testing.TB, slots int, seed uint64, ticks int) matchStats {
 	return st
 }
 
-// countHits counts the tanks that lost HP between two states and blames
-// the bullet that vanished next to them.
-func countHits(prev, cur *game.Snapshot, st *matchStats) {
-	for i := 0; i < int(cur.Slots); i++ {
-		p, c := &prev.Tanks[i], &cur.Tanks[i]
-		if c.HP >= p.HP {
+// countHits counts the hits of one step and whose bullet made them, by
+// replaying prev's bullets against cur's tank positions.
+func countHits(prev, cur *game.Snapshot, m *game.Maze, st *matchStats) {
+	for k := 0; k < int(prev.NumBullets); k++ {
+		b := fromBullet(&prev.Bullets[k])
+		if !b.step(m) {
 			continue
 		}
-		st.hits++
-		// The hitting bullet: a bullet of prev that was within reach.
-		best, bd := -1, int32(1<<30)
-		for k := 0; k < int(prev.NumBullets); k++ {
-			b := &prev.Bullets[k]
-			d := abs32(b.X+b.VX-p.X-p.VX) + abs32(b.Y+b.VY-p.Y-p.VY)
-			if d < bd {
-				best, bd = k, d
+		for i := 0; i < int(cur.Slots); i++ {
+			p, c := &prev.Tanks[i], &cur.Tanks[i]
+			if !p.Alive || int(prev.Bullets[k].Owner) == i && b.bounces == 0 {
+				continue
 			}
-		}
-		if best >= 0 && int(prev.Bullets[best].Owner) == i {
-			st.selfHits++
+			if c.Alive && c.HP == p.HP {
+				continue // not hit this tick
+			}
+			x, y := c.X, c.Y
+			if !c.Alive {
+				// Dead tanks are zeroed; where it was after moving is unknown,
+				// so use where it was before (good to within a step).
+				x, y = p.X+p.VX, p.Y+p.VY
+			}
+			if abs32(b.x-x) < game.TankHalf+game.TankSpeed && abs32(b.y-y) < game.TankHalf+game.TankSpeed {
+				st.hits++
+				if int(prev.Bullets[k].Owner) == i {
+					st.selfHits++
+				}
+				break
+			}
 		}
 	}
 }
