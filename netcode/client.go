@@ -1,0 +1,627 @@
+package netcode
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// helloEvery is how often a connecting client repeats its Hello or Join.
+const helloEvery = 250 * time.Millisecond
+
+// rollbackThreshold is how far, in sub-tiles, the local tank's predicted
+// position may be from the authoritative one before a State counts as a
+// rollback (1/16 tile).
+const rollbackThreshold = game.SubTile / 16
+
+// ClientConfig configures a Client.
+type ClientConfig struct {
+	// Server is the server's address.
+	Server netip.AddrPort
+	// Session identifies this client; it must be random (the driver draws
+	// one from crypto/rand when zero).
+	Session uint64
+	// Name is the player name the server shows (sanitised by the server).
+	Name string
+	// Spectate joins without taking a seat.
+	Spectate bool
+	// Redundancy is how many of the newest inputs each Input datagram
+	// carries (default proto.DefaultRedundancy, at most proto.MaxInputs).
+	Redundancy int
+	// History is the capacity of the input and snapshot rings, in ticks
+	// (default DefaultHistory).
+	History int
+	// Predictor guesses remote inputs; nil uses a VelocityPredictor.
+	Predictor RemotePredictor
+	// OnPredict, if set, sees every snapshot the client computes, by the
+	// tick it is at: first predictions and replays alike. Tests use it.
+	OnPredict func(s *game.Snapshot)
+	// LocalInput, if set, is asked for the local input of every tick the
+	// client predicts, and the input passed to Advance is ignored. Bots and
+	// scripted tests use it.
+	LocalInput func(w *game.World, slot int) game.Input
+}
+
+// Client is the predicting client core. It does no IO: Receive takes a
+// datagram, Advance runs the ticks the clock says are due; both return the
+// datagrams to send (valid until the next call). Not safe for concurrent
+// use; the driver serialises calls.
+type Client struct {
+	cfg     ClientConfig
+	status  Status
+	message string
+	pred    RemotePredictor
+
+	// handshake
+	cookie    proto.Cookie
+	hasCookie bool
+	nextHello time.Time
+	token     proto.Token
+
+	// match
+	match     uint32
+	slot      int
+	slots     int
+	need      int
+	names     [game.MaxPlayers]string
+	startTick game.Tick
+	seq       uint32
+
+	// timelines
+	world    *game.World
+	inputs   *Ring[game.Input]
+	snaps    *Ring[game.Snapshot]
+	lastAuth game.Tick
+	haveAuth bool
+	clock    Clock
+	all      []game.Input
+	st       proto.State // decode buffer
+
+	// clock sync
+	margins     *window
+	marginTick  game.Tick
+	haveMargin  bool
+	marginFrom  game.Tick // margin samples for older inputs predate the last jump
+	marginLow   float64   // cached low quantile of margins
+	marginDirty bool
+	skip        int // ticks still to skip (we ran too far ahead)
+
+	m       clientMetrics
+	out     []Datagram
+	arena   []byte
+	epoch   time.Time
+	lastNow time.Time
+}
+
+// clientMetrics is the state behind Metrics.
+type clientMetrics struct {
+	serverTick        game.Tick
+	rollbacks         uint64
+	replayLast        int
+	replayMax         int
+	replayCost        *window
+	replayCostLast    time.Duration
+	srtt              ewma
+	margin            ewma
+	hashMismatches    uint64
+	resyncs           uint64
+	up, down          rate
+	rttSpark          spark
+	replaySpark       spark
+	lastSpark         time.Time
+	badPackets        uint64
+	staleStates       uint64
+	foreign           uint64
+	downSeen          *Ring[bool]
+	downMax           uint32
+	downHave          bool
+	downExp, downGot  float64
+	sentAt            *Ring[uint32] // sent-datagram count by ClientTime
+	sent              uint32
+	upBase            [2]uint32 // (sent, received) at the base of the window
+	upHave            bool
+	lossUp            float64
+	lastRecv          uint16
+	recvWraps         uint32
+	replayCostSamples int
+}
+
+// NewClient returns a client that will connect to cfg.Server.
+func NewClient(cfg ClientConfig) *Client {
+	if cfg.Redundancy <= 0 {
+		cfg.Redundancy = proto.DefaultRedundancy
+	}
+	cfg.Redundancy = min(cfg.Redundancy, proto.MaxInputs)
+	if cfg.History <= 0 {
+		cfg.History = DefaultHistory
+	}
+	c := &Client{cfg: cfg, slot: -1, pred: cfg.Predictor, margins: newWindow(45),
+		inputs: NewRing[game.Input](cfg.History), snaps: NewRing[game.Snapshot](cfg.History)}
+	if c.pred == nil {
+		c.pred = &VelocityPredictor{}
+	}
+	c.m.replayCost = newWindow(512)
+	c.m.rttSpark, c.m.replaySpark = newSpark(), newSpark()
+	c.m.downSeen = NewRing[bool](1024)
+	c.m.sentAt = NewRing[uint32](4096)
+	return c
+}
+
+// Status returns where the client is in its life cycle.
+func (c *Client) Status() Status { return c.status }
+
+// Slot returns our seat, or -1 (spectating or not yet seated).
+func (c *Client) Slot() int { return c.slot }
+
+// World returns the predicted world, or nil before the match starts. It
+// must not be modified.
+func (c *Client) World() *game.World { return c.world }
+
+// Close ends the session: it returns a Leave for the server and moves to
+// StatusClosed with msg.
+func (c *Client) Close(msg string) []Datagram {
+	c.begin()
+	if c.status != StatusClosed && c.match != 0 {
+		c.send(&proto.Leave{Header: c.header(), Reason: proto.LeaveQuit})
+	}
+	c.status, c.message = StatusClosed, msg
+	return c.out
+}
+
+func (c *Client) begin() { c.out, c.arena = c.out[:0], c.arena[:0] }
+
+func (c *Client) header() proto.Header {
+	h := proto.Header{Session: c.cfg.Session, Match: c.match, Player: proto.SpectatorSlot}
+	if c.slot >= 0 {
+		h.Player = uint8(c.slot)
+	}
+	return h
+}
+
+func (c *Client) send(pkt packet) {
+	c.seq++
+	setSeq(pkt, c.seq)
+	start := len(c.arena)
+	c.arena = pkt.Append(c.arena)
+	c.out = append(c.out, Datagram{Addr: c.cfg.Server, Data: c.arena[start:len(c.arena):len(c.arena)]})
+	c.m.up.add(c.lastNow, len(c.arena)-start)
+}
+
+// clientTime is our clock in ms for RTT echoes.
+func (c *Client) clientTime(now time.Time) uint16 {
+	if c.epoch.IsZero() {
+		c.epoch = now
+	}
+	return uint16(now.Sub(c.epoch).Milliseconds())
+}
+
+// Advance runs the client up to now: the handshake's retries, or the
+// ticks that are due with in as the local input (its Tick is ignored).
+func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
+	c.begin()
+	c.lastNow = now
+	c.clientTime(now)
+	c.m.up.tick(now)
+	c.m.down.tick(now)
+	switch c.status {
+	case StatusConnecting:
+		if !now.Before(c.nextHello) {
+			c.nextHello = now.Add(helloEvery)
+			if c.hasCookie {
+				c.sendJoin()
+			} else {
+				c.send(&proto.Hello{Header: proto.Header{Session: c.cfg.Session}})
+			}
+		}
+	case StatusPlaying:
+		if c.world == nil {
+			return c.out
+		}
+		due := c.clock.Advance(now)
+		if adj := c.syncAdjust(); adj < 0 {
+			c.skip += -adj
+		} else {
+			due += adj
+		}
+		k := min(due, c.skip)
+		due, c.skip = due-k, c.skip-k
+		for i := 0; i < due; i++ {
+			c.step(now, in)
+		}
+		if now.Sub(c.m.lastSpark) >= 250*time.Millisecond && c.m.srtt.ok {
+			c.m.lastSpark = now
+			c.m.rttSpark.w.add(c.m.srtt.v / float64(time.Millisecond))
+		}
+	}
+	return c.out
+}
+
+func (c *Client) sendJoin() {
+	c.send(&proto.Join{Header: proto.Header{Session: c.cfg.Session}, Cookie: c.cookie, Token: c.token,
+		Spectate: c.cfg.Spectate, Name: c.cfg.Name})
+}
+
+// step predicts one tick: store the local input, guess the others, step,
+// store the snapshot, send the newest inputs.
+func (c *Client) step(now time.Time, in game.Input) {
+	w := c.world
+	t := w.Tick()
+	if c.slot < 0 {
+		return // spectators show the server's states as they come
+	}
+	if c.cfg.LocalInput != nil {
+		in = c.cfg.LocalInput(w, c.slot)
+	}
+	in.Tick = t
+	in = in.Clamped()
+	c.inputs.Put(t, in)
+	c.stepWorld(t)
+	c.sendInputs(now, t)
+}
+
+// stepWorld steps the world from tick t with the stored local input and
+// predicted remote inputs, and records the snapshot at t+1.
+func (c *Client) stepWorld(t game.Tick) {
+	for i := range c.all {
+		if i == c.slot {
+			c.all[i], _ = c.inputs.Get(t)
+		} else {
+			c.all[i] = c.pred.Predict(i, t)
+		}
+		c.all[i].Tick = t
+	}
+	c.world.Step(c.all)
+	snap := c.snaps.Ref(c.world.Tick())
+	c.world.Save(snap)
+	if c.cfg.OnPredict != nil {
+		c.cfg.OnPredict(snap)
+	}
+}
+
+func (c *Client) sendInputs(now time.Time, newest game.Tick) {
+	p := proto.Input{Header: c.header(), ClientTime: c.clientTime(now)}
+	n := 0
+	for k := c.cfg.Redundancy - 1; k >= 0; k-- {
+		t := newest.Add(-int32(k))
+		if in, ok := c.inputs.Get(t); ok {
+			if n > 0 && p.Inputs[n-1].Tick.Add(1) != t {
+				n = 0 // keep the run consecutive
+			}
+			p.Inputs[n] = in
+			n++
+		}
+	}
+	p.N = uint8(n)
+	c.send(&p)
+	c.m.sent++
+	c.m.sentAt.Put(game.Tick(p.ClientTime), c.m.sent)
+}
+
+// Receive handles one datagram from the server.
+func (c *Client) Receive(now time.Time, b []byte) []Datagram {
+	c.begin()
+	c.lastNow = now
+	c.m.down.add(now, len(b))
+	h, err := proto.ParseHeader(b)
+	if err != nil {
+		c.m.badPackets++
+		var ve *proto.VersionError
+		if errors.As(err, &ve) && c.status == StatusConnecting {
+			c.status = StatusClosed
+			c.message = fmt.Sprintf("server speaks protocol v%d, this client v%d: upgrade the older side", ve.Got, ve.Want)
+		}
+		return c.out
+	}
+	if h.Session != c.cfg.Session {
+		c.m.foreign++
+		return c.out
+	}
+	c.noteSeq(h.Seq)
+	switch h.Type {
+	case proto.TypeChallenge:
+		c.onChallenge(b)
+	case proto.TypeStart, proto.TypeReset:
+		c.onStart(now, b)
+	case proto.TypeAck:
+		c.onAck(now, b)
+	case proto.TypeState:
+		c.onState(now, b)
+	case proto.TypeReject:
+		c.onReject(b)
+	case proto.TypeLeave:
+		if l, err := proto.ParseLeave(b); err == nil && l.Match == c.match {
+			c.status, c.message = StatusClosed, "the server ended the session: "+l.Reason.String()
+		}
+	default:
+		c.m.badPackets++
+	}
+	return c.out
+}
+
+func (c *Client) onChallenge(b []byte) {
+	ch, err := proto.ParseChallenge(b)
+	if err != nil || c.status != StatusConnecting {
+		c.m.badPackets++
+		return
+	}
+	c.cookie, c.hasCookie = ch.Cookie, true
+	c.sendJoin()
+	c.nextHello = c.lastNow.Add(helloEvery)
+}
+
+func (c *Client) onReject(b []byte) {
+	r, err := proto.ParseReject(b)
+	if err != nil {
+		c.m.badPackets++
+		return
+	}
+	if c.status != StatusConnecting && c.status != StatusWaiting {
+		return // a stray answer to a duplicate Join
+	}
+	switch r.Reason {
+	case proto.RejectBadCookie:
+		c.hasCookie = false // start the handshake over
+		return
+	case proto.RejectFull:
+		c.message = "the server is full"
+	case proto.RejectVersion:
+		c.message = "the server speaks another protocol version: upgrade the older side"
+	default:
+		c.message = "the server refused us: " + r.Reason.String()
+	}
+	c.status = StatusClosed
+}
+
+// onStart handles Start and Reset. Both are idempotent: a repeat of the
+// match we are in only refreshes the roster; a new match (or a Reset to
+// another start tick) re-aligns the tick, clears the clock and every
+// history, and rebuilds the world.
+func (c *Client) onStart(now time.Time, b []byte) {
+	st, err := proto.ParseStart(b)
+	if err != nil {
+		c.m.badPackets++
+		return
+	}
+	if c.status == StatusClosed {
+		return
+	}
+	c.slots, c.need, c.token = int(st.Slots), int(st.Need), st.Token
+	for i := range c.names {
+		c.names[i] = ""
+		if i < c.slots {
+			c.names[i] = st.Roster[i].Name
+		}
+	}
+	c.slot = -1
+	if st.Slot != proto.SpectatorSlot {
+		c.slot = int(st.Slot)
+	}
+	same := c.match == st.Match && c.startTick == st.StartTick && (c.world != nil || st.Need > 0) &&
+		st.Type == proto.TypeStart
+	c.match = st.Match
+	if st.Need > 0 {
+		c.status = StatusWaiting
+		return
+	}
+	if same {
+		return
+	}
+	c.startTick = st.StartTick
+	c.resetTimeline()
+	c.status = StatusPlaying
+	if st.WorldSeed != 0 {
+		// A fresh match: every peer builds the same world from the seed.
+		w, err := game.NewWorld(game.Config{Slots: c.slots, Seed: st.WorldSeed,
+			MazeW: int(st.MazeW), MazeH: int(st.MazeH), StartTick: st.StartTick})
+		if err != nil {
+			c.m.badPackets++
+			return
+		}
+		c.adopt(w)
+	}
+	// Otherwise (joining a match in progress) the first State builds it.
+}
+
+// resetTimeline forgets the world, the histories and the clock.
+func (c *Client) resetTimeline() {
+	c.world = nil
+	c.inputs.Clear()
+	c.snaps.Clear()
+	c.haveAuth, c.haveMargin = false, false
+	c.margins.reset()
+	c.clock.Reset()
+	c.clock.SetRate(1)
+	c.skip = 0
+	if r, ok := c.pred.(interface{ Reset() }); ok {
+		r.Reset()
+	}
+}
+
+// adopt makes w the predicted world.
+func (c *Client) adopt(w *game.World) {
+	c.world = w
+	c.all = make([]game.Input, w.Slots())
+	c.world.Save(c.snaps.Ref(w.Tick()))
+}
+
+func (c *Client) onAck(now time.Time, b []byte) {
+	a, err := proto.ParseAck(b)
+	if err != nil {
+		c.m.badPackets++
+		return
+	}
+	if a.Match != c.match || !c.isUs(a.Player) {
+		c.m.foreign++
+		return
+	}
+	c.noteAck(now, &a.AckInfo)
+}
+
+func (c *Client) isUs(player uint8) bool {
+	if c.slot < 0 {
+		return player == proto.SpectatorSlot
+	}
+	return int(player) == c.slot
+}
+
+// noteAck takes the server's report: its tick, RTT echo, arrival margin and
+// receive count.
+func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
+	if a.ServerTick.After(c.m.serverTick) || c.m.serverTick == 0 {
+		c.m.serverTick = a.ServerTick
+	}
+	if c.slot < 0 || c.m.sent == 0 {
+		return
+	}
+	// RTT: our clock now, minus the echoed send time, minus the server's hold.
+	rtt := time.Duration(uint16(c.clientTime(now)-a.EchoTime))*time.Millisecond -
+		time.Duration(a.EchoDelay)*10*time.Microsecond
+	if rtt >= 0 && rtt < 10*time.Second {
+		c.m.srtt.alpha = 1.0 / 8
+		c.m.srtt.add(float64(rtt))
+	}
+	if !c.haveMargin || a.NewestInput.After(c.marginTick) {
+		c.haveMargin, c.marginTick = true, a.NewestInput
+		if !a.NewestInput.Before(c.marginFrom) {
+			c.margins.add(float64(a.MarginMs))
+			c.marginDirty = true
+		}
+		c.m.margin.alpha = 1.0 / 16
+		c.m.margin.add(float64(a.MarginMs))
+	}
+	// Loss up: datagrams the server got against those we had sent up to the
+	// one it echoes.
+	if sent, ok := c.m.sentAt.Get(game.Tick(a.EchoTime)); ok {
+		if a.Received < c.m.lastRecv {
+			c.m.recvWraps++
+		}
+		c.m.lastRecv = a.Received
+		recv := c.m.recvWraps<<16 | uint32(a.Received)
+		if !c.m.upHave {
+			c.m.upBase, c.m.upHave = [2]uint32{sent, recv}, true
+		} else if ds := sent - c.m.upBase[0]; ds >= 60 {
+			dr := recv - c.m.upBase[1]
+			c.m.lossUp = max(0, 1-float64(dr)/float64(ds))
+			if ds >= 1200 { // slide the window
+				c.m.upBase = [2]uint32{sent - ds/2, recv - dr/2}
+			}
+		}
+	}
+}
+
+// noteSeq counts a datagram from the server for the loss-down estimate.
+func (c *Client) noteSeq(seq uint32) {
+	m := &c.m
+	t := game.Tick(seq)
+	if m.downSeen.Has(t) {
+		return // duplicate
+	}
+	m.downSeen.Put(t, true)
+	if !m.downHave {
+		m.downHave, m.downMax = true, seq
+		m.downGot, m.downExp = 1, 1
+		return
+	}
+	if d := int32(seq - m.downMax); d > 0 {
+		m.downExp += float64(d)
+		m.downMax = seq
+	}
+	m.downGot++
+	if m.downExp > 2400 { // halve both: a long, sliding horizon
+		m.downExp, m.downGot = m.downExp/2, m.downGot/2
+	}
+}
+
+// onState applies an authoritative State, in this order: decode; identity;
+// freshness; hash; accept; remote prediction; rollback check; restore and
+// replay.
+func (c *Client) onState(now time.Time, b []byte) {
+	st := &c.st
+	if err := proto.ParseState(b, st); err != nil {
+		c.m.badPackets++
+		return
+	}
+	if st.Match != c.match || !c.isUs(st.Player) || c.status != StatusPlaying {
+		c.m.foreign++
+		return
+	}
+	auth := &st.Snapshot
+	ta := auth.Tick
+	if c.haveAuth && !ta.After(c.lastAuth) {
+		c.m.staleStates++
+		return
+	}
+	if game.Hash(auth) != st.Hash || int(auth.Slots) != c.slots {
+		c.m.hashMismatches++
+		return
+	}
+	c.lastAuth, c.haveAuth = ta, true
+	c.noteAck(now, &st.AckInfo)
+	c.pred.Update(auth)
+	if c.world == nil {
+		w, err := game.NewWorld(game.Config{Slots: int(auth.Slots), MazeW: int(auth.Round.MazeW), MazeH: int(auth.Round.MazeH)})
+		if err != nil {
+			c.m.badPackets++
+			return
+		}
+		w.Restore(auth)
+		c.adopt(w)
+		return
+	}
+	if c.slot < 0 {
+		c.world.Restore(auth)
+		return
+	}
+	if pred := c.snaps.Lookup(ta); pred != nil && localDiffers(&pred.Tanks[c.slot], &auth.Tanks[c.slot]) {
+		c.m.rollbacks++
+	}
+	local := c.world.Tick()
+	if !ta.Before(local) {
+		// The server is ahead of us (just started, or a stall): take its
+		// state; no local input is lost, and clock sync moves us ahead.
+		c.world.Restore(auth)
+		*c.snaps.Ref(ta) = *auth
+		return
+	}
+	for t := ta; t != local; t++ {
+		if !c.inputs.Has(t) {
+			c.resync(auth) // never invent a local input
+			return
+		}
+	}
+	start := time.Now()
+	c.world.Restore(auth)
+	*c.snaps.Ref(ta) = *auth
+	for t := ta; t != local; t++ {
+		c.stepWorld(t)
+	}
+	cost := time.Since(start)
+	n := int(local.Diff(ta))
+	c.m.replayLast = n
+	c.m.replayMax = max(c.m.replayMax, n)
+	c.m.replayCostLast = cost
+	c.m.replayCost.add(float64(cost))
+	c.m.replaySpark.w.add(float64(cost) / float64(time.Microsecond))
+}
+
+// resync restarts the local timeline from an authoritative snapshot: the
+// histories are cleared and the clock sync brings the lead back.
+func (c *Client) resync(auth *game.Snapshot) {
+	c.m.resyncs++
+	c.world.Restore(auth)
+	c.inputs.Clear()
+	c.snaps.Clear()
+	*c.snaps.Ref(auth.Tick) = *auth
+}
+
+// localDiffers reports whether the local tank's prediction missed: position
+// beyond rollbackThreshold, or HP, hitstun or life differ.
+func localDiffers(p, a *game.Tank) bool {
+	dx, dy := p.X-a.X, p.Y-a.Y
+	return dx > rollbackThreshold || dx < -rollbackThreshold || dy > rollbackThreshold || dy < -rollbackThreshold ||
+		p.HP != a.HP || p.Hitstun != a.Hitstun || p.Alive != a.Alive
+}

@@ -1,0 +1,205 @@
+package netcode
+
+import (
+	"container/heap"
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/game"
+)
+
+// simnet is a deterministic in-process network for netcode tests: a server
+// core and client cores exchanging datagrams through seeded Netsims, on a
+// virtual clock stepped in milliseconds. Nothing sleeps and nothing depends
+// on the real time, so a run with the same seed is the same run.
+type simnet struct {
+	t       testing.TB
+	now     time.Time
+	server  *Server
+	saddr   netip.AddrPort
+	clients []*simClient
+	events  eventQueue
+	seq     uint64
+	nextSrv time.Time
+	// serverHash[tick] is the server world's hash at that tick.
+	serverHash map[game.Tick]uint64
+	onServerTick func()
+	plan        []time.Time
+}
+
+type simClient struct {
+	c    *Client
+	addr netip.AddrPort
+	up   *Netsim // client → server
+	down *Netsim // server → client
+	in   game.Input
+}
+
+type event struct {
+	at   time.Time
+	seq  uint64
+	to   netip.AddrPort
+	from netip.AddrPort
+	data []byte
+}
+
+type eventQueue []event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if !q[i].at.Equal(q[j].at) {
+		return q[i].at.Before(q[j].at)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newSimnet(t testing.TB, cfg ServerConfig) *simnet {
+	t.Helper()
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	if cfg.Secret == nil {
+		cfg.Secret = []byte("0123456789abcdef0123456789abcdef")
+	}
+	s, err := NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &simnet{t: t, now: simEpoch, server: s, saddr: netip.MustParseAddrPort("127.0.0.1:7777"),
+		nextSrv: simEpoch, serverHash: map[game.Tick]uint64{}}
+}
+
+// addClient attaches a client with impairments on its two paths.
+func (n *simnet) addClient(cfg ClientConfig, up, down Impairment, seed uint64) *simClient {
+	cfg.Server = n.saddr
+	if cfg.Session == 0 {
+		cfg.Session = 1000 + uint64(len(n.clients))
+	}
+	sc := &simClient{c: NewClient(cfg), addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(20000+len(n.clients))),
+		up: NewNetsim(up, seed), down: NewNetsim(down, seed^0xabcdef)}
+	n.clients = append(n.clients, sc)
+	return sc
+}
+
+func (n *simnet) route(from netip.AddrPort, sim *Netsim, out []Datagram) {
+	for _, d := range out {
+		n.plan = sim.Plan(n.now, n.plan[:0])
+		for _, at := range n.plan {
+			n.seq++
+			heap.Push(&n.events, event{at: at, seq: n.seq, to: d.Addr, from: from, data: append([]byte(nil), d.Data...)})
+		}
+	}
+}
+
+func (n *simnet) clientAt(addr netip.AddrPort) *simClient {
+	for _, c := range n.clients {
+		if c.addr == addr {
+			return c
+		}
+	}
+	return nil
+}
+
+// step advances virtual time by 1 ms: deliveries, the server's tick when
+// due, every client's Advance.
+func (n *simnet) step() {
+	for n.events.Len() > 0 && !n.events[0].at.After(n.now) {
+		e := heap.Pop(&n.events).(event)
+		if e.to == n.saddr {
+			src := n.clientAt(e.from)
+			out := n.server.Receive(n.now, e.from, e.data)
+			n.routeFromServer(out, src)
+		} else if c := n.clientAt(e.to); c != nil {
+			n.route(c.addr, c.up, c.c.Receive(n.now, e.data))
+		}
+	}
+	if !n.now.Before(n.nextSrv) {
+		n.nextSrv = n.nextSrv.Add(TickDuration)
+		out := n.server.Tick(n.now)
+		if w := n.server.World(); w != nil {
+			n.serverHash[w.Tick()] = w.Hash()
+		}
+		n.routeFromServer(out, nil)
+		if n.onServerTick != nil {
+			n.onServerTick()
+		}
+	}
+	for _, c := range n.clients {
+		n.route(c.addr, c.up, c.c.Advance(n.now, c.in))
+	}
+	n.now = n.now.Add(time.Millisecond)
+}
+
+func (n *simnet) routeFromServer(out []Datagram, _ *simClient) {
+	for _, d := range out {
+		c := n.clientAt(d.Addr)
+		if c == nil {
+			continue
+		}
+		n.route(n.saddr, c.down, []Datagram{d})
+	}
+}
+
+// run advances virtual time by d.
+func (n *simnet) run(d time.Duration) {
+	end := n.now.Add(d)
+	for n.now.Before(end) {
+		n.step()
+	}
+}
+
+// runUntil advances until cond holds or d passes; it reports whether cond
+// held.
+func (n *simnet) runUntil(d time.Duration, cond func() bool) bool {
+	end := n.now.Add(d)
+	for n.now.Before(end) {
+		if cond() {
+			return true
+		}
+		n.step()
+	}
+	return cond()
+}
+
+// playing reports whether every client is in a running match with a world.
+func (n *simnet) playing() bool {
+	for _, c := range n.clients {
+		if c.c.Status() != StatusPlaying || c.c.World() == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// scripted returns a deterministic input for slot at tick t: a direction
+// held for 20–50 ticks, fire now and then. Tests use it as the true input
+// of a player and, as an oracle, as the prediction of it.
+func scripted(seed uint64, slot int, t game.Tick) game.Input {
+	r := game.RNG{State: seed ^ uint64(slot)*0x9e3779b97f4a7c15 ^ uint64(uint32(t)/32)*0xbf58476d1ce4e5b9}
+	d := r.Intn(9)
+	in := game.Input{Tick: t, MoveX: int8(d%3 - 1), MoveY: int8(d/3 - 1)}
+	f := game.RNG{State: seed*31 + uint64(t)*7 + uint64(slot)}
+	if f.Intn(12) == 0 {
+		in.Buttons = game.ButtonFire
+	}
+	return in
+}
+
+// oracle is a RemotePredictor that knows the true inputs.
+type oracle struct{ seed uint64 }
+
+func (o oracle) Update(*game.Snapshot) {}
+func (o oracle) Predict(slot int, t game.Tick) game.Input {
+	return scripted(o.seed, slot, t)
+}

@@ -1,0 +1,274 @@
+package netcode
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+)
+
+// Datagram is one datagram to send or received, with the peer's address.
+type Datagram struct {
+	Addr netip.AddrPort
+	Data []byte
+}
+
+// Transport moves datagrams. Implementations are safe for concurrent use:
+// one goroutine may block in Recv while others Send.
+type Transport interface {
+	// Send sends one datagram. It does not keep b.
+	Send(to netip.AddrPort, b []byte) error
+	// Recv blocks for the next datagram, copies it into buf and returns its
+	// length and source. After Close it returns net.ErrClosed.
+	Recv(buf []byte) (int, netip.AddrPort, error)
+	// LocalAddr is the address peers send to.
+	LocalAddr() netip.AddrPort
+	// Close unblocks Recv and releases the transport.
+	Close() error
+}
+
+// UDP is a Transport over a real UDP socket.
+type UDP struct {
+	conn *net.UDPConn
+}
+
+// ListenUDP opens a UDP socket on addr (for example ":7777" or
+// "127.0.0.1:0").
+func ListenUDP(addr string) (*UDP, error) {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("netcode: bad listen address %q: %w", addr, err)
+	}
+	conn, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return nil, err
+	}
+	return &UDP{conn: conn}, nil
+}
+
+// Send implements Transport.
+func (u *UDP) Send(to netip.AddrPort, b []byte) error {
+	_, err := u.conn.WriteToUDPAddrPort(b, to)
+	return err
+}
+
+// Recv implements Transport.
+func (u *UDP) Recv(buf []byte) (int, netip.AddrPort, error) {
+	for {
+		n, from, err := u.conn.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && !errors.Is(err, net.ErrClosed) && !ne.Timeout() {
+				continue // e.g. ICMP port unreachable surfacing on Linux: not fatal
+			}
+			return 0, netip.AddrPort{}, err
+		}
+		return n, netip.AddrPortFrom(from.Addr().Unmap(), from.Port()), nil
+	}
+}
+
+// LocalAddr implements Transport.
+func (u *UDP) LocalAddr() netip.AddrPort {
+	return u.conn.LocalAddr().(*net.UDPAddr).AddrPort()
+}
+
+// Close implements Transport.
+func (u *UDP) Close() error { return u.conn.Close() }
+
+// MemNetwork is an in-memory datagram network: transports attached to it
+// reach each other by address, with no sockets. Delivery is immediate and
+// lossless; wrap a transport with NewSimTransport for impairments.
+type MemNetwork struct {
+	mu    sync.Mutex
+	ports map[netip.AddrPort]*Mem
+	next  uint16
+}
+
+// NewMemNetwork returns an empty network.
+func NewMemNetwork() *MemNetwork {
+	return &MemNetwork{ports: map[netip.AddrPort]*Mem{}, next: 10000}
+}
+
+// Listen attaches a transport at a fresh loopback-style address.
+func (n *MemNetwork) Listen() *Mem {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.next++
+	addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 77, 1}), n.next)
+	m := &Mem{net: n, addr: addr, in: make(chan Datagram, 1024), done: make(chan struct{})}
+	n.ports[addr] = m
+	return m
+}
+
+// Mem is a transport on a MemNetwork.
+type Mem struct {
+	net       *MemNetwork
+	addr      netip.AddrPort
+	in        chan Datagram
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// Send implements Transport. A datagram to an unknown address, or to a
+// full queue, is dropped silently, as UDP would.
+func (m *Mem) Send(to netip.AddrPort, b []byte) error {
+	select {
+	case <-m.done:
+		return net.ErrClosed
+	default:
+	}
+	m.net.mu.Lock()
+	dst := m.net.ports[to]
+	m.net.mu.Unlock()
+	if dst == nil {
+		return nil
+	}
+	d := Datagram{Addr: m.addr, Data: append([]byte(nil), b...)}
+	select {
+	case dst.in <- d:
+	case <-dst.done:
+	default:
+	}
+	return nil
+}
+
+// Recv implements Transport.
+func (m *Mem) Recv(buf []byte) (int, netip.AddrPort, error) {
+	select {
+	case d := <-m.in:
+		return copy(buf, d.Data), d.Addr, nil
+	case <-m.done:
+		return 0, netip.AddrPort{}, net.ErrClosed
+	}
+}
+
+// LocalAddr implements Transport.
+func (m *Mem) LocalAddr() netip.AddrPort { return m.addr }
+
+// Close implements Transport.
+func (m *Mem) Close() error {
+	m.closeOnce.Do(func() {
+		close(m.done)
+		m.net.mu.Lock()
+		delete(m.net.ports, m.addr)
+		m.net.mu.Unlock()
+	})
+	return nil
+}
+
+// SimTransport wraps a transport with a network-condition simulator on its
+// outgoing path (and, if set, its incoming path), in real time: delayed
+// datagrams are sent by timers. It is what the --sim-* flags build.
+type SimTransport struct {
+	Transport
+	mu     sync.Mutex
+	out    *Netsim
+	in     *Netsim
+	inQ    chan Datagram
+	closed bool
+	wg     sync.WaitGroup
+	plan   []time.Time
+	stopCh chan struct{}
+}
+
+// NewSimTransport impairs datagrams sent through t with out and datagrams
+// received from it with in, seeded by seed.
+func NewSimTransport(t Transport, out, in Impairment, seed uint64) *SimTransport {
+	s := &SimTransport{Transport: t, out: NewNetsim(out, seed), in: NewNetsim(in, seed+1),
+		inQ: make(chan Datagram, 4096), stopCh: make(chan struct{})}
+	s.wg.Add(1)
+	go s.pump()
+	return s
+}
+
+// Send implements Transport.
+func (s *SimTransport) Send(to netip.AddrPort, b []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return net.ErrClosed
+	}
+	now := time.Now()
+	s.plan = s.out.Plan(now, s.plan[:0])
+	for _, at := range s.plan {
+		data := append([]byte(nil), b...)
+		s.after(at.Sub(now), func() { _ = s.Transport.Send(to, data) })
+	}
+	return nil
+}
+
+// after runs f after d unless the transport closes first. Call with mu held.
+func (s *SimTransport) after(d time.Duration, f func()) {
+	s.wg.Add(1)
+	t := time.NewTimer(d)
+	go func() {
+		defer s.wg.Done()
+		select {
+		case <-t.C:
+			f()
+		case <-s.stopCh:
+			t.Stop()
+		}
+	}()
+}
+
+// pump reads the wrapped transport and schedules impaired delivery.
+func (s *SimTransport) pump() {
+	defer s.wg.Done()
+	buf := make([]byte, 2048)
+	var plan []time.Time
+	for {
+		n, from, err := s.Transport.Recv(buf)
+		if err != nil {
+			close(s.inQ)
+			return
+		}
+		now := time.Now()
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			continue
+		}
+		plan = s.in.Plan(now, plan[:0])
+		for _, at := range plan {
+			d := Datagram{Addr: from, Data: append([]byte(nil), buf[:n]...)}
+			s.after(at.Sub(now), func() {
+				select {
+				case s.inQ <- d:
+				default:
+				}
+			})
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Recv implements Transport.
+func (s *SimTransport) Recv(buf []byte) (int, netip.AddrPort, error) {
+	select {
+	case d, ok := <-s.inQ:
+		if !ok {
+			return 0, netip.AddrPort{}, net.ErrClosed
+		}
+		return copy(buf, d.Data), d.Addr, nil
+	case <-s.stopCh:
+		return 0, netip.AddrPort{}, net.ErrClosed
+	}
+}
+
+// Close implements Transport: pending delayed datagrams are discarded.
+func (s *SimTransport) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.stopCh)
+	s.mu.Unlock()
+	err := s.Transport.Close()
+	s.wg.Wait()
+	return err
+}
