@@ -83,7 +83,7 @@ type Client struct {
 
 	// clock sync
 	margins     *window
-	marginTick  game.Tick
+	lastEcho    uint16
 	haveMargin  bool
 	marginFrom  game.Tick // margin samples for older inputs predate the last jump
 	marginLow   float64   // cached low quantile of margins
@@ -120,13 +120,13 @@ type clientMetrics struct {
 	downMax           uint32
 	downHave          bool
 	downExp, downGot  float64
-	sentAt            *Ring[uint32] // sent-datagram count by ClientTime
+	sentAt            *Ring[sentInfo] // what we had sent, by ClientTime
 	sent              uint32
 	upBase            [2]uint32 // (sent, received) at the base of the window
 	upHave            bool
 	lossUp            float64
 	lastRecv          uint16
-	recvWraps         uint32
+	recvExt           uint32 // Received, extended past its 16-bit wrap
 	replayCostSamples int
 }
 
@@ -147,7 +147,7 @@ func NewClient(cfg ClientConfig) *Client {
 	c.m.replayCost = newWindow(512)
 	c.m.rttSpark, c.m.replaySpark = newSpark(), newSpark()
 	c.m.downSeen = NewRing[bool](1024)
-	c.m.sentAt = NewRing[uint32](4096)
+	c.m.sentAt = NewRing[sentInfo](4096)
 	return c
 }
 
@@ -298,7 +298,14 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 	p.N = uint8(n)
 	c.send(&p)
 	c.m.sent++
-	c.m.sentAt.Put(game.Tick(p.ClientTime), c.m.sent)
+	c.m.sentAt.Put(game.Tick(p.ClientTime), sentInfo{count: c.m.sent, newest: newest})
+}
+
+// sentInfo is what the client remembers of an Input datagram: how many it
+// had sent by then, and the newest tick it carried.
+type sentInfo struct {
+	count  uint32
+	newest game.Tick
 }
 
 // Receive handles one datagram from the server.
@@ -444,6 +451,7 @@ func (c *Client) resetTimeline() {
 // adopt makes w the predicted world.
 func (c *Client) adopt(w *game.World) {
 	c.world = w
+	c.marginFrom = w.Tick()
 	c.all = make([]game.Input, w.Slots())
 	c.world.Save(c.snaps.Ref(w.Tick()))
 }
@@ -484,9 +492,15 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 		c.m.srtt.alpha = 1.0 / 8
 		c.m.srtt.add(float64(rtt))
 	}
-	if !c.haveMargin || a.NewestInput.After(c.marginTick) {
-		c.haveMargin, c.marginTick = true, a.NewestInput
-		if !a.NewestInput.Before(c.marginFrom) {
+	sent, ok := c.m.sentAt.Get(game.Tick(a.EchoTime))
+	if !ok {
+		return // an echo of a datagram we no longer know
+	}
+	// The margin belongs to the Input datagram the server echoes: one
+	// sample per datagram, ignoring those sent before the last jump.
+	if !c.haveMargin || a.EchoTime != c.lastEcho {
+		c.haveMargin, c.lastEcho = true, a.EchoTime
+		if !sent.newest.Before(c.marginFrom) {
 			c.margins.add(float64(a.MarginMs))
 			c.marginDirty = true
 		}
@@ -495,12 +509,15 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	}
 	// Loss up: datagrams the server got against those we had sent up to the
 	// one it echoes.
-	if sent, ok := c.m.sentAt.Get(game.Tick(a.EchoTime)); ok {
-		if a.Received < c.m.lastRecv {
-			c.m.recvWraps++
+	{
+		sent := sent.count
+		d := int16(a.Received - c.m.lastRecv)
+		if c.m.upHave && d <= 0 {
+			return // a reordered or duplicated Ack: nothing newer
 		}
+		c.m.recvExt += uint32(uint16(d))
 		c.m.lastRecv = a.Received
-		recv := c.m.recvWraps<<16 | uint32(a.Received)
+		recv := c.m.recvExt
 		if !c.m.upHave {
 			c.m.upBase, c.m.upHave = [2]uint32{sent, recv}, true
 		} else if ds := sent - c.m.upBase[0]; ds >= 60 {

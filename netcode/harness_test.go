@@ -23,9 +23,9 @@ type simnet struct {
 	seq     uint64
 	nextSrv time.Time
 	// serverHash[tick] is the server world's hash at that tick.
-	serverHash map[game.Tick]uint64
+	serverHash   map[game.Tick]uint64
 	onServerTick func()
-	plan        []time.Time
+	plan         []time.Time
 }
 
 type simClient struct {

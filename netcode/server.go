@@ -67,6 +67,7 @@ type Server struct {
 	running bool
 	world   *game.World
 	start   game.Tick // first tick of the running match
+	seed    uint64    // its world seed
 	nextT   game.Tick // first tick of the next match
 	lastAt  time.Time // time of the last Tick
 	ticks   uint64    // Tick calls, for resend timers
@@ -288,7 +289,8 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, b []byte) {
 
 // begin starts the match: all seats are taken.
 func (s *Server) begin() {
-	w, err := game.NewWorld(game.Config{Slots: s.cfg.Players, Seed: s.rng.Next(),
+	s.seed = s.rng.Next() | 1
+	w, err := game.NewWorld(game.Config{Slots: s.cfg.Players, Seed: s.seed,
 		MazeW: s.cfg.MazeW, MazeH: s.cfg.MazeH, StartTick: s.nextT})
 	if err != nil {
 		panic(err) // the config was checked in NewServer
@@ -337,8 +339,7 @@ func (s *Server) sendStart(p *peer) {
 	}
 	st.Player = st.Slot
 	if s.running {
-		st.StartTick = s.start
-		st.WorldSeed = 0
+		st.StartTick, st.WorldSeed = s.start, s.seed
 	}
 	for i := 0; i < s.cfg.Players; i++ {
 		if q := s.seats[i]; q != nil {
@@ -384,13 +385,14 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, b []byte) {
 		return
 	}
 	p.recv++
+	// Report on every datagram, in arrival order: a delayed datagram's
+	// lateness is exactly what clock sync must see.
+	p.echo, p.echoAt = in.ClientTime, now
+	// Tick T is consumed by the (T−cur+1)-th Tick call after the last one.
+	due := s.lastAt.Add(time.Duration(newest.Diff(cur)+1) * TickDuration)
+	p.margin = int16(min(max(due.Sub(now).Milliseconds(), -30000), 30000))
 	if !p.haveNew || newest.After(p.newest) {
 		p.haveNew, p.newest = true, newest
-		p.echo, p.echoAt = in.ClientTime, now
-		// Tick T is consumed by the (T−cur+1)-th Tick call after the last one.
-		due := s.lastAt.Add(time.Duration(newest.Diff(cur)+1) * TickDuration)
-		ms := due.Sub(now).Milliseconds()
-		p.margin = int16(min(max(ms, -30000), 30000))
 	}
 	if newest.Before(cur) {
 		p.late++

@@ -1,0 +1,258 @@
+package netcode
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// wire is a hand-driven connection between one server core and client
+// cores with no network in between: the test decides what is delivered.
+type wire struct {
+	t    *testing.T
+	now  time.Time
+	srv  *Server
+	addr map[*Client]netip.AddrPort
+}
+
+func newWire(t *testing.T, cfg ServerConfig) *wire {
+	cfg.Seed, cfg.Secret = 5, []byte("0123456789abcdef0123456789abcdef")
+	s, err := NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &wire{t: t, now: simEpoch, srv: s, addr: map[*Client]netip.AddrPort{}}
+}
+
+// join runs the handshake for a new client and returns it (seated).
+func (w *wire) join(cfg ClientConfig) *Client {
+	w.t.Helper()
+	cfg.Server = netip.MustParseAddrPort("127.0.0.1:7777")
+	cfg.Session = uint64(900 + len(w.addr))
+	c := NewClient(cfg)
+	a := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(30000+len(w.addr)))
+	w.addr[c] = a
+	for _, d := range c.Advance(w.now, game.Input{}) { // Hello
+		for _, r := range w.srv.Receive(w.now, a, d.Data) { // Challenge
+			for _, j := range c.Receive(w.now, r.Data) { // Join
+				w.toClients(w.srv.Receive(w.now, a, j.Data)) // Start
+			}
+		}
+	}
+	if c.Status() != StatusWaiting && c.Status() != StatusPlaying {
+		w.t.Fatalf("handshake failed: client %v", c.Status())
+	}
+	return c
+}
+
+// toClients delivers server datagrams to every client they are for.
+func (w *wire) toClients(out []Datagram) {
+	for _, d := range out {
+		for c, a := range w.addr {
+			if a == d.Addr {
+				c.Receive(w.now, d.Data)
+			}
+		}
+	}
+}
+
+// stepClient advances c by exactly one tick with input in and returns the
+// Input datagram it sent.
+func (w *wire) stepClient(c *Client, in game.Input) []byte {
+	w.t.Helper()
+	before := c.World().Tick()
+	c.clock.Reset()
+	c.Advance(w.now, in) // starts the clock
+	out := c.Advance(w.now.Add(TickDuration), in)
+	if c.World().Tick() != before+1 || len(out) != 1 {
+		w.t.Fatalf("client did not step exactly one tick (%d -> %d, %d datagrams)", before, c.World().Tick(), len(out))
+	}
+	return append([]byte(nil), out[0].Data...)
+}
+
+// tick runs one server tick and returns copies of its datagrams per
+// client.
+func (w *wire) tick() map[*Client][][]byte {
+	w.now = w.now.Add(TickDuration)
+	got := map[*Client][][]byte{}
+	for _, d := range w.srv.Tick(w.now) {
+		for c, a := range w.addr {
+			if a == d.Addr {
+				got[c] = append(got[c], append([]byte(nil), d.Data...))
+			}
+		}
+	}
+	return got
+}
+
+var right = game.Input{MoveX: 1}
+
+// TestStoryLostInput is seed 000 §3 on our world: the client predicts 5
+// ticks; the server never receives the tick-2 input (it holds tick 1's);
+// the State for tick 3 arrives when the client is at tick 5; the client
+// restores and replays, and its world then equals the server's once the
+// server has stepped the same ticks.
+func TestStoryLostInput(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
+	c := w.join(ClientConfig{Redundancy: 1})
+	t0 := c.World().Tick()
+	inputs := []game.Input{{}, {}, right, right, right}
+	var state3 []byte
+	for k, in := range inputs {
+		d := w.stepClient(c, in)
+		if k != 2 {
+			w.srv.Receive(w.now, w.addr[c], d)
+		}
+		if k <= 2 {
+			for _, b := range w.tick()[c] {
+				if h, _ := proto.ParseHeader(b); h.Type == proto.TypeState {
+					if st := mustState(t, b); st.Snapshot.Tick == t0+3 {
+						state3 = b
+					}
+				}
+			}
+		}
+	}
+	predicted := c.World().Hash()
+	if state3 == nil || c.World().Tick() != t0+5 {
+		t.Fatal("setup: no State for tick 3, or client not at tick 5")
+	}
+	c.Receive(w.now, state3)
+	w.tick()
+	w.tick() // the server steps ticks 3 and 4 with the inputs it has
+	sw := w.srv.World()
+	if sw.Tick() != t0+5 {
+		t.Fatalf("server at %d, want %d", sw.Tick(), t0+5)
+	}
+	if c.World().Hash() != sw.Hash() {
+		t.Fatalf("after restore+replay the client's tick-5 world %x differs from the server's %x", c.World().Hash(), sw.Hash())
+	}
+	if predicted == sw.Hash() {
+		t.Fatal("the prediction was already right: the story tests nothing")
+	}
+	m := c.Metrics()
+	if m.ReplayLast != 2 {
+		t.Fatalf("replayed %d ticks, want 2 (ticks 3 and 4)", m.ReplayLast)
+	}
+}
+
+func mustState(t *testing.T, b []byte) *proto.State {
+	t.Helper()
+	st := new(proto.State)
+	if err := proto.ParseState(b, st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// collectStates steps a 1-player match for n ticks with the client moving
+// right but the server getting none of its inputs, and returns the States
+// the server sent, oldest first.
+func diverge(t *testing.T, w *wire, c *Client, n int) [][]byte {
+	var states [][]byte
+	for k := 0; k < n; k++ {
+		w.stepClient(c, right) // lost on the way
+		for _, b := range w.tick()[c] {
+			if h, _ := proto.ParseHeader(b); h.Type == proto.TypeState {
+				states = append(states, b)
+			}
+		}
+	}
+	return states
+}
+
+// TestStoryStaleStateRejected is seed 001 §3: a fresh State is applied; an
+// older one delivered afterwards is rejected and changes nothing; one
+// rollback is counted.
+func TestStoryStaleStateRejected(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
+	c := w.join(ClientConfig{})
+	states := diverge(t, w, c, 20)
+	older, fresh := states[len(states)-3], states[len(states)-1]
+	c.Receive(w.now, fresh)
+	if c.World().Hash() != w.srv.World().Hash() {
+		t.Fatal("fresh State not applied: client world differs from the server's")
+	}
+	if m := c.Metrics(); m.Rollbacks != 1 {
+		t.Fatalf("rollbacks = %d, want 1", m.Rollbacks)
+	}
+	before := c.World().Hash()
+	var v1, v2 View
+	c.View(&v1)
+	c.Receive(w.now, older)
+	c.View(&v2)
+	if c.World().Hash() != before || v1.World != v2.World || v2.Metrics.Rollbacks != 1 || c.m.staleStates != 1 {
+		t.Fatalf("stale State changed something: hash %x→%x, rollbacks %d, stale %d",
+			before, c.World().Hash(), v2.Metrics.Rollbacks, c.m.staleStates)
+	}
+}
+
+// TestStoryBadHashChangesNothing is seed 001 §10.6: a State with a valid
+// identity but a bad hash changes nothing at all — world, metrics, remote
+// prediction — and a good copy of it does.
+func TestStoryBadHashChangesNothing(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 2, StateEvery: 1})
+	a := w.join(ClientConfig{})
+	b := w.join(ClientConfig{})
+	var good []byte
+	for k := 0; k < 30; k++ {
+		w.srv.Receive(w.now, w.addr[b], w.stepClient(b, right)) // b drives right
+		w.stepClient(a, game.Input{})
+		for _, d := range w.tick()[a] {
+			if h, _ := proto.ParseHeader(d); h.Type == proto.TypeState {
+				good = d
+			}
+		}
+	}
+	st := mustState(t, good)
+	st.Hash ^= 1
+	bad := st.Append(nil)
+	remote := 1 - a.Slot()
+	tNext := a.World().Tick()
+	predBefore := a.pred.Predict(remote, tNext)
+	hashBefore, metricsBefore := a.World().Hash(), a.Metrics()
+	a.Receive(w.now, bad)
+	if a.World().Hash() != hashBefore || a.pred.Predict(remote, tNext) != predBefore {
+		t.Fatal("a State with a bad hash changed the world or the remote prediction")
+	}
+	if m := a.Metrics(); m.HashMismatches != 1 || m.Rollbacks != metricsBefore.Rollbacks || m.StateDelay != metricsBefore.StateDelay {
+		t.Fatalf("bad hash: mismatches %d, rollbacks %d→%d, state delay %d→%d",
+			m.HashMismatches, metricsBefore.Rollbacks, m.Rollbacks, metricsBefore.StateDelay, m.StateDelay)
+	}
+	a.Receive(w.now, good)
+	if a.pred.Predict(remote, tNext) == predBefore {
+		t.Fatal("the good State did not update the remote prediction either; the test proves nothing")
+	}
+}
+
+// TestStoryForeignStatesRejected: States of an earlier match, of another
+// session or for another player are rejected.
+func TestStoryForeignStatesRejected(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
+	c := w.join(ClientConfig{})
+	states := diverge(t, w, c, 10)
+	cases := []struct {
+		name string
+		edit func(*proto.State)
+	}{
+		{"earlier match", func(s *proto.State) { s.Match ^= 0x100 }},
+		{"another session", func(s *proto.State) { s.Session++ }},
+		{"another player", func(s *proto.State) { s.Player = 3 }},
+	}
+	for _, tc := range cases {
+		st := mustState(t, states[len(states)-1])
+		tc.edit(st)
+		before := c.World().Hash()
+		c.Receive(w.now, st.Append(nil))
+		if c.World().Hash() != before || c.haveAuth {
+			t.Errorf("%s: State was applied", tc.name)
+		}
+	}
+	c.Receive(w.now, states[len(states)-1])
+	if !c.haveAuth {
+		t.Fatal("the genuine State was not applied either")
+	}
+}
