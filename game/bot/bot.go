@@ -4,9 +4,15 @@ import "ttytanks/game"
 
 // Tuning of the policy. Durations are in ticks.
 const (
-	// horizon is how far ahead incoming bullets are traced and dodges are
-	// tried.
-	horizon = 36
+	// active is how long a candidate move sequence runs; after it the
+	// tank is assumed to stop and wait where it is.
+	active = 36
+	// window is how far ahead bullets are traced and candidates are
+	// checked against them.
+	window = 100
+	// safeAfter: a hit later than this is weighed only after progress
+	// towards the target.
+	safeAfter = 60
 	// shotReach is the longest flight of a planned shot.
 	shotReach = 100
 	// shotBounces is how many ricochets a planned shot may make before it
@@ -19,13 +25,13 @@ const (
 	reactTicks = 1
 	// epoch is how long a random choice (wander target, path tie-break)
 	// holds.
-	epoch = 90
+	epoch = 60
 	// wanderOneIn is the chance (1 in wanderOneIn) that an epoch is spent
 	// heading for a random cell instead of the nearest enemy.
-	wanderOneIn = 8
+	wanderOneIn = 12
 	// wanderMinDist is the path distance, in tiles, below which the bot
 	// never wanders off.
-	wanderMinDist = 8
+	wanderMinDist = 10
 	// hesitateOneIn is the chance (1 in hesitateOneIn) that the bot holds
 	// its fire for a tick although it has a shot.
 	hesitateOneIn = 4
@@ -35,7 +41,7 @@ const (
 
 	maxTiles = game.MaxMazeW * game.MaxMazeH
 	noDist   = int16(0x7fff)
-	noHit    = horizon + 1
+	noHit    = window + 1
 )
 
 // dirs8 are the eight move and aim directions; index 8 is "stand still".
@@ -74,20 +80,21 @@ type Bot struct {
 	dist  [maxTiles]int16
 	queue [maxTiles]int16
 
-	// Traces of the bullets that may reach the bot within horizon ticks:
-	// position and bounces after k+1 steps, and how many steps each
-	// survives.
-	nTrace  int
-	owner   [game.MaxBullets]uint8
-	steps   [game.MaxBullets]uint8
-	traceX  [game.MaxBullets][horizon]int32
-	traceY  [game.MaxBullets][horizon]int32
-	traceBn [game.MaxBullets][horizon]uint8
+	// Traces of the bullets that may hit the bot within window ticks:
+	// position after k+1 steps (only while the bullet can hit the bot),
+	// and how many steps each survives.
+	nTrace int
+	steps  [game.MaxBullets]uint8
+	traceX [game.MaxBullets][window]int32
+	traceY [game.MaxBullets][window]int32
+	// danger[k][y] has bit x set when a tank centred on tile (x, y) may be
+	// hit at step k+1: a cheap filter before the exact test.
+	danger [window][game.MaxMazeH]uint64
 
 	plans [64]plan
 
 	// The flight of the shot being considered, one position per tick.
-	shotX, shotY [shotReach + shotMargin]int32
+	shotX, shotY [2*shotReach + shotMargin]int32
 }
 
 // New returns a bot whose random choices are drawn from seed.
@@ -149,19 +156,21 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 		want = b.steer(m, me, slot, ep)
 	}
 
-	// Dodge: if holding the preferred move runs into a bullet, pick the
-	// move sequence that is hit latest (or never), then the one that ends
-	// closest to the target.
+	// Dodge: if the preferred move (held for a while, then waiting) runs
+	// into a bullet soon, try other move sequences: the one hit latest
+	// wins, hits after safeAfter ticks counting as none; then the one that
+	// ends closest to the target; then the one hit latest at all.
 	move := want
 	if b.traceBullets(s, m, slot) > 0 {
 		start := fromTank(me)
-		if hit, _ := b.try(m, slot, start, plan{a: int8(want), b: int8(want), n: horizon}); hit <= horizon {
+		if hit, _ := b.try(m, start, plan{a: int8(want), b: int8(want), n: active}); hit <= safeAfter {
 			np := b.makePlans(want, canFire && shotTicks[want] > 0)
-			bestHit, bestProg := -1, int16(0)
+			bestSafe, bestHit, bestProg := -1, -1, int16(0)
 			for _, p := range b.plans[:np] {
-				hit, prog := b.try(m, slot, start, p)
-				if hit > bestHit || hit == bestHit && prog < bestProg {
-					bestHit, bestProg, move = hit, prog, int(p.a)
+				hit, prog := b.try(m, start, p)
+				safe := min(hit, safeAfter+1)
+				if safe > bestSafe || safe == bestSafe && (prog < bestProg || prog == bestProg && hit > bestHit) {
+					bestSafe, bestHit, bestProg, move = safe, hit, prog, int(p.a)
 				}
 			}
 		}
@@ -182,7 +191,7 @@ func (b *Bot) makePlans(want int, firing bool) int {
 		b.plans[n] = plan{a: int8(a), b: int8(c), n: int8(k)}
 		n++
 	}
-	add(want, want, horizon)
+	add(want, want, active)
 	if firing {
 		// Fire this tick, then get out of the way.
 		for c := 0; c < 9; c++ {
@@ -191,12 +200,12 @@ func (b *Bot) makePlans(want int, firing bool) int {
 	}
 	for a := 0; a < 9; a++ {
 		if a != want {
-			add(a, a, horizon)
+			add(a, a, active)
 		}
 	}
 	// Run along a lane, then turn off it.
 	for a := 0; a < 8; a += 2 {
-		for _, k := range [...]int{4, 8, 14} {
+		for _, k := range [...]int{4, 8, 14, 20} {
 			add(a, (a+2)%8, k)
 			add(a, (a+6)%8, k)
 		}
@@ -204,26 +213,43 @@ func (b *Bot) makePlans(want int, firing bool) int {
 	return n
 }
 
-// try simulates the bot's tank following p for horizon ticks against the
-// traced bullets. It returns the tick of the first hit (noHit if none) and
-// the path distance to the target where the tank is then.
-func (b *Bot) try(m *game.Maze, slot int, t tankSim, p plan) (int, int16) {
-	for k := 0; k < horizon; k++ {
-		d := dirs8[p.b]
-		if k < int(p.n) {
-			d = dirs8[p.a]
+// try simulates the bot's tank following p (move a for p.n ticks, then b
+// until tick active, then standing still) against the traced bullets for
+// window ticks. It returns the tick of the first hit (noHit if none) and
+// the path distance to the target where the tank ends up.
+func (b *Bot) try(m *game.Maze, t tankSim, p plan) (int, int16) {
+	var prog int16 = -1
+	resting := false
+	for k := 0; k < window; k++ {
+		mv := still
+		switch {
+		case k < int(p.n):
+			mv = int(p.a)
+		case k < active:
+			mv = int(p.b)
 		}
-		t.step(m, d[0], d[1])
+		if k == active {
+			prog = b.progress(m, t.x, t.y)
+		}
+		if !resting || mv != still {
+			prev := t
+			t.step(m, dirs8[mv][0], dirs8[mv][1])
+			resting = mv == still && t == prev
+		}
+		tx, ty := t.x>>subTileShift, t.y>>subTileShift
+		if b.danger[k][ty]>>uint(tx)&1 == 0 {
+			continue
+		}
 		for i := 0; i < b.nTrace; i++ {
-			if k >= int(b.steps[i]) || int(b.owner[i]) == slot && b.traceBn[i][k] == 0 {
-				continue
-			}
-			if hits(b.traceX[i][k], b.traceY[i][k], t.x, t.y) {
-				return k + 1, b.progress(m, t.x, t.y)
+			if k < int(b.steps[i]) && hits(b.traceX[i][k], b.traceY[i][k], t.x, t.y) {
+				if prog < 0 {
+					prog = b.progress(m, t.x, t.y)
+				}
+				return k + 1, prog
 			}
 		}
 	}
-	return noHit, b.progress(m, t.x, t.y)
+	return noHit, prog
 }
 
 func (b *Bot) progress(m *game.Maze, x, y int32) int16 {
@@ -234,31 +260,47 @@ func (b *Bot) progress(m *game.Maze, x, y int32) int16 {
 	return d
 }
 
-// traceBullets records the flight of every bullet that comes near the bot
-// within horizon ticks and returns how many there are.
+// traceBullets records the flight of every bullet for window ticks, as
+// far as it can hit the bot, and returns how many may.
 func (b *Bot) traceBullets(s *game.Snapshot, m *game.Maze, slot int) int {
-	me := &s.Tanks[slot]
-	const reach = game.TankHalf + horizon*game.TankSpeed
+	for k := range b.danger {
+		clear(b.danger[k][:m.H])
+	}
 	b.nTrace = 0
-	for k := 0; k < int(s.NumBullets); k++ {
-		bl := fromBullet(&s.Bullets[k])
+	for j := 0; j < int(s.NumBullets); j++ {
+		bl := fromBullet(&s.Bullets[j])
+		own := int(s.Bullets[j].Owner) == slot
 		i := b.nTrace
-		near := false
-		n := 0
-		for n < horizon && bl.step(m) {
-			b.traceX[i][n], b.traceY[i][n], b.traceBn[i][n] = bl.x, bl.y, bl.bounces
-			if abs32(bl.x-me.X) < reach && abs32(bl.y-me.Y) < reach {
-				near = true
+		n, marked := 0, false
+		for n < window && bl.step(m) {
+			b.traceX[i][n], b.traceY[i][n] = bl.x, bl.y
+			if own && bl.bounces == 0 {
+				// Cannot hit its owner yet: park it far away.
+				b.traceX[i][n], b.traceY[i][n] = -4*game.SubTile, -4*game.SubTile
+			} else {
+				b.mark(m, n, bl.x, bl.y)
+				marked = true
 			}
 			n++
 		}
-		if near {
-			b.owner[i] = s.Bullets[k].Owner
+		if marked {
 			b.steps[i] = uint8(n)
 			b.nTrace++
 		}
 	}
 	return b.nTrace
+}
+
+// mark sets the danger bits at step k for the tank centres a bullet at
+// (x, y) hits: up to 2×2 tiles.
+func (b *Bot) mark(m *game.Maze, k int, x, y int32) {
+	x0, x1 := (x-game.TankHalf+1)>>subTileShift, (x+game.TankHalf-1)>>subTileShift
+	y0, y1 := (y-game.TankHalf+1)>>subTileShift, (y+game.TankHalf-1)>>subTileShift
+	for ty := max(y0, 0); ty <= y1 && ty < int32(m.H); ty++ {
+		for tx := max(x0, 0); tx <= x1 && tx < int32(m.W); tx++ {
+			b.danger[k][ty] |= 1 << uint(tx)
+		}
+	}
 }
 
 // shot returns the flight time of a bullet fired now in direction dir if
@@ -303,10 +345,12 @@ func (b *Bot) shot(s *game.Snapshot, m *game.Maze, slot, dir int) int {
 	if target < 0 {
 		return 0
 	}
-	// Follow the bullet a little further: a target that merely lets it
-	// pass its old place is not out of the way.
+	// Follow the bullet further: a target that merely lets it pass its
+	// old place, or runs ahead of it, is not out of the way. A bullet
+	// closes on a tank running away at BulletSpeed-TankSpeed, so twice
+	// the flight time covers a chase down the lane.
 	n := te
-	for n < te+shotMargin && n < len(b.shotX) && bl.step(m) {
+	for n < 2*te+shotMargin && n < len(b.shotX) && bl.step(m) {
 		b.shotX[n], b.shotY[n] = bl.x, bl.y
 		n++
 	}

@@ -88,11 +88,38 @@ func countHits(prev, cur *game.Snapshot, m *game.Maze, st *matchStats) {
 	}
 }
 
-func TestMatchReport(t *testing.T) {
-	for _, slots := range []int{2, 4} {
-		for seed := uint64(1); seed <= 8; seed++ {
-			st := playMatch(t, slots, seed, 3600)
-			t.Logf("slots %d seed %d: %+v", slots, seed, st)
+// TestCompetence plays two bots against each other for a minute on each
+// of several seeds: every match must have at least 3 rounds that end with
+// a kill (a winner, not a draw or the time limit). Bots that cannot find,
+// hit or finish each other fail it; so do bots that only ever trade shots
+// and die together. Across all matches, at most one hit in ten may be a
+// tank's own ricochet.
+func TestCompetence(t *testing.T) {
+	var total matchStats
+	for seed := uint64(1); seed <= 5; seed++ {
+		st := playMatch(t, 2, seed, 60*game.TickRate)
+		t.Logf("2 bots, seed %d: %d rounds won by a kill, %d draws, %d timeouts; %d hits, %d own",
+			seed, st.kills, st.draws, st.timeouts, st.hits, st.selfHits)
+		if st.kills < 3 {
+			t.Errorf("seed %d: only %d rounds ended with a kill in 60 s", seed, st.kills)
+		}
+		total.hits += st.hits
+		total.selfHits += st.selfHits
+	}
+	if total.selfHits*10 > total.hits {
+		t.Errorf("%d of %d hits were own ricochets", total.selfHits, total.hits)
+	}
+}
+
+// TestCompetenceFourBots: a free-for-all of four bots still ends its rounds
+// with a winner and not on the clock.
+func TestCompetenceFourBots(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		st := playMatch(t, 4, seed, 60*game.TickRate)
+		t.Logf("4 bots, seed %d: %d rounds won by a kill, %d draws, %d timeouts; %d hits, %d own",
+			seed, st.kills, st.draws, st.timeouts, st.hits, st.selfHits)
+		if st.kills < 2 || st.timeouts > 0 || st.selfHits*5 > st.hits {
+			t.Errorf("seed %d: %+v, want at least 2 won rounds, no timeouts, few own hits", seed, st)
 		}
 	}
 }
