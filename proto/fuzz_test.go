@@ -1,0 +1,161 @@
+package proto
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+
+	"ttytanks/game"
+)
+
+// knownErrors are the errors a decoder may return (possibly wrapped).
+var knownErrors = []error{ErrShort, ErrOversize, ErrMagic, ErrVersion, ErrType, ErrWrongType,
+	ErrTrailing, ErrPadding, ErrFlags, ErrMove, ErrButtons, ErrTooManyInputs, ErrSnapshot, ErrName,
+	ErrRange, ErrReason}
+
+func checkKnownError(t *testing.T, err error) {
+	t.Helper()
+	for _, k := range knownErrors {
+		if errors.Is(err, k) {
+			return
+		}
+	}
+	t.Fatalf("decoder returned an error that is none of the sentinels: %v", err)
+}
+
+// addSeeds seeds f with every golden packet, so that each target also sees
+// the other types, plus extra encodings of its own type.
+func addSeeds(f *testing.F, extra ...packet) {
+	for _, c := range codecCases() {
+		f.Add(mustHex(f, c.golden))
+	}
+	for _, p := range extra {
+		f.Add(p.Append(nil))
+	}
+}
+
+// fuzzParser is the body of every packet fuzz target: whatever parses must
+// re-encode to exactly the same bytes, and Len must agree.
+func fuzzParser(f *testing.F, parse func([]byte) (packet, error)) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := parse(b)
+		if err != nil {
+			checkKnownError(t, err)
+			return
+		}
+		again := p.Append(nil)
+		if !bytes.Equal(again, b) {
+			t.Fatalf("re-encode differs:\n got %x\nwant %x", again, b)
+		}
+		if p.Len() != len(b) {
+			t.Fatalf("Len() = %d for a %d-byte datagram", p.Len(), len(b))
+		}
+		p2, err := parse(again)
+		if err != nil || !reflect.DeepEqual(p, p2) {
+			t.Fatalf("second parse: %v, %+v; first %+v", err, p2, p)
+		}
+	})
+}
+
+func FuzzParseHeader(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, err := ParseHeader(b)
+		if err != nil {
+			checkKnownError(t, err)
+			return
+		}
+		if again := h.AppendHeader(nil); !bytes.Equal(again, b[:HeaderLen]) {
+			t.Fatalf("re-encode differs:\n got %x\nwant %x", again, b[:HeaderLen])
+		}
+	})
+}
+
+func FuzzParseHello(f *testing.F) {
+	addSeeds(f, &Hello{})
+	fuzzParser(f, parseAs(ParseHello))
+}
+
+func FuzzParseChallenge(f *testing.F) {
+	addSeeds(f, &Challenge{Cookie: NewCookieJar(nil).Issue(cookieAddr, cookieNow)})
+	fuzzParser(f, parseAs(ParseChallenge))
+}
+
+func FuzzParseJoin(f *testing.F) {
+	addSeeds(f, &Join{Spectate: true}, &Join{Name: "éééééééé"}, &Join{Name: "0123456789abcdef", Token: testToken()})
+	fuzzParser(f, parseAs(ParseJoin))
+}
+
+func FuzzParseStart(f *testing.F) {
+	full := Start{Slots: 8, Need: 3, Slot: SpectatorSlot, MazeW: 63, MazeH: 31, StateEvery: 1}
+	for i := range full.Roster {
+		full.Roster[i] = Seat{Name: "player é " + string(rune('0'+i)), Score: uint16(i), Connected: i%2 == 0}
+	}
+	addSeeds(f, &full, &Start{Header: Header{Type: TypeReset}, Slots: 1, MazeW: 3, MazeH: 3, StateEvery: 2})
+	fuzzParser(f, parseAs(ParseStart))
+}
+
+func FuzzParseInput(f *testing.F) {
+	one := Input{N: 1, Inputs: [MaxInputs]game.Input{{Tick: 0xffffffff, MoveX: -1, Buttons: game.ButtonFire}}}
+	eight := Input{N: 8}
+	for i := range eight.Inputs {
+		eight.Inputs[i] = game.Input{Tick: game.Tick(i), MoveX: int8(i%3 - 1), MoveY: int8(i%3 - 1)}
+	}
+	addSeeds(f, &one, &eight)
+	fuzzParser(f, parseAs(ParseInput))
+}
+
+func FuzzParseAck(f *testing.F) {
+	addSeeds(f, &Ack{AckInfo: AckInfo{MarginMs: -32768, EchoDelay: 0xffff}, Hash: ^uint64(0)})
+	fuzzParser(f, parseAs(ParseAck))
+}
+
+func FuzzParseState(f *testing.F) {
+	big := State{Snapshot: largestSnapshot()}
+	one := State{Snapshot: game.Snapshot{Slots: 1, Round: game.Round{Winner: -1, MazeW: 3, MazeH: 3}}}
+	w, err := game.NewWorld(game.Config{Slots: 4, Seed: 3})
+	if err != nil {
+		f.Fatal(err)
+	}
+	in := make([]game.Input, 4)
+	for k := 0; k < 200; k++ {
+		for i := range in {
+			in[i] = game.Input{Tick: w.Tick(), MoveX: 1, MoveY: int8(k/50%3 - 1), Buttons: game.ButtonFire}
+		}
+		w.Step(in)
+	}
+	world := State{Snapshot: *w.State()}
+	addSeeds(f, &big, &one, &world)
+	dirty := dirtyState()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p State
+		err := ParseState(b, &p)
+		if err != nil {
+			checkKnownError(t, err)
+			return
+		}
+		if again := p.Append(nil); !bytes.Equal(again, b) {
+			t.Fatalf("re-encode differs:\n got %x\nwant %x", again, b)
+		}
+		if p.Len() != len(b) {
+			t.Fatalf("Len() = %d for a %d-byte datagram", p.Len(), len(b))
+		}
+		if err := ParseState(b, &dirty); err != nil || dirty != p {
+			t.Fatalf("decoding into a used State gave %v, %+v; into a fresh one %+v", err, dirty, p)
+		}
+		// The decoded snapshot is safe to restore.
+		w, _ := game.NewWorld(game.Config{Slots: 1, Seed: 1})
+		w.Restore(&p.Snapshot)
+	})
+}
+
+func FuzzParseLeave(f *testing.F) {
+	addSeeds(f, &Leave{Reason: LeaveMatchOver})
+	fuzzParser(f, parseAs(ParseLeave))
+}
+
+func FuzzParseReject(f *testing.F) {
+	addSeeds(f, &Reject{Reason: RejectVersion})
+	fuzzParser(f, parseAs(ParseReject))
+}
