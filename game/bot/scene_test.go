@@ -82,26 +82,54 @@ var deadEnd = []string{
 	"##########",
 }
 
+// The enemy is in the bot's row, but behind the wall the bot faces.
+var behindWall = []string{
+	"##########",
+	"#....#...#",
+	"#.####.#.#",
+	"#......#.#",
+	"##########",
+}
+
 func TestNoPointBlankFireIntoWall(t *testing.T) {
-	for seed := uint64(1); seed <= 16; seed++ {
-		w := scene(t, deadEnd, at(1, 1, -1, 0), at(8, 3, -1, 0))
-		b := New(seed)
-		for k := 0; k < 20; k++ {
-			s := w.State()
-			me := s.Tanks[0]
-			in := step(w, b)
-			// Where the tank would fire: its aim after this input.
-			ax, ay := me.AimX, me.AimY
-			if in.MoveX != 0 || in.MoveY != 0 {
-				ax, ay = in.MoveX, in.MoveY
+	cases := []struct {
+		name   string
+		rows   []string
+		me, it game.Tank
+		// never: no shot at all is allowed (nothing can be hit).
+		never bool
+	}{
+		{"dead end", deadEnd, at(1, 1, -1, 0), at(8, 3, -1, 0), true},
+		{"enemy behind the wall", behindWall, at(4, 1, 1, 0), at(7, 1, -1, 0), false},
+	}
+	for _, c := range cases {
+		for seed := uint64(1); seed <= 16; seed++ {
+			w := scene(t, c.rows, c.me, c.it)
+			m := w.Maze()
+			b := New(seed)
+			for k := 0; k < 30; k++ {
+				me := w.State().Tanks[0]
+				in := step(w, b)
+				if !in.Fire() {
+					continue
+				}
+				if c.never {
+					t.Fatalf("%s seed %d tick %d: fired with no enemy in line", c.name, seed, k)
+				}
+				// Where the tank fired: its aim after this input.
+				ax, ay := me.AimX, me.AimY
+				if in.MoveX != 0 || in.MoveY != 0 {
+					ax, ay = in.MoveX, in.MoveY
+				}
+				tx, ty := int(me.X>>10), int(me.Y>>10)
+				if (ax == 0 || ay == 0) && m.IsWall(tx+int(ax), ty+int(ay)) {
+					t.Fatalf("%s seed %d tick %d: fired (%d,%d) into the wall next to tile (%d,%d)",
+						c.name, seed, k, ax, ay, tx, ty)
+				}
 			}
-			if in.Fire() {
-				t.Fatalf("seed %d tick %d: fired (%d,%d) from tile (%d,%d) with no enemy in line",
-					seed, k, ax, ay, me.X>>10, me.Y>>10)
+			if w.State().Tanks[0].HP != game.TankHP {
+				t.Fatalf("%s seed %d: the bot shot itself", c.name, seed)
 			}
-		}
-		if w.State().Tanks[0].HP != game.TankHP || w.State().NumBullets != 0 {
-			t.Fatalf("seed %d: the bot shot something", seed)
 		}
 	}
 }
