@@ -642,3 +642,12 @@ func localDiffers(p, a *game.Tank) bool {
 	return dx > rollbackThreshold || dx < -rollbackThreshold || dy > rollbackThreshold || dy < -rollbackThreshold ||
 		p.HP != a.HP || p.Hitstun != a.Hitstun || p.Alive != a.Alive
 }
+
+// SnapshotAt returns the client's snapshot for tick t (its latest
+// prediction or the authoritative state), if its history still holds it.
+func (c *Client) SnapshotAt(t game.Tick) (game.Snapshot, bool) {
+	if p := c.snaps.Lookup(t); p != nil {
+		return *p, true
+	}
+	return game.Snapshot{}, false
+}

@@ -58,26 +58,29 @@ type ServerConfig struct {
 // send. The returned slice and its Data are valid until the next call. Not
 // safe for concurrent use; the driver serialises calls.
 type Server struct {
-	cfg     ServerConfig
-	jar     *proto.CookieJar
-	rng     game.RNG
-	seats   [game.MaxPlayers]*peer
-	specs   []*peer
-	match   uint32
-	running bool
-	world   *game.World
-	start   game.Tick // first tick of the running match
-	seed    uint64    // its world seed
-	nextT   game.Tick // first tick of the next match
-	lastAt  time.Time // time of the last Tick
-	ticks   uint64    // Tick calls, for resend timers
-	startRe int       // ticks left to keep resending Start after a match began
-	inputs  []game.Input
-	out     []Datagram
-	arena   []byte
-	drops   [numDropReasons]uint64
-	tickDur *window
-	stats   serverCounters
+	cfg      ServerConfig
+	jar      *proto.CookieJar
+	rng      game.RNG
+	seats    [game.MaxPlayers]*peer
+	specs    []*peer
+	match    uint32
+	running  bool
+	world    *game.World
+	start    game.Tick // first tick of the running match
+	seed     uint64    // its world seed
+	nextT    game.Tick // first tick of the next match
+	lastAt   time.Time // time of the last Tick
+	ticks    uint64    // Tick calls, for resend timers
+	startRe  int       // ticks left to keep resending Start after a match began
+	inputs   []game.Input
+	humanBuf []*peer
+	stateBuf proto.State
+	ackBuf   proto.Ack
+	out      []Datagram
+	arena    []byte
+	drops    [numDropReasons]uint64
+	tickDur  *window
+	stats    serverCounters
 }
 
 type serverCounters struct {
@@ -304,15 +307,18 @@ func (s *Server) begin() {
 	}
 }
 
-// humans returns the seated network players and spectators.
+// humans returns the seated network players and spectators, in a slice
+// reused by the next call.
 func (s *Server) humans() []*peer {
-	var ps []*peer
+	ps := s.humanBuf[:0]
 	for i := 0; i < s.cfg.Players; i++ {
 		if p := s.seats[i]; p != nil && p.bot == nil {
 			ps = append(ps, p)
 		}
 	}
-	return append(ps, s.specs...)
+	ps = append(ps, s.specs...)
+	s.humanBuf = ps
+	return ps
 }
 
 func (s *Server) peerAt(addr netip.AddrPort) *peer {
@@ -484,11 +490,14 @@ func (s *Server) Tick(now time.Time) []Datagram {
 			hdr.Player = uint8(p.slot)
 		}
 		if state {
-			st := proto.State{Header: hdr, AckInfo: ai, Hash: hash}
+			st := &s.stateBuf
+			st.Header, st.AckInfo, st.Hash = hdr, ai, hash
 			w.Save(&st.Snapshot)
-			s.send(p.addr, &st)
+			s.send(p.addr, st)
 		} else {
-			s.send(p.addr, &proto.Ack{Header: hdr, AckInfo: ai, Hash: hash})
+			a := &s.ackBuf
+			a.Header, a.AckInfo, a.Hash = hdr, ai, hash
+			s.send(p.addr, a)
 		}
 	}
 	if s.startRe > 0 {

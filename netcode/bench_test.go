@@ -1,0 +1,90 @@
+package netcode
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// BenchmarkClientStateReplay10 is a client receiving a State 10 ticks
+// behind its prediction: decode, identity, freshness, hash, restore and
+// replay 10 ticks.
+func BenchmarkClientStateReplay10(b *testing.B) {
+	w, err := game.NewWorld(game.Config{Slots: 2, Seed: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := NewClient(ClientConfig{Session: 1, Server: netip.MustParseAddrPort("127.0.0.1:1")})
+	c.status, c.slot, c.slots, c.match = StatusPlaying, 0, 2, 9
+	c.adopt(w)
+	base := w.Tick()
+	for k := 0; k < 10; k++ {
+		c.inputs.Put(w.Tick(), game.Input{Tick: w.Tick(), MoveX: 1})
+		c.stepWorld(w.Tick())
+	}
+	var auth game.Snapshot
+	c.snaps.Lookup(base).Tick = base // the snapshot at base, as the server would send
+	auth = *c.snaps.Lookup(base)
+	st := proto.State{Header: proto.Header{Session: 1, Match: 9, Player: 0}, Snapshot: auth, Hash: game.Hash(&auth)}
+	st.ServerTick = auth.Tick
+	var pkts [2][]byte
+	for i := range pkts {
+		st.Snapshot.Tick = base
+		pkts[i] = st.Append(nil)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.haveAuth = false // accept the same State again
+		c.Receive(simEpoch, pkts[i&1])
+	}
+	b.StopTimer()
+	if c.m.replayLast != 10 {
+		b.Fatalf("replayed %d ticks, want 10", c.m.replayLast)
+	}
+}
+
+// BenchmarkServerTick8Players is one server tick of an 8-player match:
+// inputs, Step, Hash, and an Ack or State encoded for each player.
+func BenchmarkServerTick8Players(b *testing.B) {
+	s, err := NewServer(ServerConfig{Players: 8, Seed: 1, Secret: []byte("0123456789abcdef")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := simEpoch
+	for i := 0; i < 8; i++ {
+		a := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+i))
+		hello := proto.Hello{Header: proto.Header{Session: uint64(100 + i)}}
+		ch, err := proto.ParseChallenge(s.Receive(now, a, hello.Append(nil))[0].Data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		j := proto.Join{Header: proto.Header{Session: uint64(100 + i)}, Cookie: ch.Cookie, Name: "p"}
+		s.Receive(now, a, j.Append(nil))
+	}
+	if !s.Running() {
+		b.Fatal("match did not start")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(TickDuration)
+		out := s.Tick(now)
+		if len(out) < 8 {
+			b.Fatalf("%d datagrams", len(out))
+		}
+	}
+}
+
+func BenchmarkSimnetSecond(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		n := newSimnet(b, ServerConfig{Players: 2})
+		for k := 0; k < 2; k++ {
+			n.addClient(ClientConfig{}, Impairment{Latency: 30 * time.Millisecond}, Impairment{Latency: 30 * time.Millisecond}, uint64(k))
+		}
+		n.run(time.Second)
+	}
+}

@@ -1,0 +1,81 @@
+package netcode
+
+import (
+	"time"
+
+	"ttytanks/game"
+)
+
+// PlayerStats is the server's view of one seat.
+type PlayerStats struct {
+	Slot      int
+	Name      string
+	Bot       bool
+	Addr      string
+	Connected bool
+	// MarginMs is how early (positive) or late the player's latest input
+	// arrived.
+	MarginMs int
+	// RealTicks, HeldTicks and NeutralTicks count the ticks the server used
+	// the player's real input, repeated its last one, or used neutral.
+	RealTicks, HeldTicks, NeutralTicks uint64
+	// LateInputs counts Input datagrams that arrived after their newest
+	// tick was simulated.
+	LateInputs uint64
+	Score      uint16
+}
+
+// ServerStats is a snapshot of the server's counters.
+type ServerStats struct {
+	Match      uint32
+	Running    bool
+	Tick       game.Tick
+	Need       int
+	Players    []PlayerStats
+	Spectators int
+	// Drops counts dropped datagrams by reason (index with a DropReason).
+	Drops [numDropReasons]uint64
+	// TickP50 and TickP99 are the driver's tick durations over the last 10 s.
+	TickP50, TickP99 time.Duration
+	// BytesIn and BytesOut are payload totals; DatagramsIn counts every
+	// datagram received, junk included.
+	BytesIn, BytesOut, DatagramsIn uint64
+	// RealTicks, HeldTicks and NeutralTicks sum the players'.
+	RealTicks, HeldTicks, NeutralTicks uint64
+}
+
+// DroppedTotal returns the number of dropped datagrams.
+func (st *ServerStats) DroppedTotal() uint64 {
+	var n uint64
+	for _, d := range st.Drops {
+		n += d
+	}
+	return n
+}
+
+// Stats returns the server's counters.
+func (s *Server) Stats() ServerStats {
+	st := ServerStats{Match: s.match, Running: s.running, Need: s.need(), Spectators: len(s.specs),
+		Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
+		BytesIn: s.stats.bytesIn, BytesOut: s.stats.bytesOut, DatagramsIn: s.stats.datagramsIn,
+		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral}
+	if s.world != nil {
+		st.Tick = s.world.Tick()
+	}
+	for i := 0; i < s.cfg.Players; i++ {
+		p := s.seats[i]
+		if p == nil {
+			continue
+		}
+		ps := PlayerStats{Slot: i, Name: p.name, Bot: p.bot != nil, Connected: true, MarginMs: int(p.margin),
+			RealTicks: p.real, HeldTicks: p.heldN, NeutralTicks: p.neutral, LateInputs: p.late}
+		if p.bot == nil {
+			ps.Addr = p.addr.String()
+		}
+		if s.world != nil {
+			ps.Score = s.world.State().Tanks[i].Score
+		}
+		st.Players = append(st.Players, ps)
+	}
+	return st
+}
