@@ -44,7 +44,18 @@ type ClientConfig struct {
 	// client predicts, and the input passed to Advance is ignored. Bots and
 	// scripted tests use it.
 	LocalInput func(w *game.World, slot int) game.Input
+	// ConnectTimeout ends a connection attempt the server never answers
+	// (default 5 s).
+	ConnectTimeout time.Duration
 }
+
+// Silence thresholds: after SilenceReconnecting without a datagram from the
+// server the client shows "reconnecting" and stops predicting; after
+// SilenceGone it gives up.
+const (
+	SilenceReconnecting = 3 * time.Second
+	SilenceGone         = 20 * time.Second
+)
 
 // Client is the predicting client core. It does no IO: Receive takes a
 // datagram, Advance runs the ticks the clock says are due; both return the
@@ -95,6 +106,7 @@ type Client struct {
 	arena   []byte
 	epoch   time.Time
 	lastNow time.Time
+	heard   time.Time // last datagram from the server (or the first attempt)
 }
 
 // clientMetrics is the state behind Metrics.
@@ -138,6 +150,9 @@ func NewClient(cfg ClientConfig) *Client {
 	cfg.Redundancy = min(cfg.Redundancy, proto.MaxInputs)
 	if cfg.History <= 0 {
 		cfg.History = DefaultHistory
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 5 * time.Second
 	}
 	c := &Client{cfg: cfg, slot: -1, pred: cfg.Predictor, margins: newWindow(45),
 		inputs: NewRing[game.Input](cfg.History), snaps: NewRing[game.Snapshot](cfg.History)}
@@ -207,8 +222,17 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 	c.clientTime(now)
 	c.m.up.tick(now)
 	c.m.down.tick(now)
+	if c.heard.IsZero() {
+		c.heard = now
+	}
+	silence := now.Sub(c.heard)
 	switch c.status {
 	case StatusConnecting:
+		if silence > c.cfg.ConnectTimeout {
+			c.status = StatusClosed
+			c.message = fmt.Sprintf("no answer from %v after %v: is a ttytanks server running there?", c.cfg.Server, c.cfg.ConnectTimeout)
+			return c.out
+		}
 		if !now.Before(c.nextHello) {
 			c.nextHello = now.Add(helloEvery)
 			if c.hasCookie {
@@ -217,7 +241,15 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 				c.send(&proto.Hello{Header: proto.Header{Session: c.cfg.Session}})
 			}
 		}
+	case StatusWaiting, StatusReconnecting:
+		if silence > SilenceGone {
+			c.status, c.message = StatusClosed, fmt.Sprintf("the server at %v is gone (nothing heard for %v)", c.cfg.Server, SilenceGone)
+		}
 	case StatusPlaying:
+		if silence > SilenceReconnecting {
+			c.status, c.message = StatusReconnecting, "no word from the server: reconnecting…"
+			return c.out
+		}
 		if c.world == nil {
 			return c.out
 		}
@@ -326,6 +358,11 @@ func (c *Client) Receive(now time.Time, b []byte) []Datagram {
 	if h.Session != c.cfg.Session {
 		c.m.foreign++
 		return c.out
+	}
+	c.heard = now
+	if c.status == StatusReconnecting {
+		c.status, c.message = StatusPlaying, ""
+		c.clock.Reset() // no burst of catch-up ticks; clock sync re-leads
 	}
 	c.noteSeq(h.Seq)
 	switch h.Type {

@@ -25,6 +25,7 @@ func (c *Client) Metrics() Metrics {
 		BytesUpPerSec:  m.up.perS,
 	}
 	out.BytesDownPerSec = m.down.perS
+	out.BytesUp, out.BytesDown = m.up.total, m.down.total
 	if m.downExp > 0 {
 		out.LossDown = max(0, 1-m.downGot/m.downExp)
 	}

@@ -68,10 +68,12 @@ type rate struct {
 	start time.Time
 	bytes int
 	perS  float64
+	total uint64
 }
 
 func (r *rate) add(now time.Time, n int) {
 	r.bytes += n
+	r.total += uint64(n)
 	r.tick(now)
 }
 

@@ -70,8 +70,10 @@ type Metrics struct {
 	// HashMismatches counts authoritative hashes our world disagreed with;
 	// Resyncs counts explicit resynchronisations.
 	HashMismatches, Resyncs uint64
-	// BytesUpPerSec and BytesDownPerSec are payload bandwidth.
+	// BytesUpPerSec and BytesDownPerSec are payload bandwidth over the
+	// last second; BytesUp and BytesDown are totals.
 	BytesUpPerSec, BytesDownPerSec float64
+	BytesUp, BytesDown             uint64
 	// RTTSpark and ReplaySpark hold the last SparkLen samples, oldest first
 	// (RTT in ms, replay cost in µs); N says how many are filled.
 	RTTSpark, ReplaySpark   [SparkLen]float64
