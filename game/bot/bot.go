@@ -27,10 +27,14 @@ const (
 	// holds.
 	epoch = 60
 	// wanderOneIn is the chance (1 in wanderOneIn) that an epoch is spent
-	// heading for a random cell instead of the nearest enemy.
-	wanderOneIn = 12
+	// heading for a random cell near the nearest enemy instead of the
+	// enemy itself, which may take another way round.
+	wanderOneIn = 8
+	// flankMin and flankMax bound the path distance from the enemy of
+	// the cell a wandering bot heads for.
+	flankMin, flankMax = 3, 10
 	// wanderMinDist is the path distance, in tiles, below which the bot
-	// never wanders off.
+	// never wanders.
 	wanderMinDist = 10
 	// hesitateOneIn is the chance (1 in hesitateOneIn) that the bot holds
 	// its fire for a tick although it has a shot.
@@ -120,16 +124,19 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	tick := uint32(s.Tick)
 	ep := tick / epoch
 
-	// Where to go: the nearest live enemy, sometimes a random cell.
+	// Where to go: the nearest live enemy; for an occasional epoch, a
+	// random cell near it, which may lead round another way.
 	enemies := b.fieldFromEnemies(s, m, slot)
 	if enemies > 0 {
 		d := b.distAt(m, me.X, me.Y)
 		if d != noDist && d >= wanderMinDist && b.rand(slot, ep, 1)%wanderOneIn == 0 {
-			r := b.rand(slot, ep, 2)
-			x := 2*int(r%uint64(m.W/2)) + 1
-			y := 2*int(r>>32%uint64(m.H/2)) + 1
-			if !m.IsWall(x, y) {
-				b.fieldFrom(m, x, y)
+			r := game.RNG{State: b.rand(slot, ep, 2)}
+			for try := 0; try < 24; try++ {
+				x, y := 2*r.Intn(m.W/2)+1, 2*r.Intn(m.H/2)+1
+				if e := b.dist[y*m.W+x]; !m.IsWall(x, y) && e >= flankMin && e <= flankMax {
+					b.fieldFrom(m, x, y)
+					break
+				}
 			}
 		}
 	}

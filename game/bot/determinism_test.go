@@ -32,7 +32,7 @@ func record(t *testing.T, seed uint64, ticks int) ([]game.Snapshot, []game.Maze,
 }
 
 func TestDeterministic(t *testing.T) {
-	const seed, ticks = 11, 1500
+	const seed, ticks = 11, 3000
 	states, mazes, inputs := record(t, seed, ticks)
 	// Fresh bots with the same seeds, shown the same states in reverse
 	// order (as after rollbacks): the same inputs.
