@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/game"
+)
+
+// Hold-mode timings. Terminals report key presses but never releases; a
+// held key arrives as one press, a pause (the auto-repeat delay, typically
+// 250–500 ms) and then repeats every 30–50 ms. A direction therefore stays
+// held for HoldFirst after the first press of its key, long enough to bridge
+// the auto-repeat delay, and for HoldRepeat after each repeat, long enough
+// to bridge a few missed repeats. Movement stops at most HoldRepeat after
+// the player lets go of a key they held, or HoldFirst after a single tap.
+const (
+	// HoldFirst is how long one press of a direction key holds it.
+	HoldFirst = 600 * time.Millisecond
+	// HoldRepeat is how long each auto-repeat of a held key extends it.
+	HoldRepeat = 200 * time.Millisecond
+	// HoldFire is how long one press of space holds the fire button, so
+	// that a tick whose cooldown blocks the shot does not lose the press.
+	HoldFire = 150 * time.Millisecond
+)
+
+// axis is one movement axis: the direction held on it and, in hold mode,
+// the deadline at which it is released.
+type axis struct {
+	dir   int8      // -1, 0 or 1
+	until time.Time // hold mode: dir is held while now is before until
+}
+
+// held returns the direction held at now.
+func (a *axis) held(mode ControlMode, now time.Time) int8 {
+	if mode == ControlsSticky || now.Before(a.until) {
+		return a.dir
+	}
+	return 0
+}
+
+// press applies a press of the key for dir on this axis at now.
+func (a *axis) press(mode ControlMode, dir int8, now time.Time) {
+	if mode == ControlsSticky {
+		switch a.dir {
+		case -dir:
+			a.dir = 0 // the opposite key stops the axis
+		default:
+			a.dir = dir
+		}
+		return
+	}
+	if a.dir == dir && now.Before(a.until) {
+		// A press of a key that is still held is an auto-repeat: extend, but
+		// never shorten, the hold.
+		if t := now.Add(HoldRepeat); t.After(a.until) {
+			a.until = t
+		}
+		return
+	}
+	// A first press, or the opposite key replacing the direction.
+	a.dir, a.until = dir, now.Add(HoldFirst)
+}
+
+// Controls turns key events into the game.Input the player holds. Time is
+// passed in, so tests drive it with a fake clock. A Controls is not safe for
+// concurrent use; Run owns one.
+//
+// Arrow keys and WASD (either case) move, space fires, 'x' stops, and q, Q
+// and Ctrl-C quit. The two axes are independent, so two perpendicular keys
+// held together give a diagonal. See ControlMode and HoldFirst for how the
+// missing key-release events are bridged.
+type Controls struct {
+	mode      ControlMode
+	x, y      axis
+	fireUntil time.Time
+}
+
+// NewControls returns Controls in mode with nothing held.
+func NewControls(mode ControlMode) *Controls {
+	return &Controls{mode: mode}
+}
+
+// Mode returns the control mode.
+func (c *Controls) Mode() ControlMode { return c.mode }
+
+// Key applies the key event ev received at now and reports whether it asks
+// to quit (q, Q or Ctrl-C). Keys that mean nothing to the game are ignored.
+func (c *Controls) Key(ev *tcell.EventKey, now time.Time) (quit bool) {
+	if isCtrlC(ev) {
+		return true
+	}
+	switch ev.Key() {
+	case tcell.KeyUp:
+		c.y.press(c.mode, -1, now)
+	case tcell.KeyDown:
+		c.y.press(c.mode, 1, now)
+	case tcell.KeyLeft:
+		c.x.press(c.mode, -1, now)
+	case tcell.KeyRight:
+		c.x.press(c.mode, 1, now)
+	case tcell.KeyRune:
+		switch ev.Rune() {
+		case 'q', 'Q':
+			return true
+		case 'w', 'W':
+			c.y.press(c.mode, -1, now)
+		case 's', 'S':
+			c.y.press(c.mode, 1, now)
+		case 'a', 'A':
+			c.x.press(c.mode, -1, now)
+		case 'd', 'D':
+			c.x.press(c.mode, 1, now)
+		case ' ':
+			c.fireUntil = now.Add(HoldFire)
+		case 'x', 'X':
+			c.x, c.y = axis{}, axis{}
+		}
+	}
+	return false
+}
+
+// isCtrlC reports whether ev is Ctrl-C, which tcell reports as KeyCtrlC
+// from a terminal but as KeyETX (the raw byte 3) or a Ctrl-modified 'c'
+// from other sources.
+func isCtrlC(ev *tcell.EventKey) bool {
+	switch ev.Key() {
+	case tcell.KeyCtrlC, tcell.KeyETX:
+		return true
+	case tcell.KeyRune:
+		return ev.Modifiers()&tcell.ModCtrl != 0 && (ev.Rune() == 'c' || ev.Rune() == 'C')
+	}
+	return false
+}
+
+// Input returns the input held at now. Its Tick is zero: the client stamps
+// it when it samples it.
+func (c *Controls) Input(now time.Time) game.Input {
+	in := game.Input{MoveX: c.x.held(c.mode, now), MoveY: c.y.held(c.mode, now)}
+	if now.Before(c.fireUntil) {
+		in.Buttons |= game.ButtonFire
+	}
+	return in
+}

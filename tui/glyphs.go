@@ -1,0 +1,96 @@
+package tui
+
+// glyphs is the set of strings the renderer draws, in a Unicode and an ASCII
+// variant. Every string is one terminal cell wide unless noted.
+type glyphs struct {
+	wall     string // one maze tile: two cells
+	wallHalf int    // the byte length of wall's first cell
+	bullet   string
+	wreck    string // a destroyed tank
+	// tank is indexed by aimIndex: up, up-right, right, down-right, down,
+	// down-left, left, up-left.
+	tank           [8]string
+	heart, noHeart string
+	spark          [8]string // sparkline levels, lowest first
+	dash           string    // an em dash in prose
+	dot            string    // a separator in prose
+	ellipsis       string
+	up, down       string // bandwidth arrows
+	you            string // marks the local player in the roster
+	keys           [2]string
+	keysShort      string
+}
+
+var unicodeGlyphs = glyphs{
+	wall:     "██",
+	wallHalf: len("█"),
+	bullet:   "•",
+	wreck:    "x",
+	// Arrows from one Unicode block, so all eight read alike and are one
+	// cell wide in every common terminal font.
+	tank:      [8]string{"↑", "↗", "→", "↘", "↓", "↙", "←", "↖"},
+	heart:     "♥",
+	noHeart:   "♡",
+	spark:     [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
+	dash:      "—",
+	dot:       "·",
+	ellipsis:  "…",
+	up:        "↑",
+	down:      "↓",
+	you:       "›",
+	keys:      [2]string{"←↑↓→/WASD move · space fire", "x stop · q quit"},
+	keysShort: "←↑↓→/WASD · spc fire · q quit",
+}
+
+var asciiGlyphs = glyphs{
+	wall:     "##",
+	wallHalf: 1,
+	bullet:   "*",
+	wreck:    "x",
+	// ^ > v < for the axes; a diagonal shows the slash along it, so '/' is
+	// up-right or down-left and '\' is down-right or up-left.
+	tank:      [8]string{"^", "/", ">", "\\", "v", "/", "<", "\\"},
+	heart:     "o",
+	noHeart:   ".",
+	spark:     [8]string{"_", ".", ":", "-", "=", "+", "*", "#"},
+	dash:      "-",
+	dot:       "|",
+	ellipsis:  "~",
+	up:        "^",
+	down:      "v",
+	you:       ">",
+	keys:      [2]string{"arrows/WASD move, space fire", "x stop, q quit"},
+	keysShort: "arrows/WASD, spc fire, q quit",
+}
+
+func glyphsFor(opts Options) *glyphs {
+	if opts.ASCII {
+		return &asciiGlyphs
+	}
+	return &unicodeGlyphs
+}
+
+// aimIndex maps a tank's aim (each of AimX, AimY in {-1,0,1}) to an index
+// into glyphs.tank, clockwise from up. A zero aim, which a valid snapshot
+// never has, reads as up.
+func aimIndex(ax, ay int8) int {
+	switch {
+	case ax == 0 && ay < 0:
+		return 0
+	case ax > 0 && ay < 0:
+		return 1
+	case ax > 0 && ay == 0:
+		return 2
+	case ax > 0 && ay > 0:
+		return 3
+	case ax == 0 && ay > 0:
+		return 4
+	case ax < 0 && ay > 0:
+		return 5
+	case ax < 0 && ay == 0:
+		return 6
+	case ax < 0 && ay < 0:
+		return 7
+	}
+	return 0
+}

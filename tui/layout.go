@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"ttytanks/game"
+	"ttytanks/netcode"
+)
+
+// MinWidth and MinHeight are the smallest terminal, in cells, the game is
+// drawn on; below it Draw shows only a "terminal too small" message.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Sidebar widths, in cells. The sidebar takes whatever the maze leaves,
+// within these bounds; SidebarMaxW leaves room for a full SparkLen-sample
+// sparkline inside the border.
+const (
+	SidebarMinW = 30
+	SidebarMaxW = netcode.SparkLen + 2
+)
+
+// rect is a screen rectangle in cells.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && y >= r.y && x < r.x+r.w && y < r.y+r.h
+}
+
+// layout is where each part of a frame goes on a w×h screen. Each maze tile
+// is two columns by one row, so a maze of W×H tiles needs 2W×H cells.
+type layout struct {
+	w, h     int
+	tooSmall bool
+	side     rect // the sidebar, flush with the right edge
+	play     rect // left of the sidebar: the title row and the field
+	titleY   int  // the title/status row, at the top of play
+	// field is the screen rectangle showing the maze; viewX, viewY is the
+	// maze cell (column, row) drawn at its top-left corner. When the maze is
+	// larger than the room left for it, field is a window that follows the
+	// local tank.
+	field        rect
+	viewX, viewY int
+}
+
+// computeLayout lays out a frame of v on a w×h screen. It is a pure
+// function of its arguments.
+func computeLayout(w, h int, v *netcode.View) layout {
+	l := layout{w: w, h: h}
+	if w < MinWidth || h < MinHeight {
+		l.tooSmall = true
+		return l
+	}
+	mw, mh := v.Maze.W, v.Maze.H
+	if mw <= 0 || mh <= 0 {
+		mw, mh = game.DefaultMazeW, game.DefaultMazeH
+	}
+	cols, rows := 2*mw, mh
+	// The sidebar grows with the terminal, but gives the maze at least half
+	// of every column beyond MinWidth.
+	sw := min(max(w-cols-2, SidebarMinW), SidebarMaxW, SidebarMinW+(w-MinWidth)/2)
+	l.side = rect{x: w - sw, y: 0, w: sw, h: h}
+	l.play = rect{x: 0, y: 0, w: w - sw, h: h}
+	l.titleY = 0
+	area := rect{x: 0, y: 1, w: l.play.w, h: h - 1}
+
+	// The point to keep in view when the maze does not fit: the local tank,
+	// or the middle of the maze when spectating.
+	fx, fy := cols/2, rows/2
+	if s := v.Slot; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
+		fx, fy = tileCol(v.World.Tanks[s].X), tileRow(v.World.Tanks[s].Y)
+	}
+	l.field.x, l.field.w, l.viewX = fit(area.x, area.w&^1, cols, fx, 2)
+	l.field.y, l.field.h, l.viewY = fit(area.y, area.h, rows, fy, 1)
+	return l
+}
+
+// fit places span cells of maze in room cells starting at screen position
+// at. It centres the maze when it fits; otherwise it returns a window of
+// room cells around focus, aligned to step, and the first maze cell shown.
+func fit(at, room, span, focus, step int) (pos, size, view int) {
+	if span <= room {
+		return at + (room-span)/2, span, 0
+	}
+	view = min(max(focus-room/2, 0), span-room)
+	view -= view % step
+	return at, room, view
+}
+
+// tileCol and tileRow map a position in sub-tiles to the maze's screen
+// column and row: two columns per tile.
+func tileCol(x int32) int { return int(x) * 2 / game.SubTile }
+func tileRow(y int32) int { return int(y) / game.SubTile }

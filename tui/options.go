@@ -1,0 +1,68 @@
+package tui
+
+import "fmt"
+
+// ControlMode says how key presses, which terminals report without
+// releases, become held movement.
+type ControlMode uint8
+
+const (
+	// ControlsHold holds a direction for a deadline after each key event:
+	// HoldFirst after the first press of a key, HoldRepeat after each
+	// auto-repeat. It is the default.
+	ControlsHold ControlMode = iota
+	// ControlsSticky keeps moving along an axis until the opposite key
+	// (which stops that axis) or 'x' (which stops both).
+	ControlsSticky
+)
+
+// String returns the mode's flag value, "hold" or "sticky".
+func (m ControlMode) String() string {
+	switch m {
+	case ControlsHold:
+		return "hold"
+	case ControlsSticky:
+		return "sticky"
+	}
+	return fmt.Sprintf("ControlMode(%d)", uint8(m))
+}
+
+// ParseControlMode parses a --controls flag value: "hold" or "sticky".
+func ParseControlMode(s string) (ControlMode, error) {
+	switch s {
+	case "hold":
+		return ControlsHold, nil
+	case "sticky":
+		return ControlsSticky, nil
+	}
+	return ControlsHold, fmt.Errorf("tui: unknown control mode %q (want hold or sticky)", s)
+}
+
+// DefaultFPS is the display frame rate Run uses when Options.FPS is zero or
+// negative.
+const DefaultFPS = 60
+
+// Options configure the terminal client's screen.
+type Options struct {
+	// ASCII restricts every drawn cell to ASCII: no box drawing, arrows,
+	// blocks or hearts.
+	ASCII bool
+	// NoColor draws without any colour attribute (every cell keeps the
+	// terminal's default foreground and background); bold and reverse are
+	// still used where they carry meaning. main sets it when NO_COLOR is set.
+	NoColor bool
+	// Controls chooses how key presses become held movement.
+	Controls ControlMode
+	// FPS is the display frame rate; zero or negative means DefaultFPS.
+	FPS int
+	// ShareAddr is shown on the waiting screen as the address other players
+	// pass to "ttytanks join"; empty hides the hint.
+	ShareAddr string
+}
+
+func (o Options) fps() int {
+	if o.FPS <= 0 {
+		return DefaultFPS
+	}
+	return o.FPS
+}

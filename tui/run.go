@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+)
+
+// Session is the game the UI drives. The netcode client driver implements
+// it; its methods are safe for concurrent use.
+type Session interface {
+	// View copies the newest view into dst.
+	View(dst *netcode.View)
+	// SetInput sets the input the player currently holds; the client samples
+	// it on each tick (the Tick field is ignored).
+	SetInput(in game.Input)
+	// Done is closed when the session is over; View then reports
+	// netcode.StatusClosed and its Message says why.
+	Done() <-chan struct{}
+}
+
+// loopHooks let tests drive Run's loop without a wall clock. Zero values
+// mean the real thing.
+type loopHooks struct {
+	frames    <-chan time.Time // frame ticks; nil: a time.Ticker at opts.FPS
+	now       func() time.Time // nil: time.Now
+	afterDraw func()           // called after each frame is drawn
+}
+
+// Run draws s on screen until the player quits, ctx is cancelled or the
+// session ends. It returns nil when the player quits (q, Q or Ctrl-C) or
+// s.Done() is closed, ctx.Err() when ctx is cancelled, and the error of
+// screen.Init if that fails. After a closed session the caller may print
+// the final View's Message: the screen is gone by then.
+//
+// Run calls screen.Init and, in a deferred function that also recovers a
+// panic, screen.Fini, so the terminal is restored even if drawing panics;
+// the panic is then re-raised. One select loop joins terminal events (keys
+// and resizes), a frame ticker at opts.FPS, ctx.Done and s.Done. Each frame
+// it copies s's view, draws it and hands s the input the Controls hold at
+// that moment; a key event hands the new input over at once as well. A
+// resize re-syncs the screen and draws at once.
+func Run(ctx context.Context, screen tcell.Screen, s Session, opts Options) error {
+	return run(ctx, screen, s, opts, loopHooks{})
+}
+
+func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hooks loopHooks) (err error) {
+	if err := screen.Init(); err != nil {
+		return err
+	}
+	defer func() {
+		p := recover()
+		screen.Fini()
+		if p != nil {
+			panic(p)
+		}
+	}()
+	screen.HideCursor()
+	screen.Clear()
+
+	events := make(chan tcell.Event, 16)
+	stop := make(chan struct{})
+	defer close(stop) // ends ChannelEvents, before Fini runs
+	go screen.ChannelEvents(events, stop)
+
+	frames := hooks.frames
+	if frames == nil {
+		tk := time.NewTicker(time.Second / time.Duration(opts.fps()))
+		defer tk.Stop()
+		frames = tk.C
+	}
+	now := hooks.now
+	if now == nil {
+		now = time.Now
+	}
+	controls := NewControls(opts.Controls)
+	renderer := NewRenderer(screen, opts)
+	var v netcode.View
+	frame := func() {
+		s.View(&v)
+		renderer.Draw(&v)
+		s.SetInput(controls.Input(now()))
+		if hooks.afterDraw != nil {
+			hooks.afterDraw()
+		}
+	}
+
+	frame()
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return nil // the screen was finalised under us
+			}
+			switch ev := ev.(type) {
+			case *tcell.EventKey:
+				t := now()
+				if controls.Key(ev, t) {
+					return nil
+				}
+				s.SetInput(controls.Input(t))
+			case *tcell.EventResize:
+				screen.Sync()
+				frame()
+			}
+		case <-frames:
+			frame()
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.Done():
+			return nil
+		}
+	}
+}

@@ -1,0 +1,462 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+)
+
+// figure is one labelled line of the sidebar.
+type figure uint8
+
+const (
+	figStatus figure = iota
+	figTick
+	figServerTick
+	figRTT
+	figLead
+	figArrival
+	figLoss
+	figDelay
+	figBandwidth
+	figRollbacks
+	figReplayTicks
+	figReplayCost
+	figReplayP95
+	figReplayP99
+	figHash
+	figResyncs
+	numFigures
+)
+
+// figureLabels are the sidebar's labels; each figure's value is on the same
+// line, right-aligned.
+var figureLabels = [numFigures]string{
+	figStatus:      "status",
+	figTick:        "tick",
+	figServerTick:  "server tick",
+	figRTT:         "RTT",
+	figLead:        "input lead",
+	figArrival:     "arrival margin",
+	figLoss:        "loss up/down",
+	figDelay:       "state delay",
+	figBandwidth:   "bandwidth KB/s",
+	figRollbacks:   "rollbacks",
+	figReplayTicks: "replay ticks",
+	figReplayCost:  "replay cost",
+	figReplayP95:   "replay p95",
+	figReplayP99:   "replay p99",
+	figHash:        "hash mismatches",
+	figResyncs:     "resyncs",
+}
+
+// sideItem is one entry of the sidebar's outline.
+type sideItem struct {
+	kind  uint8 // itemHeader, itemFigure, itemSpark, itemPlayers or itemKeys
+	fig   figure
+	spark int    // itemSpark: sparkRTT or sparkReplay
+	name  string // itemHeader
+}
+
+const (
+	itemHeader = iota
+	itemFigure
+	itemSpark
+	itemPlayers
+	itemKeys
+)
+
+const (
+	sparkRTT = iota
+	sparkReplay
+)
+
+// sideOutline is the sidebar from top to bottom.
+var sideOutline = func() []sideItem {
+	h := func(name string) sideItem { return sideItem{kind: itemHeader, name: name} }
+	f := func(fig figure) sideItem { return sideItem{kind: itemFigure, fig: fig} }
+	s := func(spark int) sideItem { return sideItem{kind: itemSpark, spark: spark} }
+	return []sideItem{
+		h("ttytanks"), f(figStatus), f(figTick), f(figServerTick),
+		h("network"), f(figRTT), s(sparkRTT), f(figLead), f(figArrival), f(figLoss), f(figDelay), f(figBandwidth),
+		h("rollback"), f(figRollbacks), f(figReplayTicks), f(figReplayCost), f(figReplayP95), f(figReplayP99),
+		s(sparkReplay), f(figHash), f(figResyncs),
+		h("players"), {kind: itemPlayers},
+		h("keys"), {kind: itemKeys},
+	}
+}()
+
+// sideLevel is how much decoration the sidebar can afford at a given
+// height. The first level whose rows fit is used.
+type sideLevel struct {
+	box     bool // a full border box; otherwise a rule on the left edge only
+	headers bool // a header line above each section
+	sparks  bool // sparkline lines under RTT and replay p99
+	keys    int  // lines of controls help: 2, 1 (short) or 0
+}
+
+var sideLevels = [...]sideLevel{
+	{box: true, headers: true, sparks: true, keys: 2},
+	{box: false, headers: true, sparks: true, keys: 2},
+	{box: false, headers: false, sparks: true, keys: 2},
+	{box: false, headers: false, sparks: true, keys: 1},
+	{box: false, headers: false, sparks: false, keys: 1},
+	{box: false, headers: false, sparks: false, keys: 0},
+}
+
+// rows returns the sidebar's height at this level with players roster
+// lines.
+func (lv sideLevel) rows(players int) int {
+	n := 0
+	for _, it := range sideOutline {
+		switch it.kind {
+		case itemHeader:
+			if lv.headers {
+				n++
+			}
+		case itemFigure:
+			n++
+		case itemSpark:
+			if lv.sparks {
+				n++
+			}
+		case itemPlayers:
+			n += players
+		case itemKeys:
+			n += lv.keys
+		}
+	}
+	if lv.box {
+		n += 2
+	}
+	return n
+}
+
+// sideFrame is the static part of the sidebar for one size: the border,
+// section headers, labels and key help as lipgloss renders them, and where
+// the per-frame values go. Rows and columns are relative to the content
+// area in.
+type sideFrame struct {
+	text    string // ANSI-styled, painted at the sidebar's top-left corner
+	in      rect   // the content area, relative to the sidebar's corner
+	fig     [numFigures]int
+	spark   [2]int
+	players int // first roster row; -1 when there is none
+}
+
+type sideKey struct{ w, h, players int }
+
+// sidebar draws the sidebar: the client's status and netcode figures, the
+// players and the controls. Its layout (border or rule, section headers,
+// label column, key help) is done with lipgloss once per size and cached;
+// each frame only writes the values into the places that layout reserved,
+// in the lipgloss styles converted to tcell styles. It is safe for
+// concurrent use.
+type sidebar struct {
+	t      *theme
+	mu     sync.Mutex
+	frames map[sideKey]*sideFrame
+}
+
+func newSidebar(t *theme) *sidebar {
+	return &sidebar{t: t, frames: make(map[sideKey]*sideFrame)}
+}
+
+// frame returns the cached static frame for a w×h sidebar listing players.
+func (sb *sidebar) frame(w, h, players int) *sideFrame {
+	k := sideKey{w, h, players}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if f := sb.frames[k]; f != nil {
+		return f
+	}
+	if len(sb.frames) >= 64 { // sizes come and go with resizes; keep a few
+		clear(sb.frames)
+	}
+	f := sb.build(w, h, players)
+	sb.frames[k] = f
+	return f
+}
+
+// build lays out the static sidebar with lipgloss.
+func (sb *sidebar) build(w, h, players int) *sideFrame {
+	t, g := sb.t, sb.t.g
+	lv := sideLevels[len(sideLevels)-1]
+	for _, l := range sideLevels {
+		if l.rows(players) <= h {
+			lv = l
+			break
+		}
+	}
+	inner := max(w-2, 1) // two border columns, or the rule and its padding
+	f := &sideFrame{players: -1}
+	for i := range f.fig {
+		f.fig[i] = -1
+	}
+	f.spark = [2]int{-1, -1}
+	var lines []string
+	for _, it := range sideOutline {
+		switch it.kind {
+		case itemHeader:
+			if lv.headers {
+				lines = append(lines, sb.header(it.name, inner))
+			}
+		case itemFigure:
+			f.fig[it.fig] = len(lines)
+			lines = append(lines, t.label.Render(figureLabels[it.fig]))
+		case itemSpark:
+			if lv.sparks {
+				f.spark[it.spark] = len(lines)
+				lines = append(lines, "")
+			}
+		case itemPlayers:
+			if players > 0 {
+				f.players = len(lines)
+			}
+			for range players {
+				lines = append(lines, "")
+			}
+		case itemKeys:
+			switch lv.keys {
+			case 2:
+				lines = append(lines, t.key.Render(g.keys[0]), t.key.Render(g.keys[1]))
+			case 1:
+				lines = append(lines, t.key.Render(g.keysShort))
+			}
+		}
+	}
+	style := t.rule
+	f.in = rect{x: 2, y: 0, w: inner, h: min(len(lines), h)}
+	if lv.box {
+		style = t.box
+		f.in = rect{x: 1, y: 1, w: inner, h: min(len(lines), h-2)}
+	}
+	body := lipgloss.JoinVertical(lipgloss.Left, lines...)
+	// Width counts padding but not borders.
+	f.text = style.Width(inner + style.GetHorizontalPadding()).MaxHeight(h).Render(body)
+	return f
+}
+
+// header renders a section header, "── name ─────", inner cells wide.
+func (sb *sidebar) header(name string, inner int) string {
+	rule := "─"
+	if sb.t.g == &asciiGlyphs {
+		rule = "-"
+	}
+	n := max(inner-textWidth(name)-4, 0)
+	return sb.t.faint.Render(rule+rule+" ") + sb.t.header.Render(name) + sb.t.faint.Render(" "+strings.Repeat(rule, n))
+}
+
+// draw draws the sidebar for v in area.
+func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
+	t := sb.t
+	f := sb.frame(area.w, area.h, rosterLen(v))
+	p := ansiPainter{r: r, clip: area}
+	p.paint(area.x, area.y, f.text)
+
+	in := f.in
+	in.x += area.x
+	in.y += area.y
+	m := &v.Metrics
+	g := t.g
+	var vals [numFigures]string
+	vals[figStatus] = v.Status.String()
+	vals[figTick] = strconv.FormatUint(uint64(m.LocalTick), 10)
+	vals[figServerTick] = strconv.FormatUint(uint64(m.ServerTick), 10)
+	vals[figRTT] = fmtMS(m.RTT)
+	vals[figLead] = fmtTicks(m.InputLead)
+	vals[figArrival] = fmtSignedMS(m.ArrivalMargin)
+	vals[figLoss] = fmtPct(m.LossUp) + " / " + fmtPct(m.LossDown)
+	vals[figDelay] = fmtTicks(m.StateDelay)
+	vals[figBandwidth] = g.up + fmtKB(m.BytesUpPerSec) + " " + g.down + fmtKB(m.BytesDownPerSec)
+	vals[figRollbacks] = strconv.FormatUint(m.Rollbacks, 10)
+	vals[figReplayTicks] = "last " + strconv.Itoa(m.ReplayLast) + " max " + strconv.Itoa(m.ReplayMax)
+	vals[figReplayCost] = fmtUS(m.ReplayCostLast, g)
+	vals[figReplayP95] = fmtUS(m.ReplayCostP95, g)
+	vals[figReplayP99] = fmtUS(m.ReplayCostP99, g)
+	vals[figHash] = strconv.FormatUint(m.HashMismatches, 10)
+	vals[figResyncs] = strconv.FormatUint(m.Resyncs, 10)
+	for fig, row := range f.fig {
+		if row < 0 || row >= in.h {
+			continue
+		}
+		st := t.valueCell
+		if fig == int(figStatus) {
+			st = t.statusCell[min(int(v.Status), len(t.statusCell)-1)]
+		}
+		// The value may not overwrite its label and the space after it.
+		room := in.w - textWidth(figureLabels[fig]) - 1
+		r.putRight(in, in.y+row, truncate(vals[fig], room, g.ellipsis), st)
+	}
+
+	var buf [netcode.SparkLen * 3]byte
+	for i, row := range f.spark {
+		if row < 0 || row >= in.h {
+			continue
+		}
+		samples := m.RTTSpark[:clampN(m.RTTSparkN)]
+		if i == sparkReplay {
+			samples = m.ReplaySpark[:clampN(m.ReplaySparkN)]
+		}
+		r.putRight(in, in.y+row, string(appendSpark(buf[:0], samples, in.w, &g.spark)), t.sparkCell[i])
+	}
+
+	if f.players >= 0 {
+		sb.drawRoster(r, in, in.y+f.players, v)
+	}
+}
+
+// Roster columns: "›" marker, tank glyph, space, name, HP, score.
+const (
+	rosterHPW    = 7 // "♥♥♡" or "HP 2/3", and a space
+	rosterScoreW = 4
+)
+
+// drawRoster draws one line per player from row y: a marker on the local
+// player, the tank's glyph and the name in the slot's colour, HP (hearts,
+// "dead" or, for a seat whose player left, "left") and score.
+func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
+	t, g := sb.t, sb.t.g
+	nameW := max(in.w-3-rosterHPW-rosterScoreW, 1)
+	playing := v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting
+	for i := range game.MaxPlayers {
+		if !inRoster(v, i) {
+			continue
+		}
+		if y >= in.y+in.h {
+			return
+		}
+		tk := &v.World.Tanks[i]
+		local := i == v.Slot
+		if local {
+			r.putString(in.x, y, g.you, t.valueCell, in)
+		}
+		glyph := g.tank[aimIndex(tk.AimX, tk.AimY)]
+		if !tk.Seated || !tk.Alive {
+			glyph = g.wreck
+		}
+		name := t.slotCell[i]
+		if local {
+			name = name.Bold(true)
+		}
+		r.putString(in.x+1, y, glyph, t.slotCell[i], in)
+		r.putString(in.x+3, y, truncate(slotName(v, i), nameW, g.ellipsis), name, in)
+		hp := ""
+		switch {
+		case !playing:
+		case !tk.Seated:
+			hp = "left"
+		case !tk.Alive:
+			hp = "dead"
+		default:
+			hp = fmtHP(tk.HP, g)
+		}
+		r.putString(in.x+3+nameW, y, hp, t.labelCell, in)
+		r.putRight(in, y, strconv.Itoa(int(tk.Score)), t.valueCell)
+		y++
+	}
+}
+
+// putRight puts the plain text s right-aligned in the columns of in on row
+// y.
+func (r *Renderer) putRight(in rect, y int, s string, st tcell.Style) {
+	r.putString(in.x+in.w-textWidth(s), y, s, st, in)
+}
+
+// fmtHP draws hit points as hearts ("♥♥♡") or, in ASCII, "HP 2/3".
+func fmtHP(hp int8, g *glyphs) string {
+	hp = min(max(hp, 0), game.TankHP)
+	if g == &asciiGlyphs {
+		return "HP " + strconv.Itoa(int(hp)) + "/" + strconv.Itoa(game.TankHP)
+	}
+	return strings.Repeat(g.heart, int(hp)) + strings.Repeat(g.noHeart, game.TankHP-int(hp))
+}
+
+// fmtTicks formats a tick count: "1 tick", "-3 ticks".
+func fmtTicks(n int32) string {
+	if n == 1 || n == -1 {
+		return strconv.Itoa(int(n)) + " tick"
+	}
+	return strconv.Itoa(int(n)) + " ticks"
+}
+
+// fmtMS formats a duration in milliseconds, with one decimal below 10 ms.
+func fmtMS(d time.Duration) string {
+	if d < 10*time.Millisecond && d > -10*time.Millisecond {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
+	}
+	return strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + " ms"
+}
+
+// fmtSignedMS is fmtMS with an explicit sign on positive values.
+func fmtSignedMS(d time.Duration) string {
+	if d > 0 {
+		return "+" + fmtMS(d)
+	}
+	return fmtMS(d)
+}
+
+// fmtUS formats a duration in whole microseconds.
+func fmtUS(d time.Duration, g *glyphs) string {
+	unit := " µs"
+	if g == &asciiGlyphs {
+		unit = " us"
+	}
+	return strconv.FormatInt(d.Round(time.Microsecond).Microseconds(), 10) + unit
+}
+
+// fmtPct formats a 0..1 fraction as a percentage with one decimal.
+func fmtPct(f float64) string {
+	return strconv.FormatFloat(f*100, 'f', 1, 64) + "%"
+}
+
+// fmtKB formats bytes per second as kilobytes (1000 bytes) per second.
+func fmtKB(bps float64) string {
+	return strconv.FormatFloat(bps/1000, 'f', 1, 64)
+}
+
+func clampN(n int) int { return min(max(n, 0), netcode.SparkLen) }
+
+// inRoster reports whether slot i is listed: a seated tank or a named seat.
+func inRoster(v *netcode.View, i int) bool {
+	return v.Names[i] != "" || (i < int(v.World.Slots) && v.World.Tanks[i].Seated)
+}
+
+func rosterLen(v *netcode.View) int {
+	n := 0
+	for i := range game.MaxPlayers {
+		if inRoster(v, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// truncate cuts the plain text s to at most w cells, ending in ellipsis
+// when cut.
+func truncate(s string, w int, ellipsis string) string {
+	if textWidth(s) <= w {
+		return s
+	}
+	if w <= 0 {
+		return ""
+	}
+	out := ""
+	for s != "" {
+		c, rest, cw, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+		if textWidth(out)+cw > w-textWidth(ellipsis) {
+			break
+		}
+		out += c
+		s = rest
+	}
+	return out + ellipsis
+}

@@ -1,0 +1,38 @@
+package tui
+
+import "math"
+
+// appendSpark appends a sparkline of the last width samples to dst, one
+// cell per sample, using levels (lowest first). Samples are scaled from 0 to
+// lowest to the highest finite sample shown, so the line shows variation
+// rather than absolute size; a flat line of equal samples draws a middle
+// level (the lowest if they are zero). NaN draws the lowest level and ±Inf
+// the extremes. Fewer samples than width give a shorter line.
+func appendSpark(dst []byte, samples []float64, width int, levels *[8]string) []byte {
+	if width <= 0 {
+		return dst
+	}
+	if len(samples) > width {
+		samples = samples[len(samples)-width:]
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range samples {
+		if !math.IsInf(s, 0) && !math.IsNaN(s) {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+	}
+	for _, s := range samples {
+		k := 0
+		switch {
+		case math.IsNaN(s) || math.IsInf(s, -1):
+		case math.IsInf(s, 1):
+			k = 7
+		case hi > lo:
+			k = min(max(int((s-lo)/(hi-lo)*7+0.5), 0), 7)
+		case s != 0:
+			k = 3
+		}
+		dst = append(dst, levels[k]...)
+	}
+	return dst
+}
