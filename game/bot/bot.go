@@ -117,6 +117,9 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	if s.Round.Phase != game.PhasePlaying || slot < 0 || slot >= int(s.Slots) {
 		return in
 	}
+	if m.W != int(s.Round.MazeW) || m.H != int(s.Round.MazeH) || m.Seed != s.Round.MazeSeed {
+		return in // not this round's maze: nothing sensible to do
+	}
 	me := &s.Tanks[slot]
 	if !me.Alive || !me.Seated || me.Hitstun > 0 {
 		return in // dead, or stunned: the game ignores the input anyway
@@ -141,12 +144,12 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 		}
 	}
 
-	// Shots: for each direction, does a bullet fired now hit an enemy
-	// before it could hit us?
+	// Shots: for each direction, would a bullet fired now surely hit an
+	// enemy (before it could hit us)?
 	var shotTicks [9]int
 	canFire := me.Cooldown == 0
 	best := -1
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 8 && canFire; i++ {
 		shotTicks[i] = b.shot(s, m, slot, i)
 		if shotTicks[i] > 0 && (best < 0 || shotTicks[i] < shotTicks[best]) {
 			best = i

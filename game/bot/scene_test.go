@@ -210,6 +210,15 @@ func TestNeutralWhenIdle(t *testing.T) {
 	if in := b.Input(w2.State(), w2.Maze(), 2); in != game.Neutral(w2.Tick()) {
 		t.Fatalf("dead tank: %+v, want neutral", in)
 	}
+	// Another round's maze.
+	var other game.Maze
+	other.Generate(w.State().Round.MazeSeed+1, game.DefaultMazeW, game.DefaultMazeH)
+	if in := b.Input(w.State(), &other, 0); in != game.Neutral(w.Tick()) {
+		t.Fatalf("wrong maze: %+v, want neutral", in)
+	}
+	if in := b.Input(w.State(), w.Maze(), 0); in == game.Neutral(w.Tick()) {
+		t.Fatal("right maze: neutral input at the start of a round")
+	}
 	// Not a slot.
 	if in := b.Input(w.State(), w.Maze(), 5); in != game.Neutral(w.Tick()) {
 		t.Fatalf("slot 5 of 2: %+v, want neutral", in)
