@@ -24,6 +24,9 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"play", "play against bots right here: an embedded server, you and bots", runPlay},
+		{"serve", "run the authoritative game server (UDP)", runServe},
+		{"join", "join a server and play (or watch with --spectate)", runJoin},
 		{"version", "print the version and exit", runVersion},
 		{"help", "show help for ttytanks or one of its commands", runHelp},
 	}

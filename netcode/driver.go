@@ -62,15 +62,21 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 			return err
 		case <-timer.C:
 		}
-		now := time.Now()
-		d.mu.Lock()
-		out := d.s.Tick(now)
-		d.sendAll(out)
-		d.s.ObserveTickDuration(time.Since(now))
-		d.mu.Unlock()
-		next = next.Add(TickDuration)
-		if lag := time.Since(next); lag > 5*TickDuration {
-			next = time.Now() // fell far behind: keep 60 Hz from here, no burst
+		// Run the ticks that are due: normally one; a few in a row after a
+		// stall, so the match keeps its 60 Hz cadence; beyond
+		// MaxCatchUpTicks the schedule restarts from now instead.
+		for n := 0; !time.Now().Before(next); n++ {
+			if n == MaxCatchUpTicks {
+				next = time.Now()
+				break
+			}
+			began := time.Now()
+			d.mu.Lock()
+			out := d.s.Tick(next) // the scheduled time: input deadlines follow the schedule
+			d.sendAll(out)
+			d.s.ObserveTickDuration(time.Since(began))
+			d.mu.Unlock()
+			next = next.Add(TickDuration)
 		}
 		timer.Reset(time.Until(next))
 	}

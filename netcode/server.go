@@ -483,7 +483,7 @@ func (s *Server) Tick(now time.Time) []Datagram {
 	state := uint32(w.Tick().Diff(s.start))%uint32(s.cfg.StateEvery) == 0
 	for _, p := range s.humans() {
 		ai := proto.AckInfo{ServerTick: w.Tick(), NewestInput: p.newest, MarginMs: p.margin,
-			EchoTime: p.echo, EchoDelay: uint16(min(now.Sub(p.echoAt)/(10*time.Microsecond), 0xffff)),
+			EchoTime: p.echo, EchoDelay: uint16(min(max(now.Sub(p.echoAt), 0)/(10*time.Microsecond), 0xffff)),
 			Received: p.recv}
 		hdr := proto.Header{Session: p.session, Match: s.match, Player: proto.SpectatorSlot}
 		if p.slot >= 0 {

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"ttytanks/game"
+	"ttytanks/game/bot"
+	"ttytanks/netcode"
+	"ttytanks/proto"
+	"ttytanks/tui"
+)
+
+// uiFlags configure the terminal client.
+type uiFlags struct {
+	ascii    bool
+	fps      int
+	controls string
+	spectate bool
+}
+
+func (f *uiFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (for terminals without box drawing)")
+	fs.IntVar(&f.fps, "fps", 60, "display frames per second (10-240)")
+	fs.StringVar(&f.controls, "controls", "hold", "movement keys: hold (move while keys repeat) or sticky (move until the opposite key or x)")
+}
+
+func (f *uiFlags) check() error {
+	if f.fps < 10 || f.fps > 240 {
+		return fmt.Errorf("--fps must be 10..240")
+	}
+	if _, err := tui.ParseControlMode(f.controls); err != nil {
+		return fmt.Errorf("--controls: %v", err)
+	}
+	return nil
+}
+
+func (f *uiFlags) options(share string) tui.Options {
+	mode, _ := tui.ParseControlMode(f.controls)
+	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share}
+}
+
+func runJoin(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("join", "join [HOST:PORT] [flags]   (default localhost:7777)", stdout)
+	name := fs.String("name", defaultName(), "player name shown to others (control characters are stripped)")
+	var uf uiFlags
+	uf.register(fs)
+	fs.BoolVar(&uf.spectate, "spectate", false, "watch without taking a seat")
+	var sim simFlags
+	sim.register(fs)
+	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
+	headless := fs.Bool("headless", false, "no screen: play (with --bot) for --duration and print or write metrics")
+	duration := fs.Duration("duration", 20*time.Second, "with --headless: how long to play")
+	statsJSON := fs.String("stats-json", "", "with --headless: write the final metrics as JSON to this file")
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() > 1 {
+		return usageError(stderr, "join", fmt.Sprintf("unexpected argument %q", fs.Arg(1)))
+	}
+	addr := "localhost:7777"
+	if fs.NArg() == 1 {
+		addr = fs.Arg(0)
+	}
+	nm, err := playerName(*name)
+	if err == nil {
+		err = uf.check()
+	}
+	if err == nil {
+		err = sim.check()
+	}
+	if err == nil && *duration <= 0 {
+		err = fmt.Errorf("--duration must be positive")
+	}
+	if err != nil {
+		return usageError(stderr, "join", err.Error())
+	}
+	target, err := resolveServer(addr)
+	if err != nil {
+		return usageError(stderr, "join", err.Error())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *headless {
+		return runHeadless(ctx, target, nm, *useBot, uf.spectate, sim, *duration, *statsJSON, stdout, stderr)
+	}
+	return runClientUI(ctx, target, nm, *useBot, uf, sim, target.String(), stderr)
+}
+
+// resolveServer turns HOST:PORT (or HOST, port 7777) into an address.
+func resolveServer(addr string) (netip.AddrPort, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		host, port = addr, "7777"
+	}
+	p, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || p == 0 || host == "" {
+		return netip.AddrPort{}, fmt.Errorf("%q is not a server address like host:7777", addr)
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(context.Background(), "ip", host)
+	if err != nil || len(ips) == 0 {
+		return netip.AddrPort{}, fmt.Errorf("cannot resolve %q: %v", host, err)
+	}
+	ip := ips[0]
+	for _, a := range ips {
+		if a.Is4() {
+			ip = a
+			break
+		}
+	}
+	return netip.AddrPortFrom(ip.Unmap(), uint16(p)), nil
+}
+
+// defaultName is the login name, or "player".
+func defaultName() string {
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "player"
+}
+
+// playerName sanitises a --name value.
+func playerName(s string) (string, error) {
+	n := proto.SanitizeName(s)
+	if n == "" {
+		return "", fmt.Errorf("--name %q has no printable characters", s)
+	}
+	return n, nil
+}
+
+func usageError(stderr io.Writer, cmd, msg string) int {
+	fmt.Fprintf(stderr, "ttytanks %s: %s\nRun 'ttytanks %s --help' for usage.\n", cmd, msg, cmd)
+	return 2
+}
+
+// botInput is the bot policy as a client's LocalInput.
+func botInput(seed uint64) func(w *game.World, slot int) game.Input {
+	b := bot.New(seed)
+	return func(w *game.World, slot int) game.Input { return b.Input(w.State(), w.Maze(), slot) }
+}
+
+// startClient opens a UDP socket and starts a client session on it.
+func startClient(target netip.AddrPort, name string, useBot, spectate bool, sim simFlags) (*netcode.ClientDriver, error) {
+	ct, err := netcode.ListenUDP(":0")
+	if err != nil {
+		return nil, err
+	}
+	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate}
+	if useBot {
+		cfg.LocalInput = botInput(netcode.RandomSession())
+	}
+	return netcode.StartClient(netcode.NewClient(cfg), sim.wrap(ct)), nil
+}
+
+// runClientUI plays in the terminal until the player quits or the session
+// ends; it returns the exit code.
+func runClientUI(ctx context.Context, target netip.AddrPort, name string, useBot bool, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
+	d, err := startClient(target, name, useBot, uf.spectate, sim)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	screen, err := newScreen()
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
+		return 1
+	}
+	err = tui.Run(ctx, screen, d, uf.options(share))
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	var v netcode.View
+	d.View(&v)
+	if v.Status == netcode.StatusClosed && v.Message != "" {
+		fmt.Fprintf(stderr, "ttytanks: %s\n", v.Message)
+		return 1
+	}
+	return 0
+}
+
+// headlessStats is what join --headless --stats-json writes.
+type headlessStats struct {
+	Status          string  `json:"status"`
+	Message         string  `json:"message,omitempty"`
+	Slot            int     `json:"slot"`
+	Seconds         float64 `json:"seconds"`
+	Rollbacks       uint64  `json:"rollbacks"`
+	ReplayMaxTicks  int     `json:"replay_max_ticks"`
+	ReplayP99Micros float64 `json:"replay_cost_p99_us"`
+	RTTMillis       float64 `json:"rtt_ms"`
+	LossUp          float64 `json:"loss_up"`
+	LossDown        float64 `json:"loss_down"`
+	HashMismatches  uint64  `json:"hash_mismatches"`
+	Resyncs         uint64  `json:"resyncs"`
+	BytesUpPerSec   float64 `json:"bytes_up_per_s"`
+	BytesDownPerSec float64 `json:"bytes_down_per_s"`
+	FinalTick       uint32  `json:"final_tick"`
+	FinalHash       string  `json:"final_hash"`
+	Scores          []int   `json:"scores"`
+	RoundsPlayed    int     `json:"rounds"`
+	RoundsWithKill  int     `json:"rounds_with_kill"`
+}
+
+// runHeadless plays without a screen for d and reports the metrics.
+func runHeadless(ctx context.Context, target netip.AddrPort, name string, useBot, spectate bool, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
+	cd, err := startClient(target, name, useBot, spectate, sim)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	defer cd.Close()
+	var (
+		start      time.Time
+		lastRound  uint16
+		lastPhase  game.Phase
+		rounds     int
+		kills      int
+		firstBytes [2]uint64
+	)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	var v netcode.View
+	deadline := time.NewTimer(d + 10*time.Second) // the match must also start
+	defer deadline.Stop()
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-cd.Done():
+			break loop
+		case <-deadline.C:
+			break loop
+		case <-tick.C:
+		}
+		cd.View(&v)
+		if v.Status != netcode.StatusPlaying {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+			firstBytes = [2]uint64{v.Metrics.BytesUp, v.Metrics.BytesDown}
+			deadline.Reset(d)
+		}
+		r := v.World.Round
+		if r.Phase == game.PhaseOver && (lastPhase != game.PhaseOver || r.Number != lastRound) {
+			rounds++
+			if r.Winner >= 0 {
+				kills++
+			}
+		}
+		lastPhase, lastRound = r.Phase, r.Number
+	}
+	cd.View(&v)
+	m := v.Metrics
+	secs := time.Since(start).Seconds()
+	if start.IsZero() {
+		secs = 0
+	}
+	out := headlessStats{Status: v.Status.String(), Message: v.Message, Slot: v.Slot, Seconds: secs,
+		Rollbacks: m.Rollbacks, ReplayMaxTicks: m.ReplayMax, ReplayP99Micros: float64(m.ReplayCostP99) / 1e3,
+		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
+		Resyncs: m.Resyncs, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
+		RoundsPlayed: rounds, RoundsWithKill: kills}
+	if secs > 0 {
+		out.BytesUpPerSec = float64(m.BytesUp-firstBytes[0]) / secs
+		out.BytesDownPerSec = float64(m.BytesDown-firstBytes[1]) / secs
+	}
+	for i := 0; i < int(v.World.Slots); i++ {
+		out.Scores = append(out.Scores, int(v.World.Tanks[i].Score))
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	if file != "" {
+		if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+			return 1
+		}
+	} else {
+		fmt.Fprintln(stdout, string(b))
+	}
+	if start.IsZero() {
+		msg := v.Message
+		if msg == "" {
+			msg = "the match did not start in time"
+		}
+		fmt.Fprintf(stderr, "ttytanks: %s\n", msg)
+		return 1
+	}
+	return 0
+}

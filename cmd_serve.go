@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"ttytanks/game"
+	"ttytanks/game/bot"
+	"ttytanks/netcode"
+	"ttytanks/tui"
+)
+
+// serverFlags are the flags that configure an authoritative server.
+type serverFlags struct {
+	addr       string
+	players    int
+	bots       int
+	maze       mazeSize
+	stateEvery int
+	sim        simFlags
+}
+
+func (f *serverFlags) register(fs *pflag.FlagSet) {
+	f.maze = mazeSize{game.DefaultMazeW, game.DefaultMazeH}
+	fs.StringVar(&f.addr, "addr", ":7777", "UDP address to listen on")
+	fs.IntVar(&f.players, "players", 2, "seats in a match, bots included (1-8); the match starts when all are taken")
+	fs.IntVar(&f.bots, "bots", 0, "seats the server fills with bots")
+	fs.Var(&f.maze, "maze", "maze size in tiles, odd WxH")
+	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
+	f.sim.register(fs)
+}
+
+func (f *serverFlags) check() error {
+	if f.players < 1 || f.players > game.MaxPlayers {
+		return fmt.Errorf("--players must be 1..%d", game.MaxPlayers)
+	}
+	if f.bots < 0 || f.bots > f.players {
+		return fmt.Errorf("--bots must be 0..--players (%d)", f.players)
+	}
+	if f.stateEvery < 1 || f.stateEvery > 60 {
+		return fmt.Errorf("--state-every must be 1..60")
+	}
+	if (f.maze.w/2)*(f.maze.h/2) < f.players*2 {
+		return fmt.Errorf("--maze %s is too small for %d players", f.maze.String(), f.players)
+	}
+	return f.sim.check()
+}
+
+func (f *serverFlags) config() netcode.ServerConfig {
+	return netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
+		StateEvery: f.stateEvery, NewBot: newBot}
+}
+
+func newBot(slot int, seed uint64) netcode.InputSource { return bot.New(seed) }
+
+// listen opens the server's socket, with the simulator around it if asked.
+func (f *serverFlags) listen() (netcode.Transport, *netcode.UDP, error) {
+	u, err := netcode.ListenUDP(f.addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+	}
+	return f.sim.wrap(u), u, nil
+}
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", "serve [flags]", stdout)
+	var f serverFlags
+	f.register(fs)
+	play := fs.Bool("play", false, "also play in this terminal (the two-terminal demo: serve --play here, join there)")
+	name := fs.String("name", defaultName(), "your player name with --play")
+	var uf uiFlags
+	uf.register(fs)
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "serve", fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if err := f.check(); err != nil {
+		return usageError(stderr, "serve", err.Error())
+	}
+	if err := uf.check(); err != nil {
+		return usageError(stderr, "serve", err.Error())
+	}
+	nm, err := playerName(*name)
+	if err != nil {
+		return usageError(stderr, "serve", err.Error())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tr, udp, err := f.listen()
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+		return 1
+	}
+	srv, err := netcode.NewServer(f.config())
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+		return 1
+	}
+	sd := netcode.NewServerDriver(srv, tr)
+	served := make(chan error, 1)
+	go func() { served <- sd.Run(ctx) }()
+	addr := udp.LocalAddr()
+	share := shareAddr(f.addr, addr.Port())
+	tty := term.IsTerminal(int(os.Stdout.Fd()))
+
+	if *play {
+		target := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), addr.Port())
+		code := runClientUI(ctx, target, nm, false, uf, simFlags{}, share, stderr)
+		stop()
+		<-served
+		return code
+	}
+
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger.Info("serving", "addr", addr.String(), "players", f.players, "bots", f.bots,
+		"maze", f.maze.String(), "state_every", f.stateEvery, "share", "ttytanks join "+share)
+	every := 5 * time.Second
+	if tty {
+		every = 500 * time.Millisecond
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-served:
+			if err != nil {
+				logger.Error("server stopped", "err", err)
+				return 1
+			}
+			return 0
+		case <-ctx.Done():
+			// The driver sends every client a Leave and returns.
+			select {
+			case <-served:
+			case <-time.After(time.Second):
+			}
+			if !tty {
+				logger.Info("shut down")
+			} else {
+				fmt.Fprint(stdout, "\x1b[H\x1b[2J")
+				fmt.Fprintln(stdout, "ttytanks server shut down")
+			}
+			return 0
+		case <-tick.C:
+			var st netcode.ServerStats
+			sd.Do(func(s *netcode.Server) { st = s.Stats() })
+			if tty {
+				w, h, _ := term.GetSize(int(os.Stdout.Fd()))
+				fmt.Fprint(stdout, "\x1b[H\x1b[2J"+tui.Dashboard(&st, share, w, h, os.Getenv("NO_COLOR") != ""))
+			} else {
+				logStatus(logger, &st)
+			}
+		}
+	}
+}
+
+// logStatus writes the operator's periodic status line.
+func logStatus(l *slog.Logger, st *netcode.ServerStats) {
+	attrs := []any{"match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
+		"players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
+		"in_bytes", st.BytesIn, "out_bytes", st.BytesOut, "dropped", st.DroppedTotal()}
+	for _, p := range st.Players {
+		attrs = append(attrs, "p"+strconv.Itoa(p.Slot), fmt.Sprintf("%s margin=%dms real=%d held=%d neutral=%d",
+			p.Name, p.MarginMs, p.RealTicks, p.HeldTicks, p.NeutralTicks))
+	}
+	l.Info("status", attrs...)
+}
+
+// shareAddr is the address other players should join: the host's name
+// when listening on all interfaces.
+func shareAddr(listen string, port uint16) string {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil || host == "" || host == "0.0.0.0" || host == "::" {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		} else {
+			host = "localhost"
+		}
+	}
+	return net.JoinHostPort(host, strconv.Itoa(int(port)))
+}
+
+// newScreen opens the terminal for tcell.
+func newScreen() (tcell.Screen, error) { return tcell.NewScreen() }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+)
+
+// simFlags are the network-condition simulator flags shared by serve, join
+// and play.
+type simFlags struct {
+	latency, jitter    time.Duration
+	loss, dup, reorder percent
+	seed               uint64
+}
+
+func (f *simFlags) register(fs *pflag.FlagSet) {
+	fs.DurationVar(&f.latency, "sim-latency", 0, "simulated one-way delay added to every datagram, each direction (e.g. 60ms)")
+	fs.DurationVar(&f.jitter, "sim-jitter", 0, "simulated jitter: extra delay uniformly in ±this, each direction")
+	fs.Var(&f.loss, "sim-loss", "simulated packet loss, each direction (e.g. 5% or 0.05)")
+	fs.Var(&f.dup, "sim-dup", "simulated duplicate rate, each direction (e.g. 2%)")
+	fs.Var(&f.reorder, "sim-reorder", "simulated reorder rate: datagrams held back 1-3 ticks (e.g. 5%)")
+	fs.Uint64Var(&f.seed, "sim-seed", 1, "seed of the network simulator")
+}
+
+func (f *simFlags) impairment() netcode.Impairment {
+	return netcode.Impairment{Latency: f.latency, Jitter: f.jitter, Loss: float64(f.loss),
+		Dup: float64(f.dup), Reorder: float64(f.reorder)}
+}
+
+func (f *simFlags) check() error {
+	if f.latency < 0 || f.jitter < 0 {
+		return fmt.Errorf("--sim-latency and --sim-jitter must not be negative")
+	}
+	if f.latency > 10*time.Second || f.jitter > 10*time.Second {
+		return fmt.Errorf("--sim-latency and --sim-jitter must be at most 10s")
+	}
+	return nil
+}
+
+// wrap puts the simulator around t when any --sim-* flag is set.
+func (f *simFlags) wrap(t netcode.Transport) netcode.Transport {
+	imp := f.impairment()
+	if !imp.Active() {
+		return t
+	}
+	return netcode.NewSimTransport(t, imp, imp, f.seed)
+}
+
+// percent is a probability given as "5%", "5" (percent) or "0.05".
+type percent float64
+
+func (p *percent) String() string { return strconv.FormatFloat(float64(*p)*100, 'g', -1, 64) + "%" }
+func (p *percent) Type() string   { return "percent" }
+func (p *percent) Set(s string) error {
+	s = strings.TrimSpace(s)
+	pct := strings.HasSuffix(s, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a percentage (try 5%% or 0.05)", s)
+	}
+	if pct || v > 1 {
+		v /= 100
+	}
+	if v < 0 || v > 1 {
+		return fmt.Errorf("%q is outside 0%%..100%%", s)
+	}
+	*p = percent(v)
+	return nil
+}
+
+// The smallest maze the server offers: room for a fight.
+const minMazeW, minMazeH = 9, 7
+
+// mazeSize is a --maze WxH value.
+type mazeSize struct{ w, h int }
+
+func (m *mazeSize) String() string { return fmt.Sprintf("%dx%d", m.w, m.h) }
+func (m *mazeSize) Type() string   { return "WxH" }
+func (m *mazeSize) Set(s string) error {
+	var w, h int
+	if n, err := fmt.Sscanf(strings.ToLower(s), "%dx%d", &w, &h); n != 2 || err != nil || fmt.Sprintf("%dx%d", w, h) != strings.ToLower(s) {
+		return fmt.Errorf("%q is not a size like 25x21", s)
+	}
+	if err := game.CheckMazeSize(w, h); err != nil || w < minMazeW || h < minMazeH {
+		return fmt.Errorf("maze %s: width and height must be odd, %d..%d wide and %d..%d high",
+			s, minMazeW, game.MaxMazeW, minMazeH, game.MaxMazeH)
+	}
+	m.w, m.h = w, h
+	return nil
+}

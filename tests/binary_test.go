@@ -1,0 +1,51 @@
+package tests
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildDir  string
+)
+
+// binary builds the ttytanks binary once per test run and returns its path.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "ttytanks-e2e-")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(buildDir, "ttytanks")
+		out, err := exec.Command("go", "build", "-o", binPath, "..").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err: err, out: string(out)}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building ttytanks: %v", buildErr)
+	}
+	return binPath
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,178 @@
+package tests
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmux drives a real terminal: a detached tmux session running the binary
+// at a fixed size, read with capture-pane.
+type tmux struct {
+	t    *testing.T
+	name string
+}
+
+func startTmux(t *testing.T, name string, w, h int, cmd ...string) *tmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the end-to-end tests (CI installs it): ", err)
+	}
+	tm := &tmux{t: t, name: fmt.Sprintf("%s-%d", name, time.Now().UnixNano())}
+	args := append([]string{"new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmd...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	tm.run("set-option", "-t", tm.name, "remain-on-exit", "on")
+	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	return tm
+}
+
+func (tm *tmux) run(args ...string) string {
+	out, err := exec.Command("tmux", args...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmux) screen() string { return tm.run("capture-pane", "-p", "-t", tm.name) }
+
+func (tm *tmux) keys(k ...string) { tm.run(append([]string{"send-keys", "-t", tm.name}, k...)...) }
+
+func (tm *tmux) format(f string) string {
+	return strings.TrimSpace(tm.run("display-message", "-p", "-t", tm.name, f))
+}
+
+// waitScreen polls the screen (the program runs in another process; there
+// is nothing to wait on but its output) until ok accepts it or d passes.
+func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) string {
+	tm.t.Helper()
+	end := time.Now().Add(d)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(end) {
+			tm.t.Fatalf("waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// field returns the part of each screen line left of the sidebar.
+func field(screen string) []string {
+	lines := strings.Split(screen, "\n")
+	cut := -1
+	for _, l := range lines {
+		if i := strings.Index(l, "╭"); i >= 0 {
+			cut = len([]rune(l[:i]))
+			break
+		}
+	}
+	var out []string
+	for _, l := range lines {
+		r := []rune(l)
+		if cut >= 0 && len(r) > cut {
+			r = r[:cut]
+		}
+		out = append(out, string(r))
+	}
+	return out
+}
+
+// tanks returns the screen cells (col,row) holding tank arrows.
+func tanks(screen string) [][2]int {
+	var at [][2]int
+	for y, l := range field(screen) {
+		for x, r := range []rune(l) {
+			if strings.ContainsRune("↑↗→↘↓↙←↖", r) {
+				at = append(at, [2]int{x, y})
+			}
+		}
+	}
+	return at
+}
+
+// sidebarValue returns the text after label on the sidebar line holding it.
+func sidebarValue(screen, label string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if i := strings.Index(l, "│"+label); i >= 0 {
+			return strings.Trim(strings.TrimSpace(l[i+len("│"+label):]), "│ ")
+		}
+	}
+	return ""
+}
+
+func playing(s string) bool {
+	return strings.Contains(s, "playing") && strings.Contains(s, "██") && len(tanks(s)) >= 2
+}
+
+// TestPlayInTerminal runs `ttytanks play` in a real terminal at 100x30:
+// the maze and both tanks show, the sidebar's tick and RTT figures move,
+// and q leaves the game with the terminal out of the alternate screen.
+func TestPlayInTerminal(t *testing.T) {
+	tm := startTmux(t, "play", 100, 30, binary(t), "play", "--name", "e2e")
+	s1 := tm.waitScreen(10*time.Second, "the match", playing)
+	if tm.format("#{alternate_on}") != "1" {
+		t.Fatal("the game is not on the alternate screen")
+	}
+	tick1, rtt1 := sidebarValue(s1, "tick"), sidebarValue(s1, "RTT")
+	s2 := tm.waitScreen(5*time.Second, "the tick to advance", func(s string) bool {
+		return sidebarValue(s, "tick") != tick1 && sidebarValue(s, "RTT") != ""
+	})
+	if tick1 == "" || rtt1 == "" {
+		t.Fatalf("sidebar lacks tick or RTT:\n%s", s1)
+	}
+	t.Logf("tick %s → %s, RTT %s → %s", tick1, sidebarValue(s2, "tick"), rtt1, sidebarValue(s2, "RTT"))
+	tm.keys("q")
+	tm.waitScreen(3*time.Second, "exit", func(string) bool { return tm.format("#{pane_dead}") == "1" })
+	if tm.format("#{alternate_on}") != "0" {
+		t.Fatal("after q the terminal is still on the alternate screen")
+	}
+	if st := tm.format("#{pane_dead_status}"); st != "0" {
+		t.Fatalf("play exited with status %s", st)
+	}
+}
+
+// TestServePlayAndJoinInTerminals is the two-terminal demo: serve --play in
+// one terminal, join in another; a key pressed in the first moves its tank
+// on both screens.
+func TestServePlayAndJoinInTerminals(t *testing.T) {
+	port := freeUDPPort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	host := startTmux(t, "host", 100, 30, binary(t), "serve", "--play", "--addr", addr, "--name", "host")
+	host.waitScreen(5*time.Second, "the waiting screen", func(s string) bool { return strings.Contains(s, "waiting for 1 more player") })
+	guest := startTmux(t, "guest", 100, 30, binary(t), "join", addr, "--name", "guest")
+	before := host.waitScreen(10*time.Second, "the match on the host", playing)
+	guest.waitScreen(10*time.Second, "the match on the guest", playing)
+	start := tanks(before)
+	var moved string
+	for i := 0; i < 40 && moved == ""; i++ {
+		host.keys("Right")
+		host.keys("Down")
+		time.Sleep(50 * time.Millisecond) // key-repeat cadence, as a held key would send
+		if s := host.screen(); len(tanks(s)) >= 2 && fmt.Sprint(tanks(s)) != fmt.Sprint(start) {
+			moved = s
+		}
+	}
+	if moved == "" {
+		t.Fatalf("the host's tank did not move after keys; screen:\n%s", host.screen())
+	}
+	guest.waitScreen(3*time.Second, "the move on the guest's screen", func(s string) bool {
+		return len(tanks(s)) >= 2 && fmt.Sprint(tanks(s)) != fmt.Sprint(start)
+	})
+	guest.keys("q")
+	guest.waitScreen(3*time.Second, "guest exit", func(string) bool { return guest.format("#{pane_dead}") == "1" })
+	if guest.format("#{alternate_on}") != "0" {
+		t.Fatal("join left the terminal on the alternate screen")
+	}
+	host.keys("q")
+	host.waitScreen(3*time.Second, "host exit", func(string) bool { return host.format("#{pane_dead}") == "1" })
+	if host.format("#{alternate_on}") != "0" {
+		t.Fatal("serve --play left the terminal on the alternate screen")
+	}
+}
