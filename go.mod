@@ -9,6 +9,7 @@ require (
 	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/pflag v1.1.0
 	go.uber.org/goleak v1.3.0
+	golang.org/x/term v0.37.0
 )
 
 require (
@@ -23,6 +24,5 @@ require (
 	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	golang.org/x/sys v0.38.0 // indirect
-	golang.org/x/term v0.37.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
 )
