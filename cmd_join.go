@@ -224,10 +224,6 @@ func runHeadless(ctx context.Context, target netip.AddrPort, name string, useBot
 	defer cd.Close()
 	var (
 		start      time.Time
-		lastRound  uint16
-		lastPhase  game.Phase
-		rounds     int
-		kills      int
 		firstBytes [2]uint64
 	)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -255,14 +251,6 @@ loop:
 			firstBytes = [2]uint64{v.Metrics.BytesUp, v.Metrics.BytesDown}
 			deadline.Reset(d)
 		}
-		r := v.World.Round
-		if r.Phase == game.PhaseOver && (lastPhase != game.PhaseOver || r.Number != lastRound) {
-			rounds++
-			if r.Winner >= 0 {
-				kills++
-			}
-		}
-		lastPhase, lastRound = r.Phase, r.Number
 	}
 	cd.View(&v)
 	m := v.Metrics
@@ -273,14 +261,22 @@ loop:
 	out := headlessStats{Status: v.Status.String(), Message: v.Message, Slot: v.Slot, Seconds: secs,
 		Rollbacks: m.Rollbacks, ReplayMaxTicks: m.ReplayMax, ReplayP99Micros: float64(m.ReplayCostP99) / 1e3,
 		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
-		Resyncs: m.Resyncs, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
-		RoundsPlayed: rounds, RoundsWithKill: kills}
+		Resyncs: m.Resyncs, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World))}
+	// Rounds finished so far; a round's winner scores only by a kill (a
+	// round that runs out of time is a draw).
+	if r := v.World.Round; r.Number > 0 {
+		out.RoundsPlayed = int(r.Number) - 1
+		if r.Phase == game.PhaseOver {
+			out.RoundsPlayed++
+		}
+	}
 	if secs > 0 {
 		out.BytesUpPerSec = float64(m.BytesUp-firstBytes[0]) / secs
 		out.BytesDownPerSec = float64(m.BytesDown-firstBytes[1]) / secs
 	}
 	for i := 0; i < int(v.World.Slots); i++ {
 		out.Scores = append(out.Scores, int(v.World.Tanks[i].Score))
+		out.RoundsWithKill += int(v.World.Tanks[i].Score)
 	}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	if file != "" {

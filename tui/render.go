@@ -57,7 +57,8 @@ func (r *Renderer) Draw(v *netcode.View) {
 			r.drawTitle(&l, v)
 			r.drawField(&l, v)
 			if v.World.Round.Phase == game.PhaseOver && v.Status == netcode.StatusPlaying {
-				r.paintCentred(l.field, roundOverPanel(t, l.field.w, v))
+				below := rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - 1}
+				r.paintCentred(below, roundOverPanel(t, below.w, v))
 			}
 		}
 		if s := statusPanel(t, l.play.w, v, r.opts); s != "" {

@@ -229,7 +229,7 @@ func (b *Bot) makePlans(want int, firing bool) int {
 // the path distance to the target where the tank ends up.
 func (b *Bot) try(m *game.Maze, t tankSim, p plan) (int, int16) {
 	var prog int16 = -1
-	resting := false
+	fixed := -1 // a move that leaves t as it is: no need to step it
 	for k := 0; k < window; k++ {
 		mv := still
 		switch {
@@ -241,10 +241,13 @@ func (b *Bot) try(m *game.Maze, t tankSim, p plan) (int, int16) {
 		if k == active {
 			prog = b.progress(m, t.x, t.y)
 		}
-		if !resting || mv != still {
+		if mv != fixed {
 			prev := t
 			t.step(m, dirs8[mv][0], dirs8[mv][1])
-			resting = mv == still && t == prev
+			fixed = -1
+			if t == prev {
+				fixed = mv // at rest, or pressed against a wall at full speed
+			}
 		}
 		tx, ty := t.x>>subTileShift, t.y>>subTileShift
 		if b.danger[k][ty]>>uint(tx)&1 == 0 {
