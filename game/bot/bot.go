@@ -173,11 +173,15 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	move := want
 	if b.traceBullets(s, m, slot) > 0 {
 		start := fromTank(me)
-		if hit, _ := b.try(m, start, plan{a: int8(want), b: int8(want), n: active}); hit <= safeAfter {
+		if hit, _ := b.try(m, start, plan{a: int8(want), b: int8(want), n: active}, noDist); hit <= safeAfter {
 			np := b.makePlans(want, canFire && shotTicks[want] > 0)
 			bestSafe, bestHit, bestProg := -1, -1, int16(0)
 			for _, p := range b.plans[:np] {
-				hit, prog := b.try(m, start, p)
+				bound := noDist
+				if bestSafe > safeAfter {
+					bound = bestProg // only a safe plan that ends nearer can win
+				}
+				hit, prog := b.try(m, start, p, bound)
 				safe := min(hit, safeAfter+1)
 				if safe > bestSafe || safe == bestSafe && (prog < bestProg || prog == bestProg && hit > bestHit) {
 					bestSafe, bestHit, bestProg, move = safe, hit, prog, int(p.a)
@@ -226,8 +230,9 @@ func (b *Bot) makePlans(want int, firing bool) int {
 // try simulates the bot's tank following p (move a for p.n ticks, then b
 // until tick active, then standing still) against the traced bullets for
 // window ticks. It returns the tick of the first hit (noHit if none) and
-// the path distance to the target where the tank ends up.
-func (b *Bot) try(m *game.Maze, t tankSim, p plan) (int, int16) {
+// the path distance to the target where the tank ends up. A plan that
+// ends farther than bound from the target is given up early as hit at 0.
+func (b *Bot) try(m *game.Maze, t tankSim, p plan, bound int16) (int, int16) {
 	var prog int16 = -1
 	fixed := -1 // a move that leaves t as it is: no need to step it
 	for k := 0; k < window; k++ {
@@ -239,7 +244,9 @@ func (b *Bot) try(m *game.Maze, t tankSim, p plan) (int, int16) {
 			mv = int(p.b)
 		}
 		if k == active {
-			prog = b.progress(m, t.x, t.y)
+			if prog = b.progress(m, t.x, t.y); prog > bound {
+				return 0, prog
+			}
 		}
 		if mv != fixed {
 			prev := t

@@ -128,10 +128,22 @@ func (t *tankSim) wallLimit(m *game.Maze, axis int, d int32) int32 {
 }
 
 // wallAcross reports whether any tile at coordinate a along axis, between
-// p0 and p1 across it, is a wall.
+// p0 and p1 (p0 <= p1) across it, is a wall. Tiles outside the maze are
+// walls.
 func wallAcross(m *game.Maze, axis int, a, p0, p1 int32) bool {
+	if axis == 1 {
+		// Row a, columns p0..p1: one mask test.
+		if a < 0 || a >= int32(m.H) || p0 < 0 || p1 >= int32(m.W) {
+			return true
+		}
+		return m.Wall[a]>>uint(p0)&(1<<uint(p1-p0+1)-1) != 0
+	}
+	// Column a, rows p0..p1.
+	if a < 0 || a >= int32(m.W) || p0 < 0 || p1 >= int32(m.H) {
+		return true
+	}
 	for p := p0; p <= p1; p++ {
-		if axis == 0 && m.IsWall(int(a), int(p)) || axis == 1 && m.IsWall(int(p), int(a)) {
+		if m.Wall[p]>>uint(a)&1 != 0 {
 			return true
 		}
 	}
