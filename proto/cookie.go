@@ -13,8 +13,9 @@ import (
 // cookie is 8 bytes of issue time (Unix milliseconds, big-endian) followed
 // by the first 16 bytes of HMAC-SHA256(secret, "ttytanks cookie v1" ||
 // time || IP (16 bytes, IPv4 mapped into IPv6) || port u16). The server
-// keeps nothing per client: Verify recomputes the MAC. A CookieJar is safe
-// for concurrent use.
+// keeps nothing per client: Verify recomputes the MAC. Create one with
+// NewCookieJar (the zero CookieJar has an empty secret). A CookieJar is
+// safe for concurrent use.
 type CookieJar struct {
 	secret []byte
 }
