@@ -63,7 +63,8 @@ func dirIndex(mx, my int8) int {
 	return still
 }
 
-// plan is a candidate move sequence: move a for the first n ticks, then b.
+// plan is a candidate move sequence for dodging: move a for the first n
+// ticks, then b until tick active, then stand still.
 type plan struct {
 	a, b int8 // indexes into dirs8
 	n    int8
@@ -101,7 +102,8 @@ type Bot struct {
 	shotX, shotY [2*shotReach + shotMargin]int32
 }
 
-// New returns a bot whose random choices are drawn from seed.
+// New returns a bot whose random choices are drawn from seed. (The zero
+// Bot is a usable bot with seed 0.)
 func New(seed uint64) *Bot { return &Bot{seed: seed} }
 
 // rand returns pseudo-random bits for (slot, t, salt) from the bot's seed.

@@ -45,6 +45,12 @@ func TestNavigatesTurnsQuickly(t *testing.T) {
 			t.Fatalf("seed %d: after %d ticks (path %d tiles) the bot is on tile (%d,%d) and has not won",
 				seed, k, tiles, me.X>>10, me.Y>>10)
 		}
+		// Getting in line means covering nearly the whole path: at top
+		// speed that is 16 ticks a tile; allow 10% for the turns.
+		if travel := tiles * game.SubTile / game.TankSpeed; first < 0 || first > travel*11/10 {
+			t.Fatalf("seed %d: first shot after %d ticks, want at most %d (path of %d tiles at top speed, +10%%)",
+				seed, first, travel*11/10, tiles)
+		}
 		t.Logf("seed %d: path %d tiles, first shot after %d, won after %d ticks (limit %d)", seed, tiles, first, k, limit)
 	}
 }
