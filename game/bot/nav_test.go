@@ -54,3 +54,29 @@ func TestNavigatesTurnsQuickly(t *testing.T) {
 		t.Logf("seed %d: path %d tiles, first shot after %d, won after %d ticks (limit %d)", seed, tiles, first, k, limit)
 	}
 }
+
+// A tank standing still in a junction, too far off the side lane for
+// corner assist, must line up before it can turn into it.
+var offLane = []string{
+	"#######",
+	"#.....#",
+	"###.###",
+	"###.###",
+	"###...#",
+	"#######",
+}
+
+func TestLinesUpBeforeTurning(t *testing.T) {
+	for _, off := range []int32{-460, -300, 300, 460} {
+		me := at(3, 1, 1, 0)
+		me.X += off
+		w := scene(t, offLane, me, at(5, 4, -1, 0))
+		b := New(1)
+		for k := 0; k < 60; k++ {
+			step(w, b)
+		}
+		if y := w.State().Tanks[0].Y >> 10; y < 3 {
+			t.Fatalf("starting %d off the lane: after 60 ticks the bot is still on row %d", off, y)
+		}
+	}
+}
