@@ -74,13 +74,15 @@ type Client struct {
 	token     proto.Token
 
 	// match
-	match     uint32
-	slot      int
-	slots     int
-	need      int
-	names     [game.MaxPlayers]string
-	startTick game.Tick
-	seq       uint32
+	match      uint32
+	slot       int
+	slots      int
+	need       int
+	names      [game.MaxPlayers]string
+	connected  [game.MaxPlayers]bool
+	reconnects int
+	startTick  game.Tick
+	seq        uint32
 
 	// timelines
 	world    *game.World
@@ -100,6 +102,7 @@ type Client struct {
 	marginLow   float64   // cached low quantile of margins
 	marginDirty bool
 	skip        int // ticks still to skip (we ran too far ahead)
+	spectTick   int
 
 	m       clientMetrics
 	out     []Datagram
@@ -244,10 +247,19 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 	case StatusWaiting, StatusReconnecting:
 		if silence > SilenceGone {
 			c.status, c.message = StatusClosed, fmt.Sprintf("the server at %v is gone (nothing heard for %v)", c.cfg.Server, SilenceGone)
+			return c.out
+		}
+		if c.status == StatusReconnecting && !now.Before(c.nextHello) {
+			// Knock again: a fresh challenge, then a Join with our token,
+			// resumes the seat (from a new address too).
+			c.nextHello = now.Add(helloEvery)
+			c.hasCookie = false
+			c.send(&proto.Hello{Header: proto.Header{Session: c.cfg.Session}})
 		}
 	case StatusPlaying:
 		if silence > SilenceReconnecting {
 			c.status, c.message = StatusReconnecting, "no word from the server: reconnecting…"
+			c.nextHello = now
 			return c.out
 		}
 		if c.world == nil {
@@ -283,7 +295,14 @@ func (c *Client) step(now time.Time, in game.Input) {
 	w := c.world
 	t := w.Tick()
 	if c.slot < 0 {
-		return // spectators show the server's states as they come
+		// Spectators show the server's States as they come; every 15 ticks
+		// they send a keep-alive so the server keeps them.
+		if c.spectTick++; c.spectTick%15 == 0 {
+			p := proto.Input{Header: c.header(), ClientTime: c.clientTime(now), N: 1}
+			p.Inputs[0] = game.Neutral(t)
+			c.send(&p)
+		}
+		return
 	}
 	if c.cfg.LocalInput != nil {
 		in = c.cfg.LocalInput(w, c.slot)
@@ -360,10 +379,6 @@ func (c *Client) Receive(now time.Time, b []byte) []Datagram {
 		return c.out
 	}
 	c.heard = now
-	if c.status == StatusReconnecting {
-		c.status, c.message = StatusPlaying, ""
-		c.clock.Reset() // no burst of catch-up ticks; clock sync re-leads
-	}
 	c.noteSeq(h.Seq)
 	switch h.Type {
 	case proto.TypeChallenge:
@@ -388,7 +403,7 @@ func (c *Client) Receive(now time.Time, b []byte) []Datagram {
 
 func (c *Client) onChallenge(b []byte) {
 	ch, err := proto.ParseChallenge(b)
-	if err != nil || c.status != StatusConnecting {
+	if err != nil || (c.status != StatusConnecting && c.status != StatusReconnecting) {
 		c.m.badPackets++
 		return
 	}
@@ -403,7 +418,7 @@ func (c *Client) onReject(b []byte) {
 		c.m.badPackets++
 		return
 	}
-	if c.status != StatusConnecting && c.status != StatusWaiting {
+	if c.status != StatusConnecting && c.status != StatusWaiting && c.status != StatusReconnecting {
 		return // a stray answer to a duplicate Join
 	}
 	switch r.Reason {
@@ -435,10 +450,15 @@ func (c *Client) onStart(now time.Time, b []byte) {
 	}
 	c.slots, c.need, c.token = int(st.Slots), int(st.Need), st.Token
 	for i := range c.names {
-		c.names[i] = ""
+		c.names[i], c.connected[i] = "", false
 		if i < c.slots {
-			c.names[i] = st.Roster[i].Name
+			c.names[i], c.connected[i] = st.Roster[i].Name, st.Roster[i].Connected
 		}
+	}
+	if c.status == StatusReconnecting {
+		c.reconnects++
+		c.status, c.message = StatusPlaying, ""
+		c.clock.Reset() // no burst of catch-up ticks; clock sync re-leads
 	}
 	c.slot = -1
 	if st.Slot != proto.SpectatorSlot {

@@ -27,13 +27,14 @@ const (
 	DropNotRunning                      // an Input while no match runs
 	DropStale                           // an Input whose newest tick is already simulated
 	DropFuture                          // an Input too far ahead of the server
+	DropRateLimited                     // a Hello or Join over its source's rate limit
 	numDropReasons
 )
 
 var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match", "not-running",
-	"stale", "future",
+	"stale", "future", "rate-limited",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

@@ -46,7 +46,7 @@ func (c *Client) Metrics() Metrics {
 // View fills dst with everything a renderer needs for one frame.
 func (c *Client) View(dst *View) {
 	dst.Status, dst.Message, dst.Slot, dst.Need = c.status, c.message, c.slot, c.need
-	dst.Names = c.names
+	dst.Names, dst.Connected = c.names, c.connected
 	if c.world != nil {
 		c.world.Save(&dst.World)
 		dst.Maze = *c.world.Maze()

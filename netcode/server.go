@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,6 +11,14 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/proto"
+)
+
+// Silence thresholds for network peers: after LostAfter without a
+// datagram a player shows as "connection lost" to everyone (its tank idles
+// on neutral input); after FreeAfter its seat is freed.
+const (
+	LostAfter = 3 * time.Second
+	FreeAfter = 20 * time.Second
 )
 
 // HoldTicks is how many ticks the server repeats a player's last input when
@@ -79,8 +88,13 @@ type Server struct {
 	out      []Datagram
 	arena    []byte
 	drops    [numDropReasons]uint64
-	tickDur  *window
-	stats    serverCounters
+	// rosterChanged asks the next Tick to resend Start (the roster) to all.
+	rosterChanged        bool
+	reconnects, timeouts uint64
+	limit                *limiter
+	expireBuf            []*peer
+	tickDur              *window
+	stats                serverCounters
 }
 
 type serverCounters struct {
@@ -108,6 +122,8 @@ type peer struct {
 	echoAt  time.Time
 	recv    uint16
 	heard   time.Time
+	// connected is false once the peer has been silent for LostAfter.
+	connected bool
 	// counters
 	real, heldN, neutral, late uint64
 }
@@ -145,7 +161,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, jar: proto.NewCookieJar(cfg.Secret), rng: game.RNG{State: cfg.Seed},
 		nextT: cfg.StartTick, inputs: make([]game.Input, cfg.Players), tickDur: newWindow(600),
-		arena: make([]byte, 0, 64<<10)}
+		arena: make([]byte, 0, 64<<10), limit: newLimiter()}
 	s.newMatch()
 	return s, nil
 }
@@ -197,10 +213,18 @@ func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 		return s.out
 	}
 	switch h.Type {
-	case proto.TypeHello:
-		s.onHello(now, from, b)
-	case proto.TypeJoin:
-		s.onJoin(now, from, b)
+	case proto.TypeHello, proto.TypeJoin:
+		// Unauthenticated requests: rate-limited per source before any
+		// crypto work, in a table of fixed size.
+		if !s.limit.allow(from.Addr(), now) {
+			s.drop(DropRateLimited)
+			return s.out
+		}
+		if h.Type == proto.TypeHello {
+			s.onHello(now, from, b)
+		} else {
+			s.onJoin(now, from, b)
+		}
 	case proto.TypeInput:
 		s.onInput(now, from, b)
 	case proto.TypeLeave:
@@ -242,9 +266,25 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, b []byte) {
 	}
 	// A repeated Join (our Start was lost) gets the same answer again.
 	if p := s.peerAt(from); p != nil && p.session == j.Session {
-		p.heard = now
+		if !p.connected {
+			s.reconnects++ // back from the same address
+		}
+		s.hear(p, now)
 		s.sendStart(p)
 		return
+	}
+	// A reconnect: the token of a seat we still hold, from an address that
+	// has just passed the challenge. It takes the seat over, score and all.
+	if j.Token != (proto.Token{}) && !j.Spectate {
+		if p := s.seatByToken(j.Token); p != nil {
+			p.addr, p.session = from, j.Session
+			p.inputs.Clear()
+			p.haveNew, p.held = false, 0
+			s.hear(p, now)
+			s.reconnects++
+			s.sendStart(p)
+			return
+		}
 	}
 	name := proto.SanitizeName(j.Name)
 	if j.Spectate {
@@ -255,7 +295,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, b []byte) {
 		if name == "" {
 			name = "spectator"
 		}
-		p := &peer{addr: from, session: j.Session, name: name, slot: -1, heard: now}
+		p := &peer{addr: from, session: j.Session, name: name, slot: -1, heard: now, connected: true}
 		s.specs = append(s.specs, p)
 		s.sendStart(p)
 		return
@@ -274,12 +314,11 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, b []byte) {
 	if name == "" {
 		name = fmt.Sprintf("player%d", slot+1)
 	}
-	p := &peer{addr: from, session: j.Session, name: name, slot: slot, heard: now,
+	p := &peer{addr: from, session: j.Session, name: name, slot: slot, heard: now, connected: true,
 		inputs: NewRing[game.Input](256)}
-	var tok [8]byte
-	binary.BigEndian.PutUint64(tok[:], s.rng.Next())
-	copy(p.token[:], tok[:])
+	_, _ = rand.Read(p.token[:]) // unguessable: it is worth a seat
 	s.seats[slot] = p
+	s.rosterChanged = true
 	if s.running {
 		s.world.Seat(slot, true) // plays from the next round
 	}
@@ -321,6 +360,27 @@ func (s *Server) humans() []*peer {
 	return ps
 }
 
+// seatByToken returns the network player holding token, comparing in
+// constant time.
+func (s *Server) seatByToken(tok proto.Token) *peer {
+	var found *peer
+	for i := 0; i < s.cfg.Players; i++ {
+		if p := s.seats[i]; p != nil && p.bot == nil && subtle.ConstantTimeCompare(p.token[:], tok[:]) == 1 {
+			found = p
+		}
+	}
+	return found
+}
+
+// hear notes a sign of life from p.
+func (s *Server) hear(p *peer, now time.Time) {
+	p.heard = now
+	if !p.connected {
+		p.connected = true
+		s.rosterChanged = true
+	}
+}
+
 func (s *Server) peerAt(addr netip.AddrPort) *peer {
 	for i := 0; i < s.cfg.Players; i++ {
 		if p := s.seats[i]; p != nil && p.bot == nil && p.addr == addr {
@@ -349,7 +409,7 @@ func (s *Server) sendStart(p *peer) {
 	}
 	for i := 0; i < s.cfg.Players; i++ {
 		if q := s.seats[i]; q != nil {
-			st.Roster[i] = proto.Seat{Name: q.name, Connected: true}
+			st.Roster[i] = proto.Seat{Name: q.name, Connected: q.bot != nil || q.connected}
 			if s.running {
 				st.Roster[i].Score = s.world.State().Tanks[i].Score
 			}
@@ -362,6 +422,15 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, b []byte) {
 	in, err := proto.ParseInput(b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
+		return
+	}
+	if in.Player == proto.SpectatorSlot {
+		// A spectator's keep-alive: it carries no input that matters.
+		if p := s.peerAt(from); p != nil && p.slot < 0 && p.session == in.Session && in.Match == s.match {
+			s.hear(p, now)
+			return
+		}
+		s.drop(DropUnknownPlayer)
 		return
 	}
 	if int(in.Player) >= s.cfg.Players || s.seats[in.Player] == nil || s.seats[in.Player].bot != nil {
@@ -383,7 +452,7 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, b []byte) {
 		s.drop(DropNotRunning)
 		return
 	}
-	p.heard = now
+	s.hear(p, now)
 	newest := in.Inputs[in.N-1].Tick
 	cur := s.world.Tick()
 	if newest.Diff(cur) > MaxInputAhead {
@@ -439,6 +508,7 @@ func (s *Server) remove(p *peer) {
 		return
 	}
 	s.seats[p.slot] = nil
+	s.rosterChanged = true
 	if s.running {
 		s.world.Seat(p.slot, false)
 	}
@@ -465,6 +535,13 @@ func (s *Server) Tick(now time.Time) []Datagram {
 	s.out, s.arena = s.out[:0], s.arena[:0]
 	s.lastAt = now
 	s.ticks++
+	s.expire(now)
+	if s.rosterChanged {
+		s.rosterChanged = false
+		for _, p := range s.humans() {
+			s.sendStart(p)
+		}
+	}
 	if !s.running {
 		if s.ticks%startResendTicks == 0 {
 			for _, p := range s.humans() {
@@ -509,6 +586,23 @@ func (s *Server) Tick(now time.Time) []Datagram {
 		}
 	}
 	return s.out
+}
+
+// expire marks peers silent for LostAfter as lost (their tanks idle) and
+// frees the places of those silent for FreeAfter.
+func (s *Server) expire(now time.Time) {
+	s.expireBuf = append(s.expireBuf[:0], s.humans()...) // remove changes the lists
+	for _, p := range s.expireBuf {
+		silent := now.Sub(p.heard)
+		switch {
+		case silent > FreeAfter:
+			s.remove(p)
+			s.timeouts++
+		case silent > LostAfter && p.connected:
+			p.connected = false
+			s.rosterChanged = true
+		}
+	}
 }
 
 // inputFor picks slot's input for tick t.

@@ -42,6 +42,9 @@ type ServerStats struct {
 	BytesIn, BytesOut, DatagramsIn uint64
 	// RealTicks, HeldTicks and NeutralTicks sum the players'.
 	RealTicks, HeldTicks, NeutralTicks uint64
+	// Reconnects counts seats resumed with a token; Timeouts places freed
+	// after FreeAfter of silence.
+	Reconnects, Timeouts uint64
 }
 
 // DroppedTotal returns the number of dropped datagrams.
@@ -58,7 +61,8 @@ func (s *Server) Stats() ServerStats {
 	st := ServerStats{Match: s.match, Running: s.running, Need: s.need(), Spectators: len(s.specs),
 		Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
 		BytesIn: s.stats.bytesIn, BytesOut: s.stats.bytesOut, DatagramsIn: s.stats.datagramsIn,
-		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral}
+		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
+		Reconnects: s.reconnects, Timeouts: s.timeouts}
 	if s.world != nil {
 		st.Tick = s.world.Tick()
 	}
@@ -67,7 +71,7 @@ func (s *Server) Stats() ServerStats {
 		if p == nil {
 			continue
 		}
-		ps := PlayerStats{Slot: i, Name: p.name, Bot: p.bot != nil, Connected: true, MarginMs: int(p.margin),
+		ps := PlayerStats{Slot: i, Name: p.name, Bot: p.bot != nil, Connected: p.bot != nil || p.connected, MarginMs: int(p.margin),
 			RealTicks: p.real, HeldTicks: p.heldN, NeutralTicks: p.neutral, LateInputs: p.late}
 		if p.bot == nil {
 			ps.Addr = p.addr.String()

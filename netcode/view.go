@@ -90,8 +90,10 @@ type View struct {
 	Slot int
 	// Need is how many more players the server waits for (StatusWaiting).
 	Need int
-	// Names holds each slot's player name ("" for an empty seat).
-	Names [game.MaxPlayers]string
+	// Names holds each slot's player name ("" for an empty seat);
+	// Connected is false for a seat whose player's connection is lost.
+	Names     [game.MaxPlayers]string
+	Connected [game.MaxPlayers]bool
 	// World is the newest predicted state; Maze its maze.
 	World game.Snapshot
 	Maze  game.Maze
