@@ -115,6 +115,7 @@ type Client struct {
 // clientMetrics is the state behind Metrics.
 type clientMetrics struct {
 	serverTick        game.Tick
+	haveServerTick    bool
 	rollbacks         uint64
 	replayLast        int
 	replayMax         int
@@ -143,6 +144,7 @@ type clientMetrics struct {
 	lastRecv          uint16
 	recvExt           uint32 // Received, extended past its 16-bit wrap
 	replayCostSamples int
+	datagramsUp       uint64
 }
 
 // NewClient returns a client that will connect to cfg.Server.
@@ -207,6 +209,7 @@ func (c *Client) send(pkt packet) {
 	c.arena = pkt.Append(c.arena)
 	c.out = append(c.out, Datagram{Addr: c.cfg.Server, Data: c.arena[start:len(c.arena):len(c.arena)]})
 	c.m.up.add(c.lastNow, len(c.arena)-start)
+	c.m.datagramsUp++
 }
 
 // clientTime is our clock in ms for RTT echoes.
@@ -464,8 +467,12 @@ func (c *Client) onStart(now time.Time, b []byte) {
 	if st.Slot != proto.SpectatorSlot {
 		c.slot = int(st.Slot)
 	}
-	same := c.match == st.Match && c.startTick == st.StartTick && (c.world != nil || st.Need > 0) &&
-		st.Type == proto.TypeStart
+	// A repeat of the Start (or Reset) of the match we are playing: only
+	// the roster was news.
+	same := c.status == StatusPlaying && c.world != nil && c.match == st.Match && c.startTick == st.StartTick
+	if c.match != st.Match {
+		c.resetTimeline() // a new match: nothing of the old one carries over
+	}
 	c.match = st.Match
 	if st.Need > 0 {
 		c.status = StatusWaiting
@@ -495,7 +502,7 @@ func (c *Client) resetTimeline() {
 	c.world = nil
 	c.inputs.Clear()
 	c.snaps.Clear()
-	c.haveAuth, c.haveMargin = false, false
+	c.haveAuth, c.haveMargin, c.m.haveServerTick = false, false, false
 	c.margins.reset()
 	c.clock.Reset()
 	c.clock.SetRate(1)
@@ -536,8 +543,8 @@ func (c *Client) isUs(player uint8) bool {
 // noteAck takes the server's report: its tick, RTT echo, arrival margin and
 // receive count.
 func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
-	if a.ServerTick.After(c.m.serverTick) || c.m.serverTick == 0 {
-		c.m.serverTick = a.ServerTick
+	if !c.m.haveServerTick || a.ServerTick.After(c.m.serverTick) {
+		c.m.serverTick, c.m.haveServerTick = a.ServerTick, true
 	}
 	if c.slot < 0 || c.m.sent == 0 {
 		return

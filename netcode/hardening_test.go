@@ -225,3 +225,31 @@ func TestHelloFloodIsRateLimited(t *testing.T) {
 		t.Fatal("another source is not served during the flood")
 	}
 }
+
+// TestServerRestartRejoin: the server process is replaced by a new one (no
+// Leave, new secret, new match) at the same address. The clients notice
+// the silence, knock again, and the new server seats them in a new match.
+func TestServerRestartRejoin(t *testing.T) {
+	n, _ := hardeningMatch(t)
+	old := n.server.Match()
+	s, err := NewServer(ServerConfig{Players: 2, Seed: 77, Secret: []byte("another secret, another server")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.server = s
+	ok := n.runUntil(SilenceReconnecting+3*time.Second, func() bool {
+		return n.playing() && n.server.Running() && n.clients[0].c.match == n.server.Match() && n.clients[1].c.match == n.server.Match()
+	})
+	if !ok {
+		t.Fatalf("clients did not rejoin the new server: %v %v", n.clients[0].c.Status(), n.clients[1].c.Status())
+	}
+	if n.server.Match() == old {
+		t.Fatal("the new server reused the old match ID")
+	}
+	n.run(2 * time.Second)
+	for i, c := range n.clients {
+		if m := c.c.Metrics(); m.HashMismatches != 0 || m.InputLead < 0 || m.InputLead > 10 {
+			t.Fatalf("client %d after the restart: mismatches %d, lead %d", i, m.HashMismatches, m.InputLead)
+		}
+	}
+}

@@ -26,12 +26,13 @@ func (c *Client) Metrics() Metrics {
 	}
 	out.BytesDownPerSec = m.down.perS
 	out.BytesUp, out.BytesDown = m.up.total, m.down.total
+	out.DatagramsUp = m.datagramsUp
 	if m.downExp > 0 {
 		out.LossDown = max(0, 1-m.downGot/m.downExp)
 	}
 	if c.world != nil {
 		out.LocalTick = c.world.Tick()
-		if m.serverTick != 0 {
+		if m.haveServerTick {
 			out.InputLead = out.LocalTick.Diff(m.serverTick)
 		}
 		if c.haveAuth {

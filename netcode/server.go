@@ -92,6 +92,7 @@ type Server struct {
 	rosterChanged        bool
 	reconnects, timeouts uint64
 	limit                *limiter
+	dropTotal            uint64
 	expireBuf            []*peer
 	tickDur              *window
 	stats                serverCounters
@@ -101,6 +102,7 @@ type serverCounters struct {
 	real, held, neutral uint64
 	bytesIn, bytesOut   uint64
 	datagramsIn         uint64
+	accepted            uint64
 }
 
 // peer is a player (or spectator) session.
@@ -203,6 +205,12 @@ func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	s.out, s.arena = s.out[:0], s.arena[:0]
 	s.stats.datagramsIn++
 	s.stats.bytesIn += uint64(len(b))
+	dropped := s.dropTotal
+	defer func() {
+		if s.dropTotal == dropped {
+			s.stats.accepted++
+		}
+	}()
 	h, err := proto.ParseHeader(b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
@@ -692,4 +700,7 @@ func (s *Server) Shutdown() []Datagram {
 // ObserveTickDuration records how long the driver's last Tick took.
 func (s *Server) ObserveTickDuration(d time.Duration) { s.tickDur.add(float64(d)) }
 
-func (s *Server) drop(r DropReason) { s.drops[r]++ }
+func (s *Server) drop(r DropReason) {
+	s.drops[r]++
+	s.dropTotal++
+}

@@ -42,6 +42,9 @@ type ServerStats struct {
 	BytesIn, BytesOut, DatagramsIn uint64
 	// RealTicks, HeldTicks and NeutralTicks sum the players'.
 	RealTicks, HeldTicks, NeutralTicks uint64
+	// Accepted counts datagrams that were not dropped: every datagram
+	// received is either accepted or dropped with a reason.
+	Accepted uint64
 	// Reconnects counts seats resumed with a token; Timeouts places freed
 	// after FreeAfter of silence.
 	Reconnects, Timeouts uint64
@@ -62,7 +65,7 @@ func (s *Server) Stats() ServerStats {
 		Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
 		BytesIn: s.stats.bytesIn, BytesOut: s.stats.bytesOut, DatagramsIn: s.stats.datagramsIn,
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
-		Reconnects: s.reconnects, Timeouts: s.timeouts}
+		Reconnects: s.reconnects, Timeouts: s.timeouts, Accepted: s.stats.accepted}
 	if s.world != nil {
 		st.Tick = s.world.Tick()
 	}

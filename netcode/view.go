@@ -74,6 +74,8 @@ type Metrics struct {
 	// last second; BytesUp and BytesDown are totals.
 	BytesUpPerSec, BytesDownPerSec float64
 	BytesUp, BytesDown             uint64
+	// DatagramsUp counts every datagram sent to the server.
+	DatagramsUp uint64
 	// RTTSpark and ReplaySpark hold the last SparkLen samples, oldest first
 	// (RTT in ms, replay cost in µs); N says how many are filled.
 	RTTSpark, ReplaySpark   [SparkLen]float64
