@@ -21,13 +21,50 @@ func TestDispatch(t *testing.T) {
 		{[]string{"version", "--bogus"}, 2, "", "unknown flag: --bogus"},
 		{[]string{"version", "extra"}, 2, "", `unexpected argument "extra"`},
 		{[]string{"help", "nope"}, 2, "", `unknown command "nope"`},
+		{[]string{"join", "--bogus"}, 2, "", "unknown flag: --bogus"},
+		{[]string{"join", "not an address:x"}, 2, "", "is not a server address"},
+		{[]string{"join", "localhost:99999"}, 2, "", "is not a server address"},
+		{[]string{"join", "--name", ""}, 2, "", "has no printable characters"},
+		{[]string{"join", "--name", "\x1b[2J\x07"}, 2, "", "has no printable characters"},
+		{[]string{"join", "--fps", "0"}, 2, "", "--fps must be"},
+		{[]string{"join", "--controls", "wiggle"}, 2, "", "--controls"},
+		{[]string{"join", "--sim-loss", "150%"}, 2, "", "outside 0%..100%"},
+		{[]string{"join", "--sim-latency"}, 2, "", "flag needs an argument"},
+		{[]string{"serve", "--maze", "1x1"}, 2, "", "width and height must be odd"},
+		{[]string{"serve", "--maze", "big"}, 2, "", "is not a size like 25x21"},
+		{[]string{"serve", "--players", "9"}, 2, "", "--players must be 1..8"},
+		{[]string{"serve", "--bots", "3"}, 2, "", "--bots must be"},
+		{[]string{"serve", "--state-every", "0"}, 2, "", "--state-every must be"},
+		{[]string{"play", "--bots", "0"}, 2, "", "--bots must be 1..7"},
+		{[]string{"play", "extra"}, 2, "", `unexpected argument "extra"`},
+		{[]string{"serve", "--help"}, 0, "--state-every", ""},
+		{[]string{"join", "--help"}, 0, "--stats-json", ""},
+		{[]string{"play", "--help"}, 0, "--bots", ""},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
 		code := dispatch(c.args, &out, &errb)
+		if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), "panic") {
+			t.Errorf("dispatch(%q) printed a stack trace: %s", c.args, errb.String())
+		}
 		if code != c.code || !strings.Contains(out.String(), c.out) || !strings.Contains(errb.String(), c.err) {
 			t.Errorf("dispatch(%q) = %d, stdout %q, stderr %q; want %d, %q, %q",
 				c.args, code, out.String(), errb.String(), c.code, c.out, c.err)
+		}
+	}
+}
+
+func TestPlayerNameStripsControls(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"bob", "bob"},
+		{"b\x07o\x1b[31mb", "bob"},
+		{"  ann  ", "ann"},
+		{"a-very-long-name-that-goes-on", "a-very-long-name"},
+	}
+	for _, c := range cases {
+		got, err := playerName(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("playerName(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
 }
