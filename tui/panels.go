@@ -5,21 +5,10 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/rivo/uniseg"
 
 	"ttytanks/game"
 	"ttytanks/netcode"
 )
-
-// textWidth is the width of plain (unstyled) text in cells.
-func textWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return uniseg.StringWidth(s)
-		}
-	}
-	return len(s)
-}
 
 // tooSmallText is the message shown on a terminal smaller than
 // MinWidth×MinHeight.

@@ -7,13 +7,13 @@ import (
 	"ttytanks/netcode"
 )
 
-// Renderer draws frames on one screen. It remembers which cells its last
-// frame inked (wrote something other than a plain blank to) and blanks
-// only those of them the new frame leaves empty, instead of clearing the
-// whole screen: a cell that keeps its content is not rewritten at all, so
-// the screen sends only what changed. The result is the same as Draw's,
-// which uses a fresh Renderer, provided nothing else draws on the screen
-// between frames. Run uses one Renderer for its whole loop.
+// Renderer draws frames on one screen. It keeps a copy of what it has put
+// in each cell and writes to the screen only the cells whose content or
+// style changes, then blanks the cells that the previous frame used and
+// this one leaves empty, instead of clearing the whole screen. The result is
+// the same as Draw's, which uses a fresh Renderer, provided nothing else
+// draws on the screen between frames. Run uses one Renderer for its whole
+// loop.
 //
 // A Renderer is not safe for concurrent use.
 type Renderer struct {
@@ -21,11 +21,25 @@ type Renderer struct {
 	opts   Options
 	t      *theme
 
-	w, h     int
-	ink      []bool // cells inked by the frame being drawn
-	prev     []bool // cells inked by the previous frame
-	sweepAll bool   // no previous frame at this size: blank every cell not inked
+	w, h  int
+	cells []shadowCell // what each cell of the screen holds; nil when oneShot
+	ink   []bool       // cells drawn in the frame being drawn
+	// oneShot marks a Renderer for a single frame (Draw): it writes every
+	// cell and keeps no copy of the screen.
+	oneShot bool
 }
+
+// shadowCell is the content of one screen cell as the Renderer put it.
+type shadowCell struct {
+	s  string
+	st tcell.Style
+}
+
+// unknownCell never equals anything Draw puts, so a cell holding it is
+// always written.
+var unknownCell = shadowCell{s: "\x00"}
+
+var blankCell = shadowCell{s: " ", st: tcell.StyleDefault}
 
 // NewRenderer returns a Renderer that draws on screen with opts.
 func NewRenderer(screen tcell.Screen, opts Options) *Renderer {
@@ -40,7 +54,9 @@ func NewRenderer(screen tcell.Screen, opts Options) *Renderer {
 // Draw must not run concurrently with other use of screen; it does not keep
 // v.
 func Draw(screen tcell.Screen, v *netcode.View, opts Options) {
-	NewRenderer(screen, opts).Draw(v)
+	r := NewRenderer(screen, opts)
+	r.oneShot = true
+	r.Draw(v)
 }
 
 // Draw renders one frame of v and shows it, as the package-level Draw does.
@@ -69,44 +85,61 @@ func (r *Renderer) Draw(v *netcode.View) {
 	r.screen.Show()
 }
 
-// begin starts a frame on a w×h screen.
+// begin starts a frame on a w×h screen. A new size makes every cell
+// unknown, so the frame writes them all.
 func (r *Renderer) begin(w, h int) {
 	if w != r.w || h != r.h || r.ink == nil {
 		r.w, r.h = w, h
 		r.ink = make([]bool, w*h)
-		r.prev = make([]bool, w*h)
-		r.sweepAll = true
+		if r.oneShot {
+			return
+		}
+		r.cells = make([]shadowCell, w*h)
+		for i := range r.cells {
+			r.cells[i] = unknownCell
+		}
 	}
 }
 
-// end blanks the cells the previous frame inked and this one did not (every
-// cell not inked, on a new screen or size) and makes this frame the
-// previous one.
+// end blanks the cells this frame did not draw and that are not blank.
 func (r *Renderer) end() {
 	for i, inked := range r.ink {
-		if !inked && (r.sweepAll || r.prev[i]) {
+		switch {
+		case inked:
+		case r.oneShot:
 			r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
+		case r.cells[i] != blankCell:
+			r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
+			r.cells[i] = blankCell
 		}
 	}
-	r.sweepAll = false
-	r.ink, r.prev = r.prev, r.ink
 	clear(r.ink)
 }
 
-// put writes the grapheme cluster s (w cells wide) at (x, y) with style st
-// and marks the cells inked. Off-screen cells are ignored.
+// put draws the grapheme cluster s (w cells wide) at (x, y) with style st.
+// Off-screen cells are ignored.
 func (r *Renderer) put(x, y int, s string, w int, st tcell.Style) {
 	if x < 0 || y < 0 || x+w > r.w || y >= r.h {
 		return
 	}
-	r.screen.Put(x, y, s, st)
-	for i := range w {
-		r.ink[y*r.w+x+i] = true
+	i := y*r.w + x
+	c := shadowCell{s, st}
+	if r.oneShot {
+		r.screen.Put(x, y, s, st)
+	} else if r.cells[i] != c {
+		r.screen.Put(x, y, s, st)
+		r.cells[i] = c
+		for k := 1; k < w; k++ {
+			r.cells[i+k] = unknownCell // covered by a wide character
+		}
+	}
+	for k := range w {
+		r.ink[i+k] = true
 	}
 }
 
 // blank reports whether a plain space at (x, y) may be skipped: nothing
-// has been drawn there in this frame, so the cell ends up blank anyway.
+// has been drawn there in this frame, so end leaves it blank anyway.
 func (r *Renderer) blank(x, y int) bool {
 	return x >= 0 && y >= 0 && x < r.w && y < r.h && !r.ink[y*r.w+x]
 }

@@ -29,6 +29,7 @@ type loopHooks struct {
 	frames    <-chan time.Time // frame ticks; nil: a time.Ticker at opts.FPS
 	now       func() time.Time // nil: time.Now
 	afterDraw func()           // called after each frame is drawn
+	afterKey  func()           // called after each key event is handled
 }
 
 // Run draws s on screen until the player quits, ctx is cancelled or the
@@ -103,6 +104,9 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 					return nil
 				}
 				s.SetInput(controls.Input(t))
+				if hooks.afterKey != nil {
+					hooks.afterKey()
+				}
 			case *tcell.EventResize:
 				screen.Sync()
 				frame()

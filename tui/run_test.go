@@ -79,6 +79,7 @@ type loop struct {
 	s      *fakeSession
 	frames chan time.Time
 	drawn  chan struct{}
+	keys   chan struct{}
 	result chan error
 	cancel context.CancelFunc
 	now    time.Time
@@ -94,6 +95,7 @@ func startLoop(t *testing.T, v *netcode.View, opts Options) *loop {
 		s:      newFakeSession(v),
 		frames: make(chan time.Time),
 		drawn:  make(chan struct{}, 64),
+		keys:   make(chan struct{}, 64),
 		result: make(chan error, 1),
 		cancel: cancel,
 		now:    t0,
@@ -102,6 +104,7 @@ func startLoop(t *testing.T, v *netcode.View, opts Options) *loop {
 		frames:    l.frames,
 		now:       l.clock,
 		afterDraw: func() { l.drawn <- struct{}{} },
+		afterKey:  func() { l.keys <- struct{}{} },
 	}
 	go func() { l.result <- run(ctx, l.scr, l.s, opts, hooks) }()
 	t.Cleanup(func() {
@@ -137,6 +140,18 @@ func (l *loop) waitDraw() {
 		l.t.Fatalf("Run returned %v while a frame was expected", err)
 	case <-time.After(5 * time.Second):
 		l.t.Fatal("no frame drawn within 5s")
+	}
+}
+
+// waitKeys waits for the loop to handle n key events.
+func (l *loop) waitKeys(n int) {
+	l.t.Helper()
+	for range n {
+		select {
+		case <-l.keys:
+		case <-time.After(5 * time.Second):
+			l.t.Fatal("key not handled within 5s")
+		}
 	}
 }
 
@@ -237,9 +252,14 @@ func TestRunInputs(t *testing.T) {
 	l := startLoop(t, testView(t), Options{})
 	l.scr.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
 	l.scr.InjectKey(tcell.KeyRune, ' ', tcell.ModNone)
-	l.frame() // events are handled in order, so both keys are in
+	l.waitKeys(2)
+	// A key hands the new input over at once, before the next frame.
 	if in := l.s.lastInput(); in.MoveX != 1 || in.MoveY != 0 || !in.Fire() {
 		t.Fatalf("after Right and space: input %+v, want right and fire", in)
+	}
+	l.frame()
+	if in := l.s.lastInput(); in.MoveX != 1 || !in.Fire() {
+		t.Fatalf("on the next frame: input %+v, want right and fire", in)
 	}
 	l.advance(HoldFire)
 	l.frame()

@@ -4,11 +4,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/uniseg"
 
 	"ttytanks/game"
 	"ttytanks/netcode"
@@ -278,7 +276,7 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 	vals[figDelay] = fmtTicks(m.StateDelay)
 	vals[figBandwidth] = g.up + fmtKB(m.BytesUpPerSec) + " " + g.down + fmtKB(m.BytesDownPerSec)
 	vals[figRollbacks] = strconv.FormatUint(m.Rollbacks, 10)
-	vals[figReplayTicks] = "last " + strconv.Itoa(m.ReplayLast) + " max " + strconv.Itoa(m.ReplayMax)
+	vals[figReplayTicks] = strconv.Itoa(m.ReplayLast) + " (max " + strconv.Itoa(m.ReplayMax) + ")"
 	vals[figReplayCost] = fmtUS(m.ReplayCostLast, g)
 	vals[figReplayP95] = fmtUS(m.ReplayCostP95, g)
 	vals[figReplayP99] = fmtUS(m.ReplayCostP99, g)
@@ -371,58 +369,6 @@ func (r *Renderer) putRight(in rect, y int, s string, st tcell.Style) {
 	r.putString(in.x+in.w-textWidth(s), y, s, st, in)
 }
 
-// fmtHP draws hit points as hearts ("♥♥♡") or, in ASCII, "HP 2/3".
-func fmtHP(hp int8, g *glyphs) string {
-	hp = min(max(hp, 0), game.TankHP)
-	if g == &asciiGlyphs {
-		return "HP " + strconv.Itoa(int(hp)) + "/" + strconv.Itoa(game.TankHP)
-	}
-	return strings.Repeat(g.heart, int(hp)) + strings.Repeat(g.noHeart, game.TankHP-int(hp))
-}
-
-// fmtTicks formats a tick count: "1 tick", "-3 ticks".
-func fmtTicks(n int32) string {
-	if n == 1 || n == -1 {
-		return strconv.Itoa(int(n)) + " tick"
-	}
-	return strconv.Itoa(int(n)) + " ticks"
-}
-
-// fmtMS formats a duration in milliseconds, with one decimal below 10 ms.
-func fmtMS(d time.Duration) string {
-	if d < 10*time.Millisecond && d > -10*time.Millisecond {
-		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
-	}
-	return strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + " ms"
-}
-
-// fmtSignedMS is fmtMS with an explicit sign on positive values.
-func fmtSignedMS(d time.Duration) string {
-	if d > 0 {
-		return "+" + fmtMS(d)
-	}
-	return fmtMS(d)
-}
-
-// fmtUS formats a duration in whole microseconds.
-func fmtUS(d time.Duration, g *glyphs) string {
-	unit := " µs"
-	if g == &asciiGlyphs {
-		unit = " us"
-	}
-	return strconv.FormatInt(d.Round(time.Microsecond).Microseconds(), 10) + unit
-}
-
-// fmtPct formats a 0..1 fraction as a percentage with one decimal.
-func fmtPct(f float64) string {
-	return strconv.FormatFloat(f*100, 'f', 1, 64) + "%"
-}
-
-// fmtKB formats bytes per second as kilobytes (1000 bytes) per second.
-func fmtKB(bps float64) string {
-	return strconv.FormatFloat(bps/1000, 'f', 1, 64)
-}
-
 func clampN(n int) int { return min(max(n, 0), netcode.SparkLen) }
 
 // inRoster reports whether slot i is listed: a seated tank or a named seat.
@@ -438,25 +384,4 @@ func rosterLen(v *netcode.View) int {
 		}
 	}
 	return n
-}
-
-// truncate cuts the plain text s to at most w cells, ending in ellipsis
-// when cut.
-func truncate(s string, w int, ellipsis string) string {
-	if textWidth(s) <= w {
-		return s
-	}
-	if w <= 0 {
-		return ""
-	}
-	out := ""
-	for s != "" {
-		c, rest, cw, _ := uniseg.FirstGraphemeClusterInString(s, -1)
-		if textWidth(out)+cw > w-textWidth(ellipsis) {
-			break
-		}
-		out += c
-		s = rest
-	}
-	return out + ellipsis
 }

@@ -1,0 +1,176 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+)
+
+func TestTitleRow(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(v *netcode.View)
+		want  string
+		style tcell.AttrMask
+	}{
+		{"playing", func(v *netcode.View) {}, "ROUND 7  ·  01:23", tcell.AttrBold},
+		{"full time", func(v *netcode.View) { v.World.Round.Timer = game.RoundTicks }, "ROUND 7  ·  01:30", tcell.AttrBold},
+		{"last second", func(v *netcode.View) { v.World.Round.Timer = 59 }, "ROUND 7  ·  00:00", tcell.AttrBold},
+		{"won", func(v *netcode.View) {
+			v.World.Round.Phase, v.World.Round.Winner = game.PhaseOver, 2
+		}, "ROUND 7 OVER — carol wins", tcell.AttrBold},
+		{"draw", func(v *netcode.View) {
+			v.World.Round.Phase, v.World.Round.Winner = game.PhaseOver, -1
+		}, "ROUND 7 OVER — draw", tcell.AttrBold},
+	}
+	for _, tt := range tests {
+		v := testView(t)
+		tt.edit(v)
+		scr := drawTest(t, 80, 24, v, Options{})
+		title := strings.TrimSpace(string([]rune(screenLines(scr)[0])[:50]))
+		if title != tt.want {
+			t.Errorf("%s: title row %q, want %q", tt.name, title, tt.want)
+		}
+	}
+}
+
+func TestRoundOverPanelShowsScores(t *testing.T) {
+	v := testView(t)
+	v.World.Round.Phase, v.World.Round.Winner = game.PhaseOver, 1
+	scr := drawTest(t, 80, 24, v, Options{})
+	text := playText(scr, 80-SidebarMinW)
+	for _, want := range []string{"ROUND 7 OVER — bob wins", "bob wins", "alice 2", "bob 5", "carol 0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("round-over screen lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestStatusScreens(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(v *netcode.View)
+		opts Options
+		want []string
+		maze bool // whether the maze is still drawn
+	}{
+		{"connecting", func(v *netcode.View) {
+			v.Status, v.Message = netcode.StatusConnecting, "dialling 10.0.0.1:7777"
+		}, Options{}, []string{"connecting…", "dialling 10.0.0.1:7777"}, false},
+		{"waiting", func(v *netcode.View) {
+			v.Status, v.Need = netcode.StatusWaiting, 2
+		}, Options{ShareAddr: "10.0.0.1:7777"}, []string{"waiting for 2 more players — share: ttytanks join 10.0.0.1:7777",
+			"players so far: • alice • bob (you) • carol"}, false},
+		{"waiting for one", func(v *netcode.View) {
+			v.Status, v.Need = netcode.StatusWaiting, 1
+		}, Options{}, []string{"waiting for 1 more player", "players so far:"}, false},
+		{"reconnecting", func(v *netcode.View) {
+			v.Status, v.Message = netcode.StatusReconnecting, "no reply for 3s"
+		}, Options{}, []string{"reconnecting…", "no reply for 3s", "ROUND 7"}, true},
+		{"closed", func(v *netcode.View) {
+			v.Status, v.Message = netcode.StatusClosed, "server shut down"
+		}, Options{}, []string{"session closed", "server shut down"}, false},
+	}
+	for _, tt := range tests {
+		v := testView(t)
+		tt.edit(v)
+		scr := drawTest(t, 80, 24, v, tt.opts)
+		text := playText(scr, 80-SidebarMinW)
+		for _, want := range tt.want {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: play area lacks %q:\n%s", tt.name, want, strings.Join(screenLines(scr), "\n"))
+			}
+		}
+		if row := findRow(t, scr, SidebarMinW, "status"); !strings.Contains(row, v.Status.String()) {
+			t.Errorf("%s: sidebar status row %q", tt.name, row)
+		}
+		// The maze's bottom-left corner is outside every panel.
+		got, _ := cellAt(scr, testOX, testOY+6)
+		if (got == "█") != tt.maze {
+			t.Errorf("%s: maze drawn = %v, want %v", tt.name, got == "█", tt.maze)
+		}
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	for _, size := range [][2]int{{79, 24}, {80, 23}, {40, 12}, {20, 5}} {
+		w, h := size[0], size[1]
+		scr := drawTest(t, w, h, testView(t), Options{})
+		lines := screenLines(scr)
+		var words []string
+		for _, l := range lines {
+			words = append(words, strings.Fields(l)...)
+		}
+		want := fmt.Sprintf("terminal too small (need 80x24, have %dx%d)", w, h)
+		if got := strings.Join(words, " "); got != want {
+			t.Errorf("%dx%d: screen reads %q, want only %q", w, h, got, want)
+		}
+	}
+	// 80×24 itself is big enough.
+	scr := drawTest(t, 80, 24, testView(t), Options{})
+	if text := strings.Join(screenLines(scr), ""); strings.Contains(text, "too small") {
+		t.Errorf("80x24 is reported too small")
+	}
+}
+
+// allStates are views in every state the renderer draws, for tests that
+// check every cell.
+func allStates(t *testing.T) map[string]*netcode.View {
+	states := map[string]*netcode.View{"playing": testView(t), "big": bigView(t)}
+	for _, st := range []netcode.Status{netcode.StatusConnecting, netcode.StatusWaiting, netcode.StatusReconnecting, netcode.StatusClosed} {
+		v := testView(t)
+		v.Status, v.Message, v.Need = st, "a message", 1
+		states[st.String()] = v
+	}
+	over := testView(t)
+	over.World.Round.Phase, over.World.Round.Winner = game.PhaseOver, 0
+	states["round over"] = over
+	dead := testView(t)
+	dead.World.Tanks[0].Alive = false
+	states["dead tank"] = dead
+	return states
+}
+
+var testSizes = [][2]int{{80, 24}, {79, 24}, {120, 40}, {200, 60}}
+
+func TestASCIIOnly(t *testing.T) {
+	for name, v := range allStates(t) {
+		for _, size := range testSizes {
+			scr := drawTest(t, size[0], size[1], v, Options{ASCII: true, ShareAddr: "host:7777"})
+			cells, w, _ := scr.GetContents()
+			for i, c := range cells {
+				for _, r := range c.Runes {
+					if r >= 0x80 {
+						t.Fatalf("%s at %dx%d: cell (%d,%d) = %q is not ASCII", name, size[0], size[1], i%w, i/w, string(c.Runes))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestNoColor(t *testing.T) {
+	for name, v := range allStates(t) {
+		for _, size := range testSizes {
+			scr := drawTest(t, size[0], size[1], v, Options{NoColor: true})
+			cells, w, _ := scr.GetContents()
+			for i, c := range cells {
+				fg, bg, _ := c.Style.Decompose()
+				if fg != tcell.ColorDefault || bg != tcell.ColorDefault {
+					t.Fatalf("%s at %dx%d: cell (%d,%d) %q has colours %v on %v", name, size[0], size[1], i%w, i/w, string(c.Runes), fg, bg)
+				}
+			}
+		}
+	}
+	// Without colour the local tank is still marked.
+	scr := drawTest(t, 80, 24, testView(t), Options{NoColor: true})
+	_, st := cellAt(scr, testOX+11, testOY+3)
+	if _, _, a := st.Decompose(); a&tcell.AttrReverse == 0 {
+		t.Errorf("local tank is not in reverse video without colour")
+	}
+}
