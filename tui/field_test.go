@@ -217,3 +217,25 @@ func TestLargeTerminal(t *testing.T) {
 		findRow(t, scr, l.side.w, h)
 	}
 }
+
+// TestSpectator: with no seat (Slot -1) no tank is marked as ours and the
+// maze still draws.
+func TestSpectator(t *testing.T) {
+	v := testView(t)
+	v.Slot = -1
+	scr := drawTest(t, 80, 24, v, Options{})
+	for _, c := range [][2]int{{3, 1}, {11, 3}, {23, 5}} {
+		_, st := cellAt(scr, testOX+c[0], testOY+c[1])
+		if _, _, a := st.Decompose(); a&tcell.AttrReverse != 0 {
+			t.Errorf("spectating: tank at maze cell %v is marked as ours", c)
+		}
+	}
+	for _, row := range sidebarText(scr, SidebarMinW) {
+		if strings.Contains(row, "›") {
+			t.Errorf("spectating: roster row %q has the local-player marker", row)
+		}
+	}
+	if got, _ := cellAt(scr, testOX, testOY); got != "█" {
+		t.Errorf("spectating: maze corner %q, want a wall", got)
+	}
+}
