@@ -18,9 +18,10 @@ func (w *World) stepBullets() {
 	w.s.NumBullets = n
 }
 
-// stepBullet advances one bullet and reports whether it survives.
+// stepBullet advances one bullet (Maze.MoveBullet) and then tests it
+// against the tanks; it reports whether the bullet survives.
 //
-// Ricochet rule: the bullet moves along both axes at once. If the step on
+// Ricochet rule (Maze.MoveBullet): the bullet moves along both axes at once. If the step on
 // the x axis alone would enter a wall tile, VX reverses and the bullet keeps
 // its x; likewise for y. If neither single-axis step hits a wall but the
 // diagonal target tile is a wall (the bullet meets a wall corner head on),
@@ -29,32 +30,9 @@ func (w *World) stepBullets() {
 // BulletBounces ricochets removes the bullet. A bullet cannot hit the tank
 // that fired it until it has ricocheted at least once.
 func (w *World) stepBullet(b *Bullet) bool {
-	if b.Life <= 1 {
+	if !w.maze.MoveBullet(b) {
 		return false
 	}
-	b.Life--
-	m := &w.maze
-	nx, ny := b.X+b.VX, b.Y+b.VY
-	tx, ty := int(b.X>>subTileShift), int(b.Y>>subTileShift)
-	ntx, nty := int(nx>>subTileShift), int(ny>>subTileShift)
-	hx := b.VX != 0 && m.IsWall(ntx, ty)
-	hy := b.VY != 0 && m.IsWall(tx, nty)
-	if !hx && !hy && b.VX != 0 && b.VY != 0 && m.IsWall(ntx, nty) {
-		hx, hy = true, true
-	}
-	if hx || hy {
-		if b.Bounces >= BulletBounces {
-			return false
-		}
-		b.Bounces++
-		if hx {
-			b.VX, nx = -b.VX, b.X
-		}
-		if hy {
-			b.VY, ny = -b.VY, b.Y
-		}
-	}
-	b.X, b.Y = nx, ny
 	for i := 0; i < int(w.s.Slots); i++ {
 		t := &w.s.Tanks[i]
 		if !t.Alive || (int(b.Owner) == i && b.Bounces == 0) {

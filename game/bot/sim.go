@@ -2,11 +2,10 @@ package bot
 
 import "ttytanks/game"
 
-// This file is a small copy of the parts of the game's rules the bot needs
-// to look ahead: one tank moving through the maze (acceleration, corner
-// assist, wall clipping; other tanks are ignored) and one bullet flying
-// (ricochets, bounce limit, life). It must follow game/tank.go and
-// game/bullets.go exactly; the tests compare it with the real World.
+// The bot's look-ahead: one tank moving through the maze (acceleration,
+// corner assist, wall clipping; other tanks are ignored) and one bullet
+// flying (ricochets, bounce limit, life), both with the game's own rules of
+// motion (game/motion.go); the tests compare them with the real World.
 
 const subTileShift = 10
 
@@ -21,133 +20,27 @@ func fromTank(t *game.Tank) tankSim {
 }
 
 // step moves the tank one tick holding (mx, my), as game.World.stepTank
-// does when no other tank is in the way.
+// does when no other tank is in the way, with the game's own rules of
+// motion.
 func (t *tankSim) step(m *game.Maze, mx, my int8) {
 	var tx, ty int32
 	control := t.stun == 0
 	if !control {
 		t.stun--
 	} else {
-		speed := int32(game.TankSpeed)
-		if mx != 0 && my != 0 {
-			speed = game.TankDiagSpeed
-		}
-		tx, ty = int32(mx)*speed, int32(my)*speed
+		tx, ty = game.TargetVelocity(mx, my)
 	}
-	t.vx = approach(t.vx, tx)
-	t.vy = approach(t.vy, ty)
+	t.vx = game.Approach(t.vx, tx)
+	t.vy = game.Approach(t.vy, ty)
 	if control {
-		t.cornerAssist(m, mx, my)
-	}
-	t.x += t.wallLimit(m, 0, t.vx)
-	t.y += t.wallLimit(m, 1, t.vy)
-}
-
-func approach(v, target int32) int32 {
-	d := target - v
-	if d == 0 {
-		return v
-	}
-	s := d >> game.TankAccelShift
-	if d > 0 && s == 0 {
-		s = 1
-	}
-	return v + s
-}
-
-func (t *tankSim) cornerAssist(m *game.Maze, mx, my int8) {
-	if (mx == 0) == (my == 0) {
-		return
-	}
-	axis, s := 0, int32(mx)
-	if my != 0 {
-		axis, s = 1, int32(my)
-	}
-	if t.wallLimit(m, axis, s*game.SubTile/2) == s*game.SubTile/2 {
-		return
-	}
-	along, perp := t.x, t.y
-	if axis == 1 {
-		along, perp = t.y, t.x
-	}
-	lane := perp >> subTileShift
-	ahead := (along + s*game.SubTile) >> subTileShift
-	open := !m.IsWall(int(ahead), int(lane))
-	if axis == 1 {
-		open = !m.IsWall(int(lane), int(ahead))
-	}
-	off := lane*game.SubTile + game.SubTile/2 - perp
-	if !open || off == 0 || abs32(off) > game.CornerAssist {
-		return
-	}
-	if off > game.TankSpeed {
-		off = game.TankSpeed
-	} else if off < -game.TankSpeed {
-		off = -game.TankSpeed
-	}
-	if axis == 0 {
-		t.y += t.wallLimit(m, 1, off)
-	} else {
-		t.x += t.wallLimit(m, 0, off)
-	}
-}
-
-// wallLimit returns how much of a move by d along axis the tank can make
-// before its box touches a wall tile. |d| must be below SubTile.
-func (t *tankSim) wallLimit(m *game.Maze, axis int, d int32) int32 {
-	if d == 0 {
-		return 0
-	}
-	along, perp := t.x, t.y
-	if axis == 1 {
-		along, perp = t.y, t.x
-	}
-	p0, p1 := (perp-game.TankHalf)>>subTileShift, (perp+game.TankHalf-1)>>subTileShift
-	if d > 0 {
-		edge := along + game.TankHalf
-		for a := edge >> subTileShift; a <= (edge+d-1)>>subTileShift; a++ {
-			if wallAcross(m, axis, a, p0, p1) {
-				if lim := a*game.SubTile - edge; lim < d {
-					return lim
-				}
-				break
-			}
-		}
-		return d
-	}
-	edge := along - game.TankHalf
-	for a := (edge - 1) >> subTileShift; a >= (edge+d)>>subTileShift; a-- {
-		if wallAcross(m, axis, a, p0, p1) {
-			if lim := (a+1)*game.SubTile - edge; lim > d {
-				return lim
-			}
-			break
+		if axis, off := m.CornerNudge(t.x, t.y, mx, my); axis == 0 && off != 0 {
+			t.x += m.WallLimit(t.x, t.y, 0, off)
+		} else if off != 0 {
+			t.y += m.WallLimit(t.x, t.y, 1, off)
 		}
 	}
-	return d
-}
-
-// wallAcross reports whether any tile at coordinate a along axis, between
-// p0 and p1 (p0 <= p1) across it, is a wall. Tiles outside the maze are
-// walls.
-func wallAcross(m *game.Maze, axis int, a, p0, p1 int32) bool {
-	if axis == 1 {
-		// Row a, columns p0..p1: one mask test.
-		if a < 0 || a >= int32(m.H) || p0 < 0 || p1 >= int32(m.W) {
-			return true
-		}
-		return m.Wall[a]>>uint(p0)&(1<<uint(p1-p0+1)-1) != 0
-	}
-	// Column a, rows p0..p1.
-	if a < 0 || a >= int32(m.W) || p0 < 0 || p1 >= int32(m.H) {
-		return true
-	}
-	for p := p0; p <= p1; p++ {
-		if m.Wall[p]>>uint(a)&1 != 0 {
-			return true
-		}
-	}
-	return false
+	t.x += m.WallLimit(t.x, t.y, 0, t.vx)
+	t.y += m.WallLimit(t.x, t.y, 1, t.vy)
 }
 
 // bulletSim is one bullet in flight.
@@ -161,35 +54,13 @@ func fromBullet(b *game.Bullet) bulletSim {
 	return bulletSim{x: b.X, y: b.Y, vx: b.VX, vy: b.VY, bounces: b.Bounces, life: b.Life}
 }
 
-// step moves the bullet one tick with ricochets, as game.World.stepBullet
-// does before its hit test, and reports whether it still flies.
+// step moves the bullet one tick with ricochets (game.Maze.MoveBullet)
+// and reports whether it still flies.
 func (b *bulletSim) step(m *game.Maze) bool {
-	if b.life <= 1 {
-		return false
-	}
-	b.life--
-	nx, ny := b.x+b.vx, b.y+b.vy
-	tx, ty := int(b.x>>subTileShift), int(b.y>>subTileShift)
-	ntx, nty := int(nx>>subTileShift), int(ny>>subTileShift)
-	hx := b.vx != 0 && m.IsWall(ntx, ty)
-	hy := b.vy != 0 && m.IsWall(tx, nty)
-	if !hx && !hy && b.vx != 0 && b.vy != 0 && m.IsWall(ntx, nty) {
-		hx, hy = true, true
-	}
-	if hx || hy {
-		if b.bounces >= game.BulletBounces {
-			return false
-		}
-		b.bounces++
-		if hx {
-			b.vx, nx = -b.vx, b.x
-		}
-		if hy {
-			b.vy, ny = -b.vy, b.y
-		}
-	}
-	b.x, b.y = nx, ny
-	return true
+	g := game.Bullet{X: b.x, Y: b.y, VX: b.vx, VY: b.vy, Bounces: b.bounces, Life: b.life}
+	ok := m.MoveBullet(&g)
+	b.x, b.y, b.vx, b.vy, b.bounces, b.life = g.X, g.Y, g.VX, g.VY, g.Bounces, g.Life
+	return ok
 }
 
 // hits reports whether a bullet at (bx, by) is inside the box of a tank
