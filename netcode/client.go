@@ -85,14 +85,16 @@ type Client struct {
 	seq        uint32
 
 	// timelines
-	world    *game.World
-	inputs   *Ring[game.Input]
-	snaps    *Ring[game.Snapshot]
-	lastAuth game.Tick
-	haveAuth bool
-	clock    Clock
-	all      []game.Input
-	st       proto.State // decode buffer
+	world  *game.World
+	inputs *Ring[game.Input]
+	snaps  *Ring[game.Snapshot]
+	// firstLocal is the local tank as first predicted for each tick.
+	firstLocal *Ring[game.Tank]
+	lastAuth   game.Tick
+	haveAuth   bool
+	clock      Clock
+	all        []game.Input
+	st         proto.State // decode buffer
 
 	// clock sync
 	margins     *window
@@ -160,7 +162,8 @@ func NewClient(cfg ClientConfig) *Client {
 		cfg.ConnectTimeout = 5 * time.Second
 	}
 	c := &Client{cfg: cfg, slot: -1, pred: cfg.Predictor, margins: newWindow(45),
-		inputs: NewRing[game.Input](cfg.History), snaps: NewRing[game.Snapshot](cfg.History)}
+		inputs: NewRing[game.Input](cfg.History), snaps: NewRing[game.Snapshot](cfg.History),
+		firstLocal: NewRing[game.Tank](cfg.History)}
 	if c.pred == nil {
 		c.pred = &VelocityPredictor{}
 	}
@@ -314,6 +317,7 @@ func (c *Client) step(now time.Time, in game.Input) {
 	in = in.Clamped()
 	c.inputs.Put(t, in)
 	c.stepWorld(t)
+	c.firstLocal.Put(t+1, c.world.State().Tanks[c.slot])
 	c.sendInputs(now, t)
 }
 
@@ -502,6 +506,7 @@ func (c *Client) resetTimeline() {
 	c.world = nil
 	c.inputs.Clear()
 	c.snaps.Clear()
+	c.firstLocal.Clear()
 	c.haveAuth, c.haveMargin, c.m.haveServerTick = false, false, false
 	c.margins.reset()
 	c.clock.Reset()
@@ -657,7 +662,9 @@ func (c *Client) onState(now time.Time, b []byte) {
 		c.world.Restore(auth)
 		return
 	}
-	if pred := c.snaps.Lookup(ta); pred != nil && localDiffers(&pred.Tanks[c.slot], &auth.Tanks[c.slot]) {
+	// A rollback is a State that contradicts what the player was shown of
+	// their own tank: the first prediction for that tick.
+	if first := c.firstLocal.Lookup(ta); first != nil && localDiffers(first, &auth.Tanks[c.slot]) {
 		c.m.rollbacks++
 	}
 	local := c.world.Tick()

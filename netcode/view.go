@@ -47,8 +47,8 @@ type Metrics struct {
 	// LocalTick is the client's predicted tick; ServerTick the newest tick
 	// the server has reported.
 	LocalTick, ServerTick game.Tick
-	// Rollbacks counts States whose local-player state differed from the
-	// prediction for that tick.
+	// Rollbacks counts States that contradicted what the player was first
+	// shown of their own tank at that tick (position, HP, hitstun, life).
 	Rollbacks uint64
 	// ReplayLast and ReplayMax are the ticks replayed on the last State and
 	// the most ever.
