@@ -18,7 +18,7 @@ func bigView(b testing.TB) *netcode.View {
 	w.Round = game.Round{Number: 12, Timer: 4000, Winner: -1, MazeW: game.MaxMazeW, MazeH: game.MaxMazeH}
 	names := [...]string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"}
 	for i := range game.MaxPlayers {
-		v.Names[i] = names[i]
+		v.Names[i], v.Connected[i] = names[i], true
 		x, y := at(1+2*(i*3%31), 1+2*(i%15))
 		w.Tanks[i] = game.Tank{X: x, Y: y, AimX: int8(i%3 - 1), AimY: 1, HP: int8(1 + i%3), Alive: i != 5, Seated: true, Score: uint16(i)}
 	}

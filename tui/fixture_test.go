@@ -37,6 +37,7 @@ func testView(t testing.TB) *netcode.View {
 	}
 	v := &netcode.View{Status: netcode.StatusPlaying, Slot: 1, Maze: m}
 	v.Names[0], v.Names[1], v.Names[2] = "alice", "bob", "carol"
+	v.Connected[0], v.Connected[1], v.Connected[2] = true, true, true
 	w := &v.World
 	w.Tick = 12345
 	w.Slots = 3

@@ -320,7 +320,8 @@ const (
 
 // drawRoster draws one line per player from row y: a marker on the local
 // player, the tank's glyph and the name in the slot's colour, HP (hearts,
-// "dead" or, for a seat whose player left, "left") and score.
+// "dead", "lost" while the player's connection is lost, or, for a seat
+// whose player left, "left") and score.
 func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 	t, g := sb.t, sb.t.g
 	nameW := max(in.w-3-rosterHPW-rosterScoreW, 1)
@@ -352,6 +353,8 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 		case !playing:
 		case !tk.Seated:
 			hp = "left"
+		case v.Names[i] != "" && !v.Connected[i]:
+			hp = "lost" // connection lost: the tank idles until they return
 		case !tk.Alive:
 			hp = "dead"
 		default:

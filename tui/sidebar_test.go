@@ -113,3 +113,18 @@ func TestSidebarFigures(t *testing.T) {
 		})
 	}
 }
+
+// TestRosterShowsLostConnection: a seated player whose connection is lost
+// is marked "lost" in the roster instead of their HP.
+func TestRosterShowsLostConnection(t *testing.T) {
+	v := testView(t)
+	v.Connected[2] = false
+	scr := drawTest(t, 80, 24, v, Options{})
+	l := computeLayout(80, 24, v)
+	if row := findRow(t, scr, l.side.w, "carol"); !strings.Contains(row, "lost") || strings.Contains(row, "♥") {
+		t.Errorf("carol's row %q should say lost", row)
+	}
+	if row := findRow(t, scr, l.side.w, "alice"); strings.Contains(row, "lost") {
+		t.Errorf("alice's row %q says lost but she is connected", row)
+	}
+}

@@ -1,0 +1,87 @@
+package sshplay
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHostKeyCreatedOnceAndKept: the first start creates the key 0600 in
+// a 0700 directory; the second start reads the same bytes and key.
+func TestHostKeyCreatedOnceAndKept(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "ttytanks")
+	path := filepath.Join(dir, HostKeyFile)
+	k1, created, err := LoadOrCreateHostKey(path)
+	if err != nil || !created {
+		t.Fatalf("first start: created=%v err=%v", created, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("key file mode %#o, want 0600", st.Mode().Perm())
+	}
+	if dst, err := os.Stat(dir); err != nil || dst.Mode().Perm() != 0o700 {
+		t.Errorf("key directory: %v mode %#o, want 0700", err, dst.Mode().Perm())
+	}
+	first, _ := os.ReadFile(path)
+	if !bytes.HasPrefix(first, []byte("-----BEGIN OPENSSH PRIVATE KEY-----")) {
+		t.Errorf("key file is not in the OpenSSH format:\n%s", first)
+	}
+	k2, created, err := LoadOrCreateHostKey(path)
+	if err != nil || created {
+		t.Fatalf("second start: created=%v err=%v", created, err)
+	}
+	second, _ := os.ReadFile(path)
+	if !bytes.Equal(first, second) {
+		t.Error("the key file changed on the second start")
+	}
+	if !bytes.Equal(k1.PublicKey().Marshal(), k2.PublicKey().Marshal()) {
+		t.Error("the second start has another key")
+	}
+	if typ := k2.PublicKey().Type(); typ != "ssh-ed25519" {
+		t.Errorf("key type %s, want ssh-ed25519", typ)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the key directory holds %d entries, want just the key (no temporary files)", len(entries))
+	}
+}
+
+func TestHostKeyOpenToOthersRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "key")
+	if _, _, err := LoadOrCreateHostKey(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadOrCreateHostKey(path); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a 0644 host key: err %v, want a refusal", err)
+	}
+}
+
+func TestHostKeyGarbageRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(path, []byte("not a key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, created, err := LoadOrCreateHostKey(path); err == nil || created {
+		t.Errorf("garbage key file: created=%v err=%v, want an error and no new key", created, err)
+	}
+}
+
+func TestDefaultHostKeyPath(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/srv/state")
+	if p, err := DefaultHostKeyPath(); err != nil || p != "/srv/state/ttytanks/ssh_host_ed25519" {
+		t.Errorf("with XDG_STATE_HOME: %q, %v", p, err)
+	}
+	t.Setenv("XDG_STATE_HOME", "relative/ignored")
+	t.Setenv("HOME", "/home/tank")
+	if p, err := DefaultHostKeyPath(); err != nil || p != "/home/tank/.local/state/ttytanks/ssh_host_ed25519" {
+		t.Errorf("without XDG_STATE_HOME: %q, %v", p, err)
+	}
+}
