@@ -15,12 +15,14 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/pflag"
+	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/term"
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
 	"ttytanks/netcode"
 	"ttytanks/tui"
+	"ttytanks/tui/sshplay"
 )
 
 // serverFlags are the flags that configure an authoritative server.
@@ -64,6 +66,77 @@ func (f *serverFlags) config() netcode.ServerConfig {
 		StateEvery: f.stateEvery, NewBot: newBot}
 }
 
+// sshFlags configure serve --ssh: the game served to ssh clients.
+type sshFlags struct {
+	addr           string
+	hostKey        string
+	idle           time.Duration
+	max            int
+	authorizedKeys string
+}
+
+func (f *sshFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.addr, "ssh", "", "also serve the game over SSH on this TCP address, e.g. :2222 (players run: ssh -p 2222 host)")
+	fs.StringVar(&f.hostKey, "ssh-host-key", "", "SSH host key file, created on first start (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
+	fs.DurationVar(&f.idle, "ssh-idle", sshplay.DefaultIdle, "end an SSH session after this long without a key press")
+	fs.IntVar(&f.max, "ssh-max", sshplay.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
+	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
+}
+
+func (f *sshFlags) check() error {
+	if f.idle <= 0 {
+		return fmt.Errorf("--ssh-idle must be positive")
+	}
+	if f.max < 1 {
+		return fmt.Errorf("--ssh-max must be at least 1")
+	}
+	return nil
+}
+
+// start opens the SSH listener for the game server behind mux; the
+// returned server is serving.
+func (f *sshFlags) start(mux *sshplay.MuxTransport, ui tui.Options, logger *slog.Logger) (*sshplay.Server, error) {
+	path := f.hostKey
+	if path == "" {
+		p, err := sshplay.DefaultHostKeyPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	key, created, err := sshplay.LoadOrCreateHostKey(path)
+	if err != nil {
+		return nil, err
+	}
+	var keys *sshplay.AuthorizedKeys
+	if f.authorizedKeys != "" {
+		if keys, err = sshplay.LoadAuthorizedKeys(f.authorizedKeys); err != nil {
+			return nil, err
+		}
+	}
+	s, err := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
+		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+	}
+	go func() {
+		if err := s.Serve(ln); err != nil {
+			logger.Error("ssh server stopped", "err", err)
+		}
+	}()
+	access := "anyone"
+	if keys != nil {
+		access = fmt.Sprintf("%d authorized keys", keys.Len())
+	}
+	logger.Info("ssh listening", "addr", ln.Addr().String(), "host_key", path, "created", created,
+		"fingerprint", gossh.FingerprintSHA256(key.PublicKey()), "access", access, "idle", f.idle, "max", f.max)
+	return s, nil
+}
+
 func newBot(slot int, seed uint64) netcode.InputSource { return bot.New(seed) }
 
 // listen opens the server's socket, with the simulator around it if asked.
@@ -83,6 +156,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("name", defaultName(), "your player name with --play")
 	var uf uiFlags
 	uf.register(fs)
+	var sf sshFlags
+	sf.register(fs)
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -90,6 +165,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "serve", fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	if err := f.check(); err != nil {
+		return usageError(stderr, "serve", err.Error())
+	}
+	if err := sf.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
 	}
 	if err := uf.check(); err != nil {
@@ -106,6 +184,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 		return 1
 	}
+	var mux *sshplay.MuxTransport
+	if sf.addr != "" {
+		// One server driver on both the UDP socket and the in-memory
+		// network of the SSH sessions' clients.
+		mux = sshplay.NewMuxTransport(tr)
+		tr = mux
+	}
 	srv, err := netcode.NewServer(f.config())
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
@@ -117,16 +202,34 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := udp.LocalAddr()
 	share := shareAddr(f.addr, addr.Port())
 	tty := term.IsTerminal(int(os.Stdout.Fd()))
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	var sshSrv *sshplay.Server
+	if mux != nil {
+		sshLog := logger
+		if *play {
+			sshLog = slog.New(slog.DiscardHandler) // the screen is ours
+		}
+		sshSrv, err = sf.start(mux, uf.options(share), sshLog)
+		if err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: --ssh: %v\n", err)
+			stop()
+			<-served
+			return 1
+		}
+		defer sshSrv.Close()
+	}
 
 	if *play {
 		target := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), addr.Port())
 		code := runClientUI(ctx, target, nm, false, uf, simFlags{}, share, stderr)
 		stop()
+		if sshSrv != nil {
+			sshSrv.Close()
+		}
 		<-served
 		return code
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	logger.Info("serving", "addr", addr.String(), "players", f.players, "bots", f.bots,
 		"maze", f.maze.String(), "state_every", f.stateEvery, "share", "ttytanks join "+share)
 	every := 5 * time.Second
@@ -144,10 +247,23 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			}
 			return 0
 		case <-ctx.Done():
-			// The driver sends every client a Leave and returns.
+			// The driver sends every client a Leave and returns; the SSH
+			// server ends its sessions and connections meanwhile.
+			sshClosed := make(chan struct{})
+			go func() {
+				if sshSrv != nil {
+					sshSrv.Close()
+				}
+				close(sshClosed)
+			}()
+			deadline := time.After(time.Second)
 			select {
 			case <-served:
-			case <-time.After(time.Second):
+			case <-deadline:
+			}
+			select {
+			case <-sshClosed:
+			case <-deadline:
 			}
 			if !tty {
 				logger.Info("shut down")

@@ -1,0 +1,329 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+	"ttytanks/tui"
+	"ttytanks/tui/sshplay"
+)
+
+// sshRig is serve --ssh in-process: a game server with 2 seats, one taken
+// by a server bot that sits still (so nothing but the player moves the
+// player's tank), on a MuxTransport over UDP 127.0.0.1:0, and the SSH
+// listener on TCP 127.0.0.1:0.
+type sshRig struct {
+	t       *testing.T
+	sd      *netcode.ServerDriver
+	ssh     *sshplay.Server
+	addr    string
+	hostKey gossh.PublicKey
+	cancel  context.CancelFunc
+	served  chan error
+	sshDone chan error
+	once    sync.Once
+}
+
+// sitter is a server bot that never moves or fires.
+type sitter struct{}
+
+func (sitter) Input(*game.Snapshot, *game.Maze, int) game.Input { return game.Input{} }
+
+func startSSHRig(t *testing.T, tweak func(*sshplay.Config)) *sshRig {
+	t.Helper()
+	udp, err := netcode.ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := sshplay.NewMuxTransport(udp)
+	srv, err := netcode.NewServer(netcode.ServerConfig{Players: 2, Bots: 1,
+		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := sshplay.LoadOrCreateHostKey(filepath.Join(t.TempDir(), "host_key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
+		UI: tui.Options{FPS: 30}}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	ss, err := sshplay.NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &sshRig{t: t, sd: netcode.NewServerDriver(srv, mux), ssh: ss, addr: ln.Addr().String(),
+		hostKey: key.PublicKey(), cancel: cancel, served: make(chan error, 1), sshDone: make(chan error, 1)}
+	go func() { r.served <- r.sd.Run(ctx) }()
+	go func() { r.sshDone <- ss.Serve(ln) }()
+	t.Cleanup(r.close)
+	return r
+}
+
+// close stops the SSH server and the game server and waits for both.
+func (r *sshRig) close() {
+	r.once.Do(func() {
+		if err := r.ssh.Close(); err != nil {
+			r.t.Errorf("ssh server Close: %v", err)
+		}
+		if err := <-r.sshDone; err != nil {
+			r.t.Errorf("ssh server Serve: %v", err)
+		}
+		r.cancel()
+		if err := <-r.served; err != nil {
+			r.t.Errorf("game server: %v", err)
+		}
+	})
+}
+
+// humans returns the names of the seated network players.
+func (r *sshRig) humans() (names []string, need int) {
+	r.sd.Do(func(s *netcode.Server) {
+		st := s.Stats()
+		need = st.Need
+		for _, p := range st.Players {
+			if !p.Bot {
+				names = append(names, p.Name)
+			}
+		}
+	})
+	return names, need
+}
+
+// seatFree reports whether no human is seated and the lobby needs one
+// player again.
+func (r *sshRig) seatFree() bool {
+	names, need := r.humans()
+	return len(names) == 0 && need == 1
+}
+
+// tank returns the server's tank of the player called name.
+func (r *sshRig) tank(name string) (game.Tank, bool) {
+	var tk game.Tank
+	found := false
+	r.sd.Do(func(s *netcode.Server) {
+		st := s.Stats()
+		if !st.Running {
+			return
+		}
+		for _, p := range st.Players {
+			if p.Name == name && !p.Bot {
+				tk, found = s.World().State().Tanks[p.Slot], true
+			}
+		}
+	})
+	return tk, found
+}
+
+// clientConfig is an SSH client config that pins the rig's host key.
+func (r *sshRig) clientConfig(user string, auth ...gossh.AuthMethod) *gossh.ClientConfig {
+	return &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.FixedHostKey(r.hostKey),
+		Timeout: 5 * time.Second}
+}
+
+// sshPlayer is an SSH client in a terminal: a PTY session whose output
+// feeds a vt.
+type sshPlayer struct {
+	t      *testing.T
+	conn   net.Conn
+	client *gossh.Client
+	sess   *gossh.Session
+	stdin  io.WriteCloser
+	vt     *vt
+	stderr *lockedBuffer
+	done   chan error // the session's Wait
+}
+
+// dial connects user with a w x h xterm-256color PTY and starts the shell.
+func (r *sshRig) dial(user string, w, h int) *sshPlayer {
+	r.t.Helper()
+	conn, err := net.DialTimeout("tcp", r.addr, 5*time.Second)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, r.addr, r.clientConfig(user))
+	if err != nil {
+		conn.Close()
+		r.t.Fatalf("ssh handshake: %v", err)
+	}
+	p := &sshPlayer{t: r.t, conn: conn, client: gossh.NewClient(cc, chans, reqs), vt: newVT(w, h),
+		stderr: &lockedBuffer{}, done: make(chan error, 1)}
+	r.t.Cleanup(p.close)
+	p.sess, err = p.client.NewSession()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := p.sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		r.t.Fatal(err)
+	}
+	p.sess.Stdout, p.sess.Stderr = p.vt, p.stderr
+	if p.stdin, err = p.sess.StdinPipe(); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := p.sess.Shell(); err != nil {
+		r.t.Fatal(err)
+	}
+	go func() { p.done <- p.sess.Wait() }()
+	return p
+}
+
+func (p *sshPlayer) close() { p.client.Close() }
+
+// keys types s.
+func (p *sshPlayer) keys(s string) {
+	if _, err := io.WriteString(p.stdin, s); err != nil {
+		p.t.Fatalf("typing %q: %v", s, err)
+	}
+}
+
+// resize changes the terminal's size, as a terminal window does: the
+// emulator first, then the window-change request.
+func (p *sshPlayer) resize(w, h int) {
+	p.vt.Resize(w, h)
+	if err := p.sess.WindowChange(h, w); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// waitScreen polls the emulated screen until ok holds, for at most d
+// (output arrives asynchronously, so polling is the synchronisation).
+func (p *sshPlayer) waitScreen(d time.Duration, what string, ok func(string) bool) string {
+	p.t.Helper()
+	end := time.Now().Add(d)
+	for {
+		s := p.vt.Screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(end) {
+			p.t.Fatalf("waiting %v for %s; screen:\n%s\nstderr: %s", d, what, s, p.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitExit waits at most d for the session to end and returns Wait's
+// error.
+func (p *sshPlayer) waitExit(d time.Duration) error {
+	p.t.Helper()
+	select {
+	case err := <-p.done:
+		return err
+	case <-time.After(d):
+		p.t.Fatalf("the session did not end within %v; screen:\n%s", d, p.vt.Screen())
+		return nil
+	}
+}
+
+// exitStatus is the remote exit status in a session's Wait error.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *gossh.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitStatus()
+	}
+	return -1
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// newClientKey returns a fresh ed25519 key as an SSH signer.
+func newClientKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Screen predicates.
+
+const sshArrows = "↑↗→↘↓↙←↖"
+
+// sshSidebarCol is the column of the sidebar's left border on the first
+// row that has one ("╭", or "│" when the layout has no box), or -1.
+func sshSidebarCol(screen string) int {
+	for _, l := range strings.Split(screen, "\n") {
+		for _, mark := range []string{"╭", "│"} {
+			if i := strings.Index(l, mark); i >= 0 {
+				return len([]rune(l[:i]))
+			}
+		}
+	}
+	return -1
+}
+
+// sshField is the screen left of the sidebar.
+func sshField(screen string) string {
+	cut := sshSidebarCol(screen)
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		r := []rune(l)
+		if cut >= 0 && len(r) > cut {
+			r = r[:cut]
+		}
+		out = append(out, string(r))
+	}
+	return strings.Join(out, "\n")
+}
+
+// sshTanks counts the tank arrows in the maze area.
+func sshTanks(screen string) int {
+	n := 0
+	for _, r := range sshField(screen) {
+		if strings.ContainsRune(sshArrows, r) {
+			n++
+		}
+	}
+	return n
+}
+
+// sshPlaying: the maze, two tanks and the netcode sidebar are drawn.
+func sshPlaying(s string) bool {
+	return strings.Contains(sshField(s), "██") && sshTanks(s) >= 2 &&
+		strings.Contains(s, "RTT") && strings.Contains(s, "rollbacks") && strings.Contains(s, "playing")
+}

@@ -1,0 +1,208 @@
+package sshplay
+
+import (
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
+	"go.uber.org/goleak"
+)
+
+// pipeChannel stands in for an SSH channel: the test writes the client's
+// keys into in, and the screen's output is drained from out.
+type pipeChannel struct {
+	io.Reader
+	io.Writer
+}
+
+func newPipeChannel(t *testing.T) (ch pipeChannel, keys *io.PipeWriter, closeAll func()) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		_, _ = io.Copy(io.Discard, outR)
+	}()
+	return pipeChannel{inR, outW}, inW, func() {
+		inW.Close()
+		outW.Close()
+		<-drained
+	}
+}
+
+func readAsync(tty *ChannelTty, p []byte) chan error {
+	done := make(chan error, 1)
+	go func() {
+		n, err := tty.Read(p)
+		if err == nil && n == 0 {
+			err = errors.New("empty read")
+		}
+		done <- err
+	}()
+	return done
+}
+
+func within(t *testing.T, d time.Duration, ch chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(d):
+		t.Fatalf("%s: still blocked after %v", what, d)
+		return nil
+	}
+}
+
+// TestTtyDrainWakesReader: a Read blocked on a quiet client returns when
+// Drain is called; after Start, Read gets input again; Close ends reads.
+func TestTtyDrainWakesReader(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ch, keys, closeAll := newPipeChannel(t)
+	defer closeAll()
+	tty := NewChannelTty(ch, 80, 24)
+	pumped := make(chan struct{})
+	go func() { defer close(pumped); tty.Pump() }()
+	if err := tty.Start(); err != nil {
+		t.Fatal(err)
+	}
+	blocked := readAsync(tty, make([]byte, 8))
+	if err := tty.Drain(); err != nil {
+		t.Fatal(err)
+	}
+	if err := within(t, time.Second, blocked, "Read after Drain"); !errors.Is(err, ErrDrained) {
+		t.Errorf("Read after Drain: %v, want ErrDrained", err)
+	}
+	if err := tty.Start(); err != nil {
+		t.Fatal(err)
+	}
+	before := tty.LastInput()
+	p := make([]byte, 4)
+	got := readAsync(tty, p)
+	if _, err := keys.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := within(t, time.Second, got, "Read of input"); err != nil || string(p) != "hell" {
+		t.Fatalf("Read: %q, %v; want \"hell\"", p, err)
+	}
+	if n, err := tty.Read(p); err != nil || string(p[:n]) != "o" {
+		t.Errorf("Read of the rest: %q, %v; want \"o\"", p[:n], err)
+	}
+	if !tty.LastInput().After(before) {
+		t.Error("LastInput did not move on input")
+	}
+	blocked = readAsync(tty, p)
+	tty.Close()
+	if err := within(t, time.Second, blocked, "Read after Close"); !errors.Is(err, io.EOF) {
+		t.Errorf("Read after Close: %v, want io.EOF", err)
+	}
+	keys.Close() // the channel ends: Pump returns
+	<-pumped
+}
+
+// TestTtyScreenFiniNeverHangs: a tcell screen on a ChannelTty starts,
+// reports a window-change as a resize event, and finishes at once although
+// the client sends nothing: Drain wakes tcell's reader.
+func TestTtyScreenFiniNeverHangs(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ch, keys, closeAll := newPipeChannel(t)
+	defer closeAll()
+	tty := NewChannelTty(ch, 100, 30)
+	pumped := make(chan struct{})
+	go func() { defer close(pumped); tty.Pump() }()
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Init(); err != nil {
+		t.Fatal(err)
+	}
+	if w, h := screen.Size(); w != 100 || h != 30 {
+		t.Errorf("screen %dx%d, want the client's 100x30", w, h)
+	}
+	screen.SetContent(0, 0, '█', nil, tcell.StyleDefault)
+	screen.Show()
+
+	events := make(chan tcell.Event, 16)
+	quit := make(chan struct{})
+	go screen.ChannelEvents(events, quit)
+	tty.Resize(120, 40)
+	key := make(chan struct{})
+	go func() { _, _ = keys.Write([]byte("q")); close(key) }()
+	var resized, pressed bool
+	deadline := time.After(2 * time.Second)
+	for !resized || !pressed {
+		select {
+		case ev := <-events:
+			switch ev := ev.(type) {
+			case *tcell.EventResize:
+				if w, h := ev.Size(); w == 120 && h == 40 {
+					resized = true
+				}
+			case *tcell.EventKey:
+				pressed = pressed || ev.Rune() == 'q'
+			}
+		case <-deadline:
+			t.Fatalf("events: resize to 120x40 %v, key q %v", resized, pressed)
+		}
+	}
+	<-key
+	close(quit)
+
+	finished := make(chan error, 1)
+	go func() { screen.Fini(); finished <- nil }()
+	within(t, time.Second, finished, "Fini")
+	keys.Close()
+	<-pumped
+}
+
+// blockingWriter blocks every Write until released.
+type blockingWriter struct{ release chan struct{} }
+
+func (w blockingWriter) Write(p []byte) (int, error) {
+	<-w.release
+	return 0, io.ErrClosedPipe
+}
+
+// TestTtyWriteStall: a Write blocked longer than WriteTimeout calls
+// OnWriteTimeout once (the server drops the connection there, which fails
+// the Write).
+func TestTtyWriteStall(t *testing.T) {
+	w := blockingWriter{release: make(chan struct{})}
+	tty := NewChannelTty(pipeChannel{Writer: w}, 80, 24)
+	tty.WriteTimeout = 20 * time.Millisecond
+	calls := 0
+	tty.OnWriteTimeout = func() { calls++; close(w.release) }
+	done := make(chan error, 1)
+	go func() { _, err := tty.Write([]byte("frame")); done <- err }()
+	if err := within(t, 2*time.Second, done, "stalled Write"); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("stalled Write: %v, want the channel's error", err)
+	}
+	if _, err := tty.Write([]byte("again")); err == nil {
+		t.Error("Write on a dropped channel succeeded")
+	}
+	if calls != 1 {
+		t.Errorf("OnWriteTimeout called %d times, want 1", calls)
+	}
+}
+
+func TestTtyResizeClamps(t *testing.T) {
+	tty := NewChannelTty(pipeChannel{}, 0, 0)
+	for _, tc := range []struct{ w, h, ww, wh int }{
+		{0, 0, 80, 24},
+		{132, 43, 132, 43},
+		{1 << 20, 1 << 20, MaxWidth, MaxHeight},
+		{-5, 10, 80, 24},
+	} {
+		tty.Resize(tc.w, tc.h)
+		if ws, _ := tty.WindowSize(); ws.Width != tc.ww || ws.Height != tc.wh {
+			t.Errorf("Resize(%d, %d): %dx%d, want %dx%d", tc.w, tc.h, ws.Width, ws.Height, tc.ww, tc.wh)
+		}
+	}
+}
