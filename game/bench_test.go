@@ -37,11 +37,23 @@ func BenchmarkStep2Tanks(b *testing.B) {
 	}
 	var base Snapshot
 	w.Save(&base)
+	// The benchmark replays windows of 32 ticks from base: check that they
+	// stay mid-round (never the cheap round-over pause) with both alive.
+	for i := 0; i < 32; i++ {
+		cur := in[i%len(in)]
+		for j := range cur {
+			cur[j].Tick = w.Tick()
+		}
+		w.Step(cur)
+	}
+	if s := w.State(); s.Round.Phase != PhasePlaying || !s.Tanks[0].Alive || !s.Tanks[1].Alive || s.NumBullets == 0 {
+		b.Fatal("the benchmark window does not stay mid-round with bullets flying")
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if i%256 == 0 {
-			w.Restore(&base) // stay mid-round, never in the idle round-over pause
+		if i%32 == 0 {
+			w.Restore(&base)
 		}
 		cur := in[i%len(in)]
 		for j := range cur {

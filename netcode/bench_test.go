@@ -47,16 +47,19 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	}
 }
 
-// BenchmarkServerTick8Players is one server tick of an 8-player match:
-// inputs, Step, Hash, and an Ack or State encoded for each player.
+// BenchmarkServerTick8Players is one server tick of an 8-player match: an
+// Input datagram received from each player, then the tick: inputs, Step,
+// Hash, and an Ack or State encoded for each player.
 func BenchmarkServerTick8Players(b *testing.B) {
 	s, err := NewServer(ServerConfig{Players: 8, Seed: 1, Secret: []byte("0123456789abcdef")})
 	if err != nil {
 		b.Fatal(err)
 	}
 	now := simEpoch
+	addrs := make([]netip.AddrPort, 8)
 	for i := 0; i < 8; i++ {
 		a := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+i))
+		addrs[i] = a
 		hello := proto.Hello{Header: proto.Header{Session: uint64(100 + i)}}
 		ch, err := proto.ParseChallenge(s.Receive(now, a, hello.Append(nil))[0].Data)
 		if err != nil {
@@ -68,10 +71,18 @@ func BenchmarkServerTick8Players(b *testing.B) {
 	if !s.Running() {
 		b.Fatal("match did not start")
 	}
+	var buf []byte
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		now = now.Add(TickDuration)
+		t := s.World().Tick()
+		for k := 0; k < 8; k++ {
+			in := proto.Input{Header: proto.Header{Session: uint64(100 + k), Match: s.Match(), Player: uint8(k)}, N: 1}
+			in.Inputs[0] = game.Input{Tick: t, MoveX: int8(k%3 - 1), MoveY: int8((i/30)%3 - 1)}
+			buf = in.Append(buf[:0])
+			s.Receive(now, addrs[k], buf)
+		}
 		out := s.Tick(now)
 		if len(out) < 8 {
 			b.Fatalf("%d datagrams", len(out))
