@@ -302,3 +302,19 @@ func TestSSHAuthorizedKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSSHGameFull: when the game has no seat left, the SSH player gets the
+// game server's answer, as "ttytanks join" would, and exit status 1.
+func TestSSHGameFull(t *testing.T) {
+	r := startSSHRig(t, nil) // 2 seats, one a bot
+	first := r.dial("first", 100, 30)
+	first.waitScreen(10*time.Second, "the first player's match", sshPlaying)
+	late := r.dial("late", 100, 30)
+	err := late.waitExit(3 * time.Second)
+	if s := late.vt.Screen(); exitStatus(err) != 1 || !strings.Contains(s, "ttytanks: the server is full") {
+		t.Errorf("second player: %v; screen:\n%s\nwant exit status 1 and the server's answer", err, s)
+	}
+	if names, _ := r.humans(); len(names) != 1 || names[0] != "first" {
+		t.Errorf("seated %q, want [first]", names)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
@@ -381,4 +382,34 @@ func (v *vt) csi(final byte) {
 		}
 	}
 	// m (SGR), h/l (modes), r (margins), n (reports), t, u, q: ignored.
+}
+
+// TestVT checks the emulator on the sequences tcell uses, so that the SSH
+// tests read the screen right.
+func TestVT(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"cup, el, osc, charset, sgr, wide",
+			"\x1b[?1049h\x1b[H\x1b[2Jab\x1b[31mc\x1b[m\x1b[2;3H█→\x1b]0;title\x07\x1b(B\x1b[3;1H世x\x1b[1;2H\x1b[K",
+			"a\n  █→\n世x"},
+		{"relative moves", "\x1b[2;2HX\x1b[AY\x1b[2CZ\x1b[BW\x1b[5DV\x1b[3GU\x1b[3dT",
+			"  Y  Z\n XU   W\n   T"},
+		{"erase below and chars", "aaaa\r\nbbbb\r\ncccc\x1b[2;3H\x1b[J\x1b[1;2H\x1b[2X", "a  a\nbb"},
+		{"no autowrap", "\x1b[?7l0123456789xyz", "012345678z"},
+		{"autowrap", "0123456789xy", "0123456789\nxy"},
+		{"wide rune overwritten", "世\x1b[1;2Hx", " x"},
+		{"scroll", "1\r\n2\r\n3\r\n4", "2\n3\n4"},
+		{"line feed keeps the column", "1\n2", "1\n 2"},
+		{"rep", "-\x1b[3b", "----"},
+		{"dcs skipped", "\x1bP+q544e\x1b\\ok", "ok"},
+	} {
+		v := newVT(10, 3)
+		if _, err := v.Write([]byte(tc.in)); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimRight(v.Screen(), "\n"); got != tc.want {
+			t.Errorf("%s: screen\n%q\nwant\n%q", tc.name, got, tc.want)
+		}
+	}
 }
