@@ -287,12 +287,16 @@ loop:
 	} else {
 		fmt.Fprintln(stdout, string(b))
 	}
-	if start.IsZero() {
+	switch {
+	case start.IsZero():
 		msg := v.Message
 		if msg == "" {
 			msg = "the match did not start in time"
 		}
 		fmt.Fprintf(stderr, "ttytanks: %s\n", msg)
+		return 1
+	case v.Status == netcode.StatusClosed:
+		fmt.Fprintf(stderr, "ttytanks: %s\n", v.Message) // the session ended early
 		return 1
 	}
 	return 0

@@ -253,3 +253,24 @@ func TestServerRestartRejoin(t *testing.T) {
 		}
 	}
 }
+
+// TestSpectator: a spectator joins a running match without a seat, sees
+// the server's states as they come, and is kept alive by its keep-alives.
+func TestSpectator(t *testing.T) {
+	n, _ := hardeningMatch(t)
+	sp := n.addClient(ClientConfig{Name: "watcher", Spectate: true}, Impairment{Latency: 30 * time.Millisecond}, Impairment{Latency: 30 * time.Millisecond}, 7)
+	if !n.runUntil(3*time.Second, func() bool { return sp.c.Status() == StatusPlaying && sp.c.World() != nil }) {
+		t.Fatalf("spectator status %v", sp.c.Status())
+	}
+	if sp.c.Slot() != -1 || n.server.Stats().Spectators != 1 || n.server.Stats().Need != 0 {
+		t.Fatalf("spectator took a seat: slot %d, stats %+v", sp.c.Slot(), n.server.Stats())
+	}
+	n.run(FreeAfter + 2*time.Second) // longer than the server keeps a silent peer
+	if n.server.Stats().Spectators != 1 || sp.c.Status() != StatusPlaying {
+		t.Fatal("the spectator was dropped: keep-alives not working")
+	}
+	w := sp.c.World()
+	if h, ok := n.serverHash[w.Tick()]; !ok || h != w.Hash() {
+		t.Fatal("the spectator's world is not the server's state")
+	}
+}

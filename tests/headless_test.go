@@ -52,7 +52,7 @@ func TestHeadlessBotMatch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--players", "2")
-	var srvLog strings.Builder
+	var srvLog syncBuffer
 	srv.Stderr = &srvLog
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestHeadlessBotMatch(t *testing.T) {
 		c := exec.CommandContext(ctx, bin, "join", addr, "--headless", "--bot", "--name", fmt.Sprintf("bot%d", i),
 			"--duration", "60s", "--sim-latency", "60ms", "--sim-jitter", "10ms", "--sim-loss", "5%",
 			"--sim-seed", fmt.Sprint(i+1), "--stats-json", filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
-		var out strings.Builder
+		var out syncBuffer
 		c.Stderr = &out
 		if err := c.Start(); err != nil {
 			t.Fatal(err)

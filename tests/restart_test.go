@@ -33,14 +33,14 @@ func TestServerRestart(t *testing.T) {
 	dir := t.TempDir()
 	type client struct {
 		cmd    *exec.Cmd
-		stderr *strings.Builder
+		stderr *syncBuffer
 		done   chan error
 	}
 	var clients []client
 	for i := 0; i < 2; i++ {
 		c := exec.CommandContext(ctx, bin, "join", addr, "--headless", "--bot", "--duration", "20s",
 			"--stats-json", filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
-		var se strings.Builder
+		var se syncBuffer
 		c.Stderr = &se
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
