@@ -256,3 +256,27 @@ func TestStoryForeignStatesRejected(t *testing.T) {
 		t.Fatal("the genuine State was not applied either")
 	}
 }
+
+// TestResyncWhenReplayHistoryIsMissing: a State older than the client's
+// input history cannot be replayed without inventing inputs; the client
+// resynchronises from it instead, and counts it.
+func TestResyncWhenReplayHistoryIsMissing(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
+	c := w.join(ClientConfig{History: 8})
+	states := diverge(t, w, c, 20) // the server got none of the inputs
+	old := mustState(t, states[2])
+	c.Receive(w.now, states[2])
+	m := c.Metrics()
+	if m.Resyncs != 1 {
+		t.Fatalf("resyncs = %d, want 1", m.Resyncs)
+	}
+	if c.World().Tick() != old.Snapshot.Tick || c.World().Hash() != old.Hash {
+		t.Fatalf("after the resync the world is at %d (hash %x), want the State's %d (%x)",
+			c.World().Tick(), c.World().Hash(), old.Snapshot.Tick, old.Hash)
+	}
+	// A State that can be replayed is handled normally again.
+	c.Receive(w.now, states[len(states)-1])
+	if c.Metrics().Resyncs != 1 || c.World().Hash() != w.srv.World().Hash() {
+		t.Fatal("the next State did not apply normally")
+	}
+}
