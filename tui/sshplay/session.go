@@ -41,25 +41,25 @@ var (
 // handle runs one SSH session: the checks, then the game.
 func (s *Server) handle(sess ssh.Session) {
 	if !s.enter(&s.sessions) {
-		refuse(sess, "ttytanks: the server is shutting down")
+		s.refuse(sess, "shutdown", "ttytanks: the server is shutting down")
 		return
 	}
 	defer s.sessions.Done()
 	hint := connectHint(sess.LocalAddr())
 	if cmd := sess.RawCommand(); cmd != "" {
-		refuse(sess, fmt.Sprintf("ttytanks: this server runs the game, not commands (got %q); connect without one: %s", clip(cmd, 40), hint))
+		s.refuse(sess, "command", fmt.Sprintf("ttytanks: this server runs the game, not commands (got %q); connect without one: %s", clip(cmd, 40), hint))
 		return
 	}
 	pty, winch, ok := sess.Pty()
 	if !ok {
-		refuse(sess, "ttytanks needs a terminal: "+hint)
+		s.refuse(sess, "no pty", "ttytanks needs a terminal: "+hint)
 		return
 	}
 	select {
 	case s.seats <- struct{}{}:
 		defer func() { <-s.seats }()
 	default:
-		refuse(sess, fmt.Sprintf("ttytanks: server busy (%d players over ssh); try again later", cap(s.seats)))
+		s.refuse(sess, "busy", fmt.Sprintf("ttytanks: server busy (%d players over ssh); try again later", cap(s.seats)))
 		return
 	}
 	// The first window is queued with the pty-req; later ones are
@@ -88,7 +88,8 @@ func (s *Server) handle(sess ssh.Session) {
 	term, ti := lookupTerm(pty.Term)
 	began := time.Now()
 	log := s.log.With("user", name, "remote", sess.RemoteAddr().String())
-	log.Info("ssh session", "term", term, "size", fmt.Sprintf("%dx%d", w.Width, w.Height), "ascii", opts.ASCII)
+	size, _ := tty.WindowSize()
+	log.Info("ssh session", "term", term, "size", fmt.Sprintf("%dx%d", size.Width, size.Height), "ascii", opts.ASCII)
 
 	ctx, cancel := context.WithCancelCause(sess.Context())
 	defer cancel(nil)
@@ -160,9 +161,10 @@ func (s *Server) watchIdle(ctx context.Context, cancel context.CancelCauseFunc, 
 	}
 }
 
-// refuse tells the client why on stderr and ends the session with exit
-// status 1.
-func refuse(sess ssh.Session, msg string) {
+// refuse tells the client why on stderr, ends the session with exit
+// status 1 and logs the reason.
+func (s *Server) refuse(sess ssh.Session, reason, msg string) {
+	s.log.Info("ssh session refused", "reason", reason, "user", proto.SanitizeName(sess.User()), "remote", sess.RemoteAddr().String())
 	if _, _, pty := sess.Pty(); pty {
 		msg += "\r"
 	}
