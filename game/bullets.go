@@ -51,7 +51,7 @@ func (w *World) stepBullet(b *Bullet) bool {
 func (w *World) hit(t *Tank, b *Bullet) {
 	t.HP -= BulletDamage
 	if t.HP <= 0 {
-		*t = Tank{Seated: true, AimX: t.AimX, AimY: t.AimY, Score: t.Score}
+		*t = Tank{X: t.X, Y: t.Y, Seated: true, AimX: t.AimX, AimY: t.AimY, Score: t.Score} // a wreck where it died
 		return
 	}
 	t.Hitstun = HitstunTicks

@@ -364,6 +364,9 @@ func TestLastTankStandingScoresAndNewMazeFollows(t *testing.T) {
 	if s.Round.Phase != PhaseOver || s.Round.Winner != 0 || s.Tanks[0].Score != 1 || s.Tanks[1].Alive {
 		t.Fatalf("round should be over, won by slot 0 with score 1: %+v tanks %+v %+v", s.Round, s.Tanks[0], s.Tanks[1])
 	}
+	if wreck := s.Tanks[1]; wreck.X != victim.X || wreck.Y != victim.Y || wreck.VX != 0 || wreck.HP != 0 {
+		t.Fatalf("the wreck should stay where the tank died, stopped: %+v", wreck)
+	}
 	run(w, RoundOverTicks, nil)
 	s = w.State()
 	if s.Round.Number != 2 || s.Round.Phase != PhasePlaying || s.NumBullets != 0 {
