@@ -121,12 +121,12 @@ func TestPlayInTerminal(t *testing.T) {
 		t.Fatal("the game is not on the alternate screen")
 	}
 	tick1, rtt1 := sidebarValue(s1, "tick"), sidebarValue(s1, "RTT")
-	s2 := tm.waitScreen(5*time.Second, "the tick to advance", func(s string) bool {
-		return sidebarValue(s, "tick") != tick1 && sidebarValue(s, "RTT") != ""
-	})
 	if tick1 == "" || rtt1 == "" {
 		t.Fatalf("sidebar lacks tick or RTT:\n%s", s1)
 	}
+	s2 := tm.waitScreen(10*time.Second, "the tick and RTT figures to change", func(s string) bool {
+		return sidebarValue(s, "tick") != tick1 && sidebarValue(s, "RTT") != rtt1
+	})
 	t.Logf("tick %s → %s, RTT %s → %s", tick1, sidebarValue(s2, "tick"), rtt1, sidebarValue(s2, "RTT"))
 	tm.keys("q")
 	tm.waitScreen(3*time.Second, "exit", func(string) bool { return tm.format("#{pane_dead}") == "1" })
