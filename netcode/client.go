@@ -207,7 +207,7 @@ func (c *Client) header() proto.Header {
 
 func (c *Client) send(pkt packet) {
 	c.seq++
-	setSeq(pkt, c.seq)
+	pkt.Head().Seq = c.seq
 	start := len(c.arena)
 	c.arena = pkt.Append(c.arena)
 	c.out = append(c.out, Datagram{Addr: c.cfg.Server, Data: c.arena[start:len(c.arena):len(c.arena)]})

@@ -643,45 +643,22 @@ func (s *Server) inputFor(slot int, t game.Tick) game.Input {
 	return game.Neutral(t)
 }
 
-// packet is what the server and client send.
+// packet is what the server and client send: any proto packet.
 type packet interface {
 	Append([]byte) []byte
+	Head() *proto.Header
 }
 
 // send encodes pkt with the next sequence number for its destination.
 func (s *Server) send(to netip.AddrPort, pkt packet) {
 	if p := s.peerAt(to); p != nil {
 		p.seq++
-		setSeq(pkt, p.seq)
+		pkt.Head().Seq = p.seq
 	}
 	start := len(s.arena)
 	s.arena = pkt.Append(s.arena)
 	s.out = append(s.out, Datagram{Addr: to, Data: s.arena[start:len(s.arena):len(s.arena)]})
 	s.stats.bytesOut += uint64(len(s.arena) - start)
-}
-
-// setSeq sets the header sequence number of any packet.
-func setSeq(pkt packet, seq uint32) {
-	switch p := pkt.(type) {
-	case *proto.Ack:
-		p.Seq = seq
-	case *proto.State:
-		p.Seq = seq
-	case *proto.Start:
-		p.Seq = seq
-	case *proto.Challenge:
-		p.Seq = seq
-	case *proto.Reject:
-		p.Seq = seq
-	case *proto.Leave:
-		p.Seq = seq
-	case *proto.Input:
-		p.Seq = seq
-	case *proto.Hello:
-		p.Seq = seq
-	case *proto.Join:
-		p.Seq = seq
-	}
 }
 
 // Shutdown returns a Leave for every network peer, for a clean exit.

@@ -94,6 +94,11 @@ type Header struct {
 	Seq uint32
 }
 
+// Head returns the packet's header, so code that sends any packet can set
+// its fields (the sequence number, say) through one method: every packet
+// type embeds Header and so has Head.
+func (h *Header) Head() *Header { return h }
+
 // AppendHeader appends the HeaderLen bytes of h, with Magic and Version,
 // writing h.Type as it is.
 func (h *Header) AppendHeader(b []byte) []byte {
