@@ -116,37 +116,36 @@ type Client struct {
 
 // clientMetrics is the state behind Metrics.
 type clientMetrics struct {
-	serverTick        game.Tick
-	haveServerTick    bool
-	rollbacks         uint64
-	replayLast        int
-	replayMax         int
-	replayCost        *window
-	replayCostLast    time.Duration
-	srtt              ewma
-	margin            ewma
-	hashMismatches    uint64
-	resyncs           uint64
-	up, down          rate
-	rttSpark          spark
-	replaySpark       spark
-	lastSpark         time.Time
-	badPackets        uint64
-	staleStates       uint64
-	foreign           uint64
-	downSeen          *Ring[bool]
-	downMax           uint32
-	downHave          bool
-	downExp, downGot  float64
-	sentAt            *Ring[sentInfo] // what we had sent, by ClientTime
-	sent              uint32
-	upBase            [2]uint32 // (sent, received) at the base of the window
-	upHave            bool
-	lossUp            float64
-	lastRecv          uint16
-	recvExt           uint32 // Received, extended past its 16-bit wrap
-	replayCostSamples int
-	datagramsUp       uint64
+	serverTick       game.Tick
+	haveServerTick   bool
+	rollbacks        uint64
+	replayLast       int
+	replayMax        int
+	replayCost       *window
+	replayCostLast   time.Duration
+	srtt             ewma
+	margin           ewma
+	hashMismatches   uint64
+	resyncs          uint64
+	up, down         rate
+	rttSpark         spark
+	replaySpark      spark
+	lastSpark        time.Time
+	badPackets       uint64
+	staleStates      uint64
+	foreign          uint64
+	downSeen         *Ring[bool]
+	downMax          uint32
+	downHave         bool
+	downExp, downGot float64
+	sentAt           *Ring[sentInfo] // what we had sent, by ClientTime
+	sent             uint32
+	upBase           [2]uint32 // (sent, received) at the base of the window
+	upHave           bool
+	lossUp           float64
+	lastRecv         uint16
+	recvExt          uint32 // Received, extended past its 16-bit wrap
+	datagramsUp      uint64
 }
 
 // NewClient returns a client that will connect to cfg.Server.

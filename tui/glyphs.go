@@ -63,10 +63,6 @@ var asciiGlyphs = glyphs{
 	keysShort: "arrows/WASD, spc fire, q quit",
 }
 
-func glyphsFor(opts Options) *glyphs {
-	if opts.ASCII {
-		return &asciiGlyphs
-	}
 	return &unicodeGlyphs
 }
 
