@@ -63,9 +63,6 @@ var asciiGlyphs = glyphs{
 	keysShort: "arrows/WASD, spc fire, q quit",
 }
 
-	return &unicodeGlyphs
-}
-
 // aimIndex maps a tank's aim (each of AimX, AimY in {-1,0,1}) to an index
 // into glyphs.tank, clockwise from up. A zero aim, which a valid snapshot
 // never has, reads as up.
