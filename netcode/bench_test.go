@@ -39,7 +39,7 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c.haveAuth = false // accept the same State again
-		c.Receive(simEpoch, pkts[i&1])
+		c.Receive(simEpoch, c.cfg.Server, pkts[i&1])
 	}
 	b.StopTimer()
 	if c.m.replayLast != 10 {

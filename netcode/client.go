@@ -3,6 +3,7 @@ package netcode
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/netip"
 	"time"
 
@@ -98,20 +99,21 @@ type Client struct {
 
 	// clock sync
 	margins     *window
-	lastEcho    uint16
-	haveMargin  bool
+	sentAny     bool      // an Input datagram has been sent
+	lastCT      uint16    // the ClientTime of the last one
 	marginFrom  game.Tick // margin samples for older inputs predate the last jump
 	marginLow   float64   // cached low quantile of margins
 	marginDirty bool
 	skip        int // ticks still to skip (we ran too far ahead)
 	spectTick   int
 
-	m       clientMetrics
-	out     []Datagram
-	arena   []byte
-	epoch   time.Time
-	lastNow time.Time
-	heard   time.Time // last datagram from the server (or the first attempt)
+	m             clientMetrics
+	out           []Datagram
+	arena         []byte
+	epoch         time.Time
+	lastNow       time.Time
+	heard         time.Time // last datagram from the server (or the first attempt)
+	nextKeepAlive time.Time
 }
 
 // clientMetrics is the state behind Metrics.
@@ -254,6 +256,14 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			c.status, c.message = StatusClosed, fmt.Sprintf("the server at %v is gone (nothing heard for %v)", c.cfg.Server, SilenceGone)
 			return c.out
 		}
+		if c.status == StatusWaiting && !now.Before(c.nextKeepAlive) {
+			// In the lobby nothing else goes up: tell the server we are
+			// still here, so it keeps our seat.
+			c.nextKeepAlive = now.Add(time.Second)
+			p := proto.Input{Header: c.header(), ClientTime: c.clientTime(now), N: 1}
+			p.Inputs[0] = game.Neutral(c.startTick)
+			c.send(&p)
+		}
 		if c.status == StatusReconnecting && !now.Before(c.nextHello) {
 			// Knock again: a fresh challenge, then a Join with our token,
 			// resumes the seat (from a new address too).
@@ -340,7 +350,14 @@ func (c *Client) stepWorld(t game.Tick) {
 }
 
 func (c *Client) sendInputs(now time.Time, newest game.Tick) {
-	p := proto.Input{Header: c.header(), ClientTime: c.clientTime(now)}
+	// ClientTime names the datagram in the server's echo, so it must be
+	// unique: in a burst of several ticks within one millisecond, count on.
+	ct := c.clientTime(now)
+	if c.sentAny && int16(ct-c.lastCT) <= 0 {
+		ct = c.lastCT + 1
+	}
+	c.sentAny, c.lastCT = true, ct
+	p := proto.Input{Header: c.header(), ClientTime: ct}
 	n := 0
 	for k := c.cfg.Redundancy - 1; k >= 0; k-- {
 		t := newest.Add(-int32(k))
@@ -361,14 +378,21 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 // sentInfo is what the client remembers of an Input datagram: how many it
 // had sent by then, and the newest tick it carried.
 type sentInfo struct {
-	count  uint32
-	newest game.Tick
+	count   uint32
+	newest  game.Tick
+	sampled bool // its arrival margin has been taken into clock sync
 }
 
-// Receive handles one datagram from the server.
-func (c *Client) Receive(now time.Time, b []byte) []Datagram {
+// Receive handles one datagram from the address from. Only datagrams
+// from the server's address, with our session, are looked at; the rest are
+// counted and dropped.
+func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
 	c.begin()
 	c.lastNow = now
+	if from != c.cfg.Server {
+		c.m.foreign++
+		return c.out
+	}
 	c.m.down.add(now, len(b))
 	h, err := proto.ParseHeader(b)
 	if err != nil {
@@ -384,11 +408,12 @@ func (c *Client) Receive(now time.Time, b []byte) []Datagram {
 		c.m.foreign++
 		return c.out
 	}
-	c.heard = now
-	c.noteSeq(h.Seq)
+	// Each handler validates its packet and calls heard(now, seq) only for
+	// a genuine one, so junk neither keeps a dead session alive nor skews
+	// the loss estimate.
 	switch h.Type {
 	case proto.TypeChallenge:
-		c.onChallenge(b)
+		c.onChallenge(now, b)
 	case proto.TypeStart, proto.TypeReset:
 		c.onStart(now, b)
 	case proto.TypeAck:
@@ -396,7 +421,7 @@ func (c *Client) Receive(now time.Time, b []byte) []Datagram {
 	case proto.TypeState:
 		c.onState(now, b)
 	case proto.TypeReject:
-		c.onReject(b)
+		c.onReject(now, b)
 	case proto.TypeLeave:
 		if l, err := proto.ParseLeave(b); err == nil && l.Match == c.match {
 			c.status, c.message = StatusClosed, "the server ended the session: "+l.Reason.String()
@@ -407,23 +432,32 @@ func (c *Client) Receive(now time.Time, b []byte) []Datagram {
 	return c.out
 }
 
-func (c *Client) onChallenge(b []byte) {
+// hear notes a valid datagram from the server: a sign of life, and a
+// sequence number for the loss estimate.
+func (c *Client) hear(now time.Time, seq uint32) {
+	c.heard = now
+	c.noteSeq(seq)
+}
+
+func (c *Client) onChallenge(now time.Time, b []byte) {
 	ch, err := proto.ParseChallenge(b)
 	if err != nil || (c.status != StatusConnecting && c.status != StatusReconnecting) {
 		c.m.badPackets++
 		return
 	}
+	c.hear(now, ch.Seq)
 	c.cookie, c.hasCookie = ch.Cookie, true
 	c.sendJoin()
 	c.nextHello = c.lastNow.Add(helloEvery)
 }
 
-func (c *Client) onReject(b []byte) {
+func (c *Client) onReject(now time.Time, b []byte) {
 	r, err := proto.ParseReject(b)
 	if err != nil {
 		c.m.badPackets++
 		return
 	}
+	c.hear(now, r.Seq)
 	if c.status != StatusConnecting && c.status != StatusWaiting && c.status != StatusReconnecting {
 		return // a stray answer to a duplicate Join
 	}
@@ -454,6 +488,7 @@ func (c *Client) onStart(now time.Time, b []byte) {
 	if c.status == StatusClosed {
 		return
 	}
+	c.hear(now, st.Seq)
 	c.slots, c.need, c.token = int(st.Slots), int(st.Need), st.Token
 	for i := range c.names {
 		c.names[i], c.connected[i] = "", false
@@ -473,8 +508,12 @@ func (c *Client) onStart(now time.Time, b []byte) {
 	// A repeat of the Start (or Reset) of the match we are playing: only
 	// the roster was news.
 	same := c.status == StatusPlaying && c.world != nil && c.match == st.Match && c.startTick == st.StartTick
+	if st.Need > 0 && c.match == st.Match && (c.status == StatusPlaying || c.status == StatusReconnecting) {
+		return // a delayed Start from the lobby: a running match never goes back
+	}
 	if c.match != st.Match {
-		c.resetTimeline() // a new match: nothing of the old one carries over
+		c.resetTimeline() // a new match (or server): nothing of the old one carries over
+		c.resetLinkMetrics()
 	}
 	c.match = st.Match
 	if st.Need > 0 {
@@ -506,7 +545,7 @@ func (c *Client) resetTimeline() {
 	c.inputs.Clear()
 	c.snaps.Clear()
 	c.firstLocal.Clear()
-	c.haveAuth, c.haveMargin, c.m.haveServerTick = false, false, false
+	c.haveAuth, c.m.haveServerTick = false, false
 	c.margins.reset()
 	c.clock.Reset()
 	c.clock.SetRate(1)
@@ -514,6 +553,17 @@ func (c *Client) resetTimeline() {
 	if r, ok := c.pred.(interface{ Reset() }); ok {
 		r.Reset()
 	}
+}
+
+// resetLinkMetrics forgets the baselines of the loss estimates: a new
+// match may be a new server, whose sequence numbers and receive counts
+// start over.
+func (c *Client) resetLinkMetrics() {
+	m := &c.m
+	m.downSeen.Clear()
+	m.downHave, m.downMax, m.downExp, m.downGot = false, 0, 0, 0
+	m.upHave, m.lastRecv, m.recvExt, m.lossUp = false, 0, 0, 0
+	m.sentAt.Clear()
 }
 
 // adopt makes w the predicted world.
@@ -534,6 +584,7 @@ func (c *Client) onAck(now time.Time, b []byte) {
 		c.m.foreign++
 		return
 	}
+	c.hear(now, a.Seq)
 	c.noteAck(now, &a.AckInfo)
 }
 
@@ -554,20 +605,24 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 		return
 	}
 	// RTT: our clock now, minus the echoed send time, minus the server's hold.
+	// A saturated hold (the server has had nothing new from us for 0.65 s)
+	// makes the sample meaningless; a slightly negative one is clock
+	// granularity (ms echoes, 10 µs holds) and counts as zero.
 	rtt := time.Duration(uint16(c.clientTime(now)-a.EchoTime))*time.Millisecond -
 		time.Duration(a.EchoDelay)*10*time.Microsecond
-	if rtt >= 0 && rtt < 10*time.Second {
+	if a.EchoDelay != math.MaxUint16 && rtt > -time.Millisecond && rtt < 10*time.Second {
 		c.m.srtt.alpha = 1.0 / 8
-		c.m.srtt.add(float64(rtt))
+		c.m.srtt.add(float64(max(rtt, 0)))
 	}
-	sent, ok := c.m.sentAt.Get(game.Tick(a.EchoTime))
-	if !ok {
+	sent := c.m.sentAt.Lookup(game.Tick(a.EchoTime))
+	if sent == nil {
 		return // an echo of a datagram we no longer know
 	}
-	// The margin belongs to the Input datagram the server echoes: one
-	// sample per datagram, ignoring those sent before the last jump.
-	if !c.haveMargin || a.EchoTime != c.lastEcho {
-		c.haveMargin, c.lastEcho = true, a.EchoTime
+	// The margin belongs to the Input datagram the server echoes (the one
+	// that arrived last, late ones included): one sample per datagram,
+	// ignoring those sent before the last jump.
+	if !sent.sampled {
+		sent.sampled = true
 		if !sent.newest.Before(c.marginFrom) {
 			c.margins.add(float64(a.MarginMs))
 			c.marginDirty = true
@@ -630,8 +685,12 @@ func (c *Client) onState(now time.Time, b []byte) {
 		c.m.badPackets++
 		return
 	}
-	if st.Match != c.match || !c.isUs(st.Player) || c.status != StatusPlaying {
+	if st.Match != c.match || !c.isUs(st.Player) {
 		c.m.foreign++
+		return
+	}
+	c.hear(now, st.Seq) // a State of our session and match: the server lives
+	if c.status != StatusPlaying {
 		return
 	}
 	auth := &st.Snapshot
@@ -668,8 +727,16 @@ func (c *Client) onState(now time.Time, b []byte) {
 	}
 	local := c.world.Tick()
 	if !ta.Before(local) {
-		// The server is ahead of us (just started, or a stall): take its
-		// state; no local input is lost, and clock sync moves us ahead.
+		// The server is ahead of us (just started, joined late, back from
+		// an outage): take its state; no local input is lost, and clock
+		// sync moves us ahead. Far behind, the margins the server reported
+		// for our old inputs say nothing about where we are now: forget
+		// them, or the next jump would leap by the whole gap.
+		if ta.Diff(local) > syncJumpTicks {
+			c.margins.reset()
+			c.marginDirty = true
+			c.marginFrom = ta
+		}
 		c.world.Restore(auth)
 		*c.snaps.Ref(ta) = *auth
 		return
@@ -702,6 +769,7 @@ func (c *Client) resync(auth *game.Snapshot) {
 	c.world.Restore(auth)
 	c.inputs.Clear()
 	c.snaps.Clear()
+	c.firstLocal.Clear()
 	*c.snaps.Ref(auth.Tick) = *auth
 }
 

@@ -49,7 +49,9 @@ func (c *Client) syncAdjust() int {
 		c.margins.reset()
 		c.marginDirty = true
 		c.clock.SetRate(1)
-		n := int(math.Round(err / tickMs))
+		// At most half the server's input window at once, so a wild sample
+		// can never put us where the server drops our inputs.
+		n := max(-MaxInputAhead/2, min(MaxInputAhead/2, int(math.Round(err/tickMs))))
 		// Inputs sent from now on reflect the jump; ignore older ones.
 		c.marginFrom = c.world.Tick().Add(int32(max(-n, 0)) + 1)
 		return -n

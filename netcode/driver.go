@@ -70,11 +70,11 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 				next = time.Now()
 				break
 			}
-			began := time.Now()
 			d.mu.Lock()
+			began := time.Now()
 			out := d.s.Tick(next) // the scheduled time: input deadlines follow the schedule
-			d.sendAll(out)
 			d.s.ObserveTickDuration(time.Since(began))
+			d.sendAll(out)
 			d.mu.Unlock()
 			next = next.Add(TickDuration)
 		}
@@ -110,15 +110,15 @@ func (d *ServerDriver) sendAll(out []Datagram) {
 // while the driver's goroutines tick and receive. It implements the
 // tui.Session interface.
 type ClientDriver struct {
-	mu     sync.Mutex
-	c      *Client
-	t      Transport
-	in     game.Input
-	done   chan struct{}
-	stop   chan struct{}
-	once   sync.Once
-	closed bool
-	wg     sync.WaitGroup
+	mu        sync.Mutex
+	c         *Client
+	t         Transport
+	in        game.Input
+	done      chan struct{}
+	stop      chan struct{}
+	once      sync.Once // closes done
+	closeOnce sync.Once
+	wg        sync.WaitGroup
 }
 
 // RandomSession returns a random session ID.
@@ -168,7 +168,7 @@ func (d *ClientDriver) receive() {
 	defer d.wg.Done()
 	buf := make([]byte, 2048)
 	for {
-		n, _, err := d.t.Recv(buf)
+		n, from, err := d.t.Recv(buf)
 		select {
 		case <-d.stop:
 			return
@@ -184,7 +184,7 @@ func (d *ClientDriver) receive() {
 			return
 		}
 		d.mu.Lock()
-		out := d.c.Receive(time.Now(), buf[:n])
+		out := d.c.Receive(time.Now(), from, buf[:n])
 		d.sendAll(out)
 		d.checkDone()
 		d.mu.Unlock()
@@ -229,22 +229,20 @@ func (d *ClientDriver) Do(f func(c *Client)) {
 }
 
 // Close tells the server we leave, stops the goroutines and closes the
-// transport. It is idempotent.
+// transport. It is idempotent, and every call returns only once the
+// goroutines have stopped.
 func (d *ClientDriver) Close() {
-	d.mu.Lock()
-	if d.closed {
+	d.closeOnce.Do(func() {
+		d.mu.Lock()
+		if d.c.status != StatusClosed {
+			d.sendAll(d.c.Close("quit"))
+		}
+		d.checkDone()
 		d.mu.Unlock()
-		return
-	}
-	d.closed = true
-	if d.c.status != StatusClosed {
-		d.sendAll(d.c.Close("quit"))
-	}
-	d.checkDone()
-	d.mu.Unlock()
-	close(d.stop)
-	_ = d.t.Close()
-	d.wg.Wait()
+		close(d.stop)
+		_ = d.t.Close()
+		d.wg.Wait()
+	})
 }
 
 // compile-time check that the proto packets satisfy packet.

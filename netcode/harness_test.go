@@ -121,7 +121,7 @@ func (n *simnet) step() {
 			out := n.server.Receive(n.now, e.from, e.data)
 			n.routeFromServer(out, src)
 		} else if c := n.clientAt(e.to); c != nil {
-			n.route(c.addr, c.up, c.c.Receive(n.now, e.data))
+			n.route(c.addr, c.up, c.c.Receive(n.now, e.from, e.data))
 		}
 	}
 	if !n.now.Before(n.nextSrv) {

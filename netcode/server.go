@@ -29,8 +29,9 @@ const HoldTicks = 6
 // Input datagram whose newest tick is further ahead is dropped.
 const MaxInputAhead = 120
 
-// startResendTicks is how often Start is resent while a match fills and
-// during the first second of a match (UDP may lose it).
+// startResendTicks is how often Start is resent: while a match fills, and
+// to each player until its first Input shows the Start arrived (UDP may
+// lose it).
 const startResendTicks = 15
 
 // InputSource decides a player's input from the world; bots implement it
@@ -80,7 +81,7 @@ type Server struct {
 	nextT    game.Tick // first tick of the next match
 	lastAt   time.Time // time of the last Tick
 	ticks    uint64    // Tick calls, for resend timers
-	startRe  int       // ticks left to keep resending Start after a match began
+	played   uint64    // ticks stepped in the running match
 	inputs   []game.Input
 	humanBuf []*peer
 	stateBuf proto.State
@@ -126,6 +127,9 @@ type peer struct {
 	heard   time.Time
 	// connected is false once the peer has been silent for LostAfter.
 	connected bool
+	// acked is set by the peer's first Input (or keep-alive) after its
+	// Start: until then the server keeps resending Start.
+	acked bool
 	// counters
 	real, heldN, neutral, late uint64
 }
@@ -177,6 +181,9 @@ func (s *Server) newMatch() {
 		name := fmt.Sprintf("bot%d", i+1)
 		s.seats[i] = &peer{slot: i, name: name, bot: s.cfg.NewBot(i, s.rng.Next())}
 	}
+	if s.need() == 0 {
+		s.begin() // bots only: play at once, for spectators
+	}
 }
 
 // Match returns the current match ID.
@@ -214,7 +221,7 @@ func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	h, err := proto.ParseHeader(b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
-		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 {
+		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.limit.allow(from.Addr(), now) {
 			// Tell the client, within the size it sent (no amplification).
 			s.send(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
 		}
@@ -287,7 +294,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, b []byte) {
 		if p := s.seatByToken(j.Token); p != nil {
 			p.addr, p.session = from, j.Session
 			p.inputs.Clear()
-			p.haveNew, p.held = false, 0
+			p.haveNew, p.held, p.acked = false, 0, false
 			s.hear(p, now)
 			s.reconnects++
 			s.sendStart(p)
@@ -345,11 +352,10 @@ func (s *Server) begin() {
 	if err != nil {
 		panic(err) // the config was checked in NewServer
 	}
-	s.world, s.running, s.start = w, true, s.nextT
-	s.startRe = 4 * startResendTicks
+	s.world, s.running, s.start, s.played = w, true, s.nextT, 0
 	for _, p := range s.humans() {
 		p.inputs.Clear()
-		p.haveNew, p.held, p.last = false, 0, game.Input{}
+		p.haveNew, p.held, p.last, p.acked = false, 0, game.Input{}, false
 		s.sendStart(p)
 	}
 }
@@ -436,6 +442,7 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, b []byte) {
 		// A spectator's keep-alive: it carries no input that matters.
 		if p := s.peerAt(from); p != nil && p.slot < 0 && p.session == in.Session && in.Match == s.match {
 			s.hear(p, now)
+			p.acked = true
 			return
 		}
 		s.drop(DropUnknownPlayer)
@@ -456,24 +463,26 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, b []byte) {
 	case in.Match != s.match:
 		s.drop(DropWrongMatch)
 		return
-	case !s.running:
-		s.drop(DropNotRunning)
-		return
 	}
 	s.hear(p, now)
+	p.acked = true
+	if !s.running {
+		return // a keep-alive from the lobby
+	}
 	newest := in.Inputs[in.N-1].Tick
 	cur := s.world.Tick()
-	if newest.Diff(cur) > MaxInputAhead {
-		s.drop(DropFuture)
-		return
-	}
 	p.recv++
-	// Report on every datagram, in arrival order: a delayed datagram's
-	// lateness is exactly what clock sync must see.
+	// Report on every datagram, in arrival order, before any window check:
+	// a delayed datagram's lateness, or a client far ahead, is exactly what
+	// clock sync must see.
 	p.echo, p.echoAt = in.ClientTime, now
 	// Tick T is consumed by the (T−cur+1)-th Tick call after the last one.
 	due := s.lastAt.Add(time.Duration(newest.Diff(cur)+1) * TickDuration)
 	p.margin = int16(min(max(due.Sub(now).Milliseconds(), -30000), 30000))
+	if newest.Diff(cur) > MaxInputAhead {
+		s.drop(DropFuture)
+		return
+	}
 	if !p.haveNew || newest.After(p.newest) {
 		p.haveNew, p.newest = true, newest
 	}
@@ -550,12 +559,16 @@ func (s *Server) Tick(now time.Time) []Datagram {
 			s.sendStart(p)
 		}
 	}
-	if !s.running {
-		if s.ticks%startResendTicks == 0 {
-			for _, p := range s.humans() {
+	// Start is resent, while the match fills to everyone, and once it runs
+	// to each peer until its first Input shows it has the Start.
+	if s.ticks%startResendTicks == 0 {
+		for _, p := range s.humans() {
+			if !s.running || !p.acked {
 				s.sendStart(p)
 			}
 		}
+	}
+	if !s.running {
 		return s.out
 	}
 	w := s.world
@@ -565,7 +578,8 @@ func (s *Server) Tick(now time.Time) []Datagram {
 	}
 	w.Step(s.inputs)
 	hash := w.Hash()
-	state := uint32(w.Tick().Diff(s.start))%uint32(s.cfg.StateEvery) == 0
+	s.played++
+	state := s.played%uint64(s.cfg.StateEvery) == 0
 	for _, p := range s.humans() {
 		ai := proto.AckInfo{ServerTick: w.Tick(), NewestInput: p.newest, MarginMs: p.margin,
 			EchoTime: p.echo, EchoDelay: uint16(min(max(now.Sub(p.echoAt), 0)/(10*time.Microsecond), 0xffff)),
@@ -583,14 +597,6 @@ func (s *Server) Tick(now time.Time) []Datagram {
 			a := &s.ackBuf
 			a.Header, a.AckInfo, a.Hash = hdr, ai, hash
 			s.send(p.addr, a)
-		}
-	}
-	if s.startRe > 0 {
-		s.startRe--
-		if s.startRe%startResendTicks == 0 {
-			for _, p := range s.humans() {
-				s.sendStart(p)
-			}
 		}
 	}
 	return s.out
@@ -634,8 +640,8 @@ func (s *Server) inputFor(slot int, t game.Tick) game.Input {
 		p.held++
 		p.heldN++
 		s.stats.held++
-		in := p.last
-		in.Tick = t
+		in := p.last // keep moving, but never fire a shot the player did not send
+		in.Tick, in.Buttons = t, in.Buttons&^game.ButtonFire
 		return in
 	}
 	p.neutral++
@@ -651,7 +657,7 @@ type packet interface {
 
 // send encodes pkt with the next sequence number for its destination.
 func (s *Server) send(to netip.AddrPort, pkt packet) {
-	if p := s.peerAt(to); p != nil {
+	if p := s.peerAt(to); p != nil && p.session == pkt.Head().Session {
 		p.seq++
 		pkt.Head().Seq = p.seq
 	}

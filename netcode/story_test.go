@@ -30,14 +30,14 @@ func newWire(t *testing.T, cfg ServerConfig) *wire {
 // join runs the handshake for a new client and returns it (seated).
 func (w *wire) join(cfg ClientConfig) *Client {
 	w.t.Helper()
-	cfg.Server = netip.MustParseAddrPort("127.0.0.1:7777")
+	cfg.Server = srvAddr
 	cfg.Session = uint64(900 + len(w.addr))
 	c := NewClient(cfg)
 	a := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(30000+len(w.addr)))
 	w.addr[c] = a
 	for _, d := range c.Advance(w.now, game.Input{}) { // Hello
 		for _, r := range w.srv.Receive(w.now, a, d.Data) { // Challenge
-			for _, j := range c.Receive(w.now, r.Data) { // Join
+			for _, j := range c.Receive(w.now, srvAddr, r.Data) { // Join
 				w.toClients(w.srv.Receive(w.now, a, j.Data)) // Start
 			}
 		}
@@ -53,7 +53,7 @@ func (w *wire) toClients(out []Datagram) {
 	for _, d := range out {
 		for c, a := range w.addr {
 			if a == d.Addr {
-				c.Receive(w.now, d.Data)
+				c.Receive(w.now, srvAddr, d.Data)
 			}
 		}
 	}
@@ -120,7 +120,7 @@ func TestStoryLostInput(t *testing.T) {
 	if state3 == nil || c.World().Tick() != t0+5 {
 		t.Fatal("setup: no State for tick 3, or client not at tick 5")
 	}
-	c.Receive(w.now, state3)
+	c.Receive(w.now, srvAddr, state3)
 	w.tick()
 	w.tick() // the server steps ticks 3 and 4 with the inputs it has
 	sw := w.srv.World()
@@ -172,7 +172,7 @@ func TestStoryStaleStateRejected(t *testing.T) {
 	c := w.join(ClientConfig{})
 	states := diverge(t, w, c, 20)
 	older, fresh := states[len(states)-3], states[len(states)-1]
-	c.Receive(w.now, fresh)
+	c.Receive(w.now, srvAddr, fresh)
 	if c.World().Hash() != w.srv.World().Hash() {
 		t.Fatal("fresh State not applied: client world differs from the server's")
 	}
@@ -182,7 +182,7 @@ func TestStoryStaleStateRejected(t *testing.T) {
 	before := c.World().Hash()
 	var v1, v2 View
 	c.View(&v1)
-	c.Receive(w.now, older)
+	c.Receive(w.now, srvAddr, older)
 	c.View(&v2)
 	if c.World().Hash() != before || v1.World != v2.World || v2.Metrics.Rollbacks != 1 || c.m.staleStates != 1 {
 		t.Fatalf("stale State changed something: hash %x→%x, rollbacks %d, stale %d",
@@ -214,7 +214,7 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 	tNext := a.World().Tick()
 	predBefore := a.pred.Predict(remote, tNext)
 	hashBefore, metricsBefore := a.World().Hash(), a.Metrics()
-	a.Receive(w.now, bad)
+	a.Receive(w.now, srvAddr, bad)
 	if a.World().Hash() != hashBefore || a.pred.Predict(remote, tNext) != predBefore {
 		t.Fatal("a State with a bad hash changed the world or the remote prediction")
 	}
@@ -222,7 +222,7 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 		t.Fatalf("bad hash: mismatches %d, rollbacks %d→%d, state delay %d→%d",
 			m.HashMismatches, metricsBefore.Rollbacks, m.Rollbacks, metricsBefore.StateDelay, m.StateDelay)
 	}
-	a.Receive(w.now, good)
+	a.Receive(w.now, srvAddr, good)
 	if a.pred.Predict(remote, tNext) == predBefore {
 		t.Fatal("the good State did not update the remote prediction either; the test proves nothing")
 	}
@@ -246,12 +246,12 @@ func TestStoryForeignStatesRejected(t *testing.T) {
 		st := mustState(t, states[len(states)-1])
 		tc.edit(st)
 		before := c.World().Hash()
-		c.Receive(w.now, st.Append(nil))
+		c.Receive(w.now, srvAddr, st.Append(nil))
 		if c.World().Hash() != before || c.haveAuth {
 			t.Errorf("%s: State was applied", tc.name)
 		}
 	}
-	c.Receive(w.now, states[len(states)-1])
+	c.Receive(w.now, srvAddr, states[len(states)-1])
 	if !c.haveAuth {
 		t.Fatal("the genuine State was not applied either")
 	}
@@ -265,7 +265,7 @@ func TestResyncWhenReplayHistoryIsMissing(t *testing.T) {
 	c := w.join(ClientConfig{History: 8})
 	states := diverge(t, w, c, 20) // the server got none of the inputs
 	old := mustState(t, states[2])
-	c.Receive(w.now, states[2])
+	c.Receive(w.now, srvAddr, states[2])
 	m := c.Metrics()
 	if m.Resyncs != 1 {
 		t.Fatalf("resyncs = %d, want 1", m.Resyncs)
@@ -275,8 +275,11 @@ func TestResyncWhenReplayHistoryIsMissing(t *testing.T) {
 			c.World().Tick(), c.World().Hash(), old.Snapshot.Tick, old.Hash)
 	}
 	// A State that can be replayed is handled normally again.
-	c.Receive(w.now, states[len(states)-1])
+	c.Receive(w.now, srvAddr, states[len(states)-1])
 	if c.Metrics().Resyncs != 1 || c.World().Hash() != w.srv.World().Hash() {
 		t.Fatal("the next State did not apply normally")
 	}
 }
+
+// srvAddr is the server's address in wire tests.
+var srvAddr = netip.MustParseAddrPort("127.0.0.1:7777")

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -59,9 +60,8 @@ func (u *UDP) Recv(buf []byte) (int, netip.AddrPort, error) {
 	for {
 		n, from, err := u.conn.ReadFromUDPAddrPort(buf)
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && !errors.Is(err, net.ErrClosed) && !ne.Timeout() {
-				continue // e.g. ICMP port unreachable surfacing on Linux: not fatal
+			if errors.Is(err, syscall.ECONNREFUSED) {
+				continue // an ICMP port-unreachable for an earlier send: not fatal
 			}
 			return 0, netip.AddrPort{}, err
 		}
@@ -95,8 +95,14 @@ func NewMemNetwork() *MemNetwork {
 func (n *MemNetwork) Listen() *Mem {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.next++
-	addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 77, 1}), n.next)
+	var addr netip.AddrPort
+	for { // the next free port, skipping 0 when the counter wraps
+		n.next++
+		addr = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 77, 1}), n.next)
+		if _, taken := n.ports[addr]; n.next != 0 && !taken {
+			break
+		}
+	}
 	m := &Mem{net: n, addr: addr, in: make(chan Datagram, 1024), done: make(chan struct{})}
 	n.ports[addr] = m
 	return m
@@ -159,26 +165,29 @@ func (m *Mem) Close() error {
 }
 
 // SimTransport wraps a transport with a network-condition simulator on its
-// outgoing path (and, if set, its incoming path), in real time: delayed
-// datagrams are sent by timers. It is what the --sim-* flags build.
+// outgoing path and its incoming path, in real time: delayed datagrams are
+// delivered by timers. It is what the --sim-* flags build.
 type SimTransport struct {
 	Transport
-	mu     sync.Mutex
-	out    *Netsim
-	in     *Netsim
-	inQ    chan Datagram
-	closed bool
-	wg     sync.WaitGroup
-	plan   []time.Time
-	stopCh chan struct{}
+	mu       sync.Mutex
+	out      *Netsim
+	in       *Netsim
+	inQ      chan Datagram // never closed: late timers may still deliver
+	closed   bool
+	stopCh   chan struct{}
+	pumpDone chan struct{} // closed when the wrapped transport's Recv fails
+	pumpErr  error
+	outWG    sync.WaitGroup // pending outgoing datagrams
+	inWG     sync.WaitGroup // pending incoming datagrams and the pump
+	plan     []time.Time
 }
 
 // NewSimTransport impairs datagrams sent through t with out and datagrams
 // received from it with in, seeded by seed.
 func NewSimTransport(t Transport, out, in Impairment, seed uint64) *SimTransport {
 	s := &SimTransport{Transport: t, out: NewNetsim(out, seed), in: NewNetsim(in, seed+1),
-		inQ: make(chan Datagram, 4096), stopCh: make(chan struct{})}
-	s.wg.Add(1)
+		inQ: make(chan Datagram, 4096), stopCh: make(chan struct{}), pumpDone: make(chan struct{})}
+	s.inWG.Add(1)
 	go s.pump()
 	return s
 }
@@ -194,35 +203,30 @@ func (s *SimTransport) Send(to netip.AddrPort, b []byte) error {
 	s.plan = s.out.Plan(now, s.plan[:0])
 	for _, at := range s.plan {
 		data := append([]byte(nil), b...)
-		s.after(at.Sub(now), func() { _ = s.Transport.Send(to, data) })
+		s.outWG.Add(1)
+		go func(t *time.Timer) {
+			defer s.outWG.Done()
+			select {
+			case <-t.C:
+			case <-s.stopCh:
+				t.Stop() // closing: send it now, so a last Leave still goes out
+			}
+			_ = s.Transport.Send(to, data)
+		}(time.NewTimer(at.Sub(now)))
 	}
 	return nil
 }
 
-// after runs f after d unless the transport closes first. Call with mu held.
-func (s *SimTransport) after(d time.Duration, f func()) {
-	s.wg.Add(1)
-	t := time.NewTimer(d)
-	go func() {
-		defer s.wg.Done()
-		select {
-		case <-t.C:
-			f()
-		case <-s.stopCh:
-			t.Stop()
-		}
-	}()
-}
-
 // pump reads the wrapped transport and schedules impaired delivery.
 func (s *SimTransport) pump() {
-	defer s.wg.Done()
+	defer s.inWG.Done()
 	buf := make([]byte, 2048)
 	var plan []time.Time
 	for {
 		n, from, err := s.Transport.Recv(buf)
 		if err != nil {
-			close(s.inQ)
+			s.pumpErr = err
+			close(s.pumpDone)
 			return
 		}
 		now := time.Now()
@@ -234,12 +238,19 @@ func (s *SimTransport) pump() {
 		plan = s.in.Plan(now, plan[:0])
 		for _, at := range plan {
 			d := Datagram{Addr: from, Data: append([]byte(nil), buf[:n]...)}
-			s.after(at.Sub(now), func() {
+			s.inWG.Add(1)
+			go func(t *time.Timer) {
+				defer s.inWG.Done()
 				select {
-				case s.inQ <- d:
-				default:
+				case <-t.C:
+					select {
+					case s.inQ <- d:
+					default: // a full queue drops, as a socket buffer would
+					}
+				case <-s.stopCh:
+					t.Stop()
 				}
-			})
+			}(time.NewTimer(at.Sub(now)))
 		}
 		s.mu.Unlock()
 	}
@@ -248,17 +259,18 @@ func (s *SimTransport) pump() {
 // Recv implements Transport.
 func (s *SimTransport) Recv(buf []byte) (int, netip.AddrPort, error) {
 	select {
-	case d, ok := <-s.inQ:
-		if !ok {
-			return 0, netip.AddrPort{}, net.ErrClosed
-		}
+	case d := <-s.inQ:
 		return copy(buf, d.Data), d.Addr, nil
 	case <-s.stopCh:
 		return 0, netip.AddrPort{}, net.ErrClosed
+	case <-s.pumpDone:
+		return 0, netip.AddrPort{}, s.pumpErr
 	}
 }
 
-// Close implements Transport: pending delayed datagrams are discarded.
+// Close implements Transport. Datagrams still delayed on the way out are
+// sent at once (a final Leave must not be lost to the simulator); those on
+// the way in are discarded.
 func (s *SimTransport) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -268,7 +280,8 @@ func (s *SimTransport) Close() error {
 	s.closed = true
 	close(s.stopCh)
 	s.mu.Unlock()
+	s.outWG.Wait()
 	err := s.Transport.Close()
-	s.wg.Wait()
+	s.inWG.Wait()
 	return err
 }

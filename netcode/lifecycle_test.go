@@ -1,0 +1,98 @@
+package netcode
+
+import (
+	"testing"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// TestLobbyWaitKeepsTheSeat: a player waiting in the lobby longer than
+// FreeAfter keeps its seat (its keep-alives say it is there) and plays when
+// the second player comes.
+func TestLobbyWaitKeepsTheSeat(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2})
+	path := Impairment{Latency: 20 * time.Millisecond}
+	host := n.addClient(ClientConfig{Name: "host"}, path, path, 1)
+	n.run(FreeAfter + 5*time.Second)
+	if host.c.Status() != StatusWaiting || n.server.Stats().Timeouts != 0 || n.server.Stats().Need != 1 {
+		t.Fatalf("after %v in the lobby: host %v, server %+v", FreeAfter+5*time.Second, host.c.Status(), n.server.Stats())
+	}
+	if !playerConnected(n, 0) {
+		t.Fatal("the waiting host shows as connection lost")
+	}
+	n.addClient(ClientConfig{Name: "guest"}, path, path, 2)
+	if !n.runUntil(3*time.Second, n.playing) {
+		t.Fatal("the match did not start when the guest came")
+	}
+}
+
+// TestLateJoinUnderLossSettles: a client joining (as a spectator would, or
+// into a freed seat) a match that has run for 30 s, over a lossy link,
+// settles a few ticks ahead of the server instead of leaping far ahead,
+// and its inputs are used. Repeated over seeds.
+func TestLateJoinUnderLossSettles(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		n := newSimnet(t, ServerConfig{Players: 2, Seed: seed})
+		path := Impairment{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05}
+		a := n.addClient(ClientConfig{}, path, path, seed)
+		b := n.addClient(ClientConfig{}, path, path, seed+100)
+		if !n.runUntil(5*time.Second, n.playing) {
+			t.Fatal("match did not start")
+		}
+		n.run(30 * time.Second)
+		// b leaves; a newcomer takes the seat of a match 30 s old.
+		n.route(b.addr, b.up, b.c.Close("bye"))
+		n.clients = n.clients[:1]
+		c := n.addClient(ClientConfig{Name: "late"}, path, path, seed+200)
+		if !n.runUntil(3*time.Second, func() bool { return c.c.Status() == StatusPlaying && c.c.World() != nil }) {
+			t.Fatalf("seed %d: late joiner status %v", seed, c.c.Status())
+		}
+		n.run(5 * time.Second)
+		lead := c.c.World().Tick().Diff(n.server.World().Tick())
+		p := n.server.seats[c.c.Slot()]
+		if lead < 0 || lead > 10 || p.real == 0 || n.server.Stats().Drops[DropFuture] > 0 {
+			t.Fatalf("seed %d: late joiner lead %d ticks, real inputs %d, future drops %d",
+				seed, lead, p.real, n.server.Stats().Drops[DropFuture])
+		}
+		_ = a
+	}
+}
+
+// TestDelayedLobbyStartIgnored: a Start from the lobby (Need > 0) that
+// arrives after the match has begun does not send a playing client back
+// to the waiting screen or rebuild its timeline.
+func TestDelayedLobbyStartIgnored(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 2})
+	a := w.join(ClientConfig{})
+	// Capture a's lobby Start before the match fills.
+	var lobby []byte
+	for _, d := range w.srv.Tick(w.now.Add(startResendTicks * TickDuration)) {
+		if h, _ := proto.ParseHeader(d.Data); h.Type == proto.TypeStart && d.Addr == w.addr[a] {
+			lobby = append([]byte(nil), d.Data...)
+		}
+	}
+	for k := 0; k < startResendTicks && lobby == nil; k++ {
+		for _, d := range w.tick()[a] {
+			if h, _ := proto.ParseHeader(d); h.Type == proto.TypeStart {
+				lobby = d
+			}
+		}
+	}
+	if lobby == nil {
+		t.Fatal("setup: no lobby Start")
+	}
+	w.join(ClientConfig{})
+	if a.Status() != StatusPlaying {
+		t.Fatalf("setup: a is %v", a.Status())
+	}
+	for k := 0; k < 10; k++ {
+		w.stepClient(a, game.Input{MoveX: 1})
+	}
+	tick := a.World().Tick()
+	a.Receive(w.now, srvAddr, lobby)
+	if a.Status() != StatusPlaying || a.World() == nil || a.World().Tick() != tick {
+		t.Fatalf("a delayed lobby Start changed a playing client: %v at %v", a.Status(), a.World())
+	}
+}
