@@ -120,6 +120,7 @@ type Client struct {
 type clientMetrics struct {
 	serverTick       game.Tick
 	haveServerTick   bool
+	serverTickAt     time.Time // when serverTick was reported
 	rollbacks        uint64
 	replayLast       int
 	replayMax        int
@@ -599,7 +600,7 @@ func (c *Client) isUs(player uint8) bool {
 // receive count.
 func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	if !c.m.haveServerTick || a.ServerTick.After(c.m.serverTick) {
-		c.m.serverTick, c.m.haveServerTick = a.ServerTick, true
+		c.m.serverTick, c.m.serverTickAt, c.m.haveServerTick = a.ServerTick, now, true
 	}
 	if c.slot < 0 || c.m.sent == 0 {
 		return
@@ -689,7 +690,6 @@ func (c *Client) onState(now time.Time, b []byte) {
 		c.m.foreign++
 		return
 	}
-	c.hear(now, st.Seq) // a State of our session and match: the server lives
 	if c.status != StatusPlaying {
 		return
 	}
@@ -697,12 +697,16 @@ func (c *Client) onState(now time.Time, b []byte) {
 	ta := auth.Tick
 	if c.haveAuth && !ta.After(c.lastAuth) {
 		c.m.staleStates++
+		if game.Hash(auth) == st.Hash {
+			c.hear(now, st.Seq) // a genuine late State still arrived: count it for loss
+		}
 		return
 	}
 	if game.Hash(auth) != st.Hash || int(auth.Slots) != c.slots {
 		c.m.hashMismatches++
 		return
 	}
+	c.hear(now, st.Seq) // a genuine State of our session and match: the server lives
 	c.lastAuth, c.haveAuth = ta, true
 	c.noteAck(now, &st.AckInfo)
 	c.pred.Update(auth)

@@ -33,7 +33,12 @@ func (c *Client) Metrics() Metrics {
 	if c.world != nil {
 		out.LocalTick = c.world.Tick()
 		if m.haveServerTick {
-			out.InputLead = out.LocalTick.Diff(m.serverTick)
+			// The server's present: its reported tick, plus the ticks it has
+			// run since it sent the report (half an RTT ago) and since we
+			// got it.
+			since := c.lastNow.Sub(m.serverTickAt) + time.Duration(m.srtt.v/2)
+			now := m.serverTick.Add(int32((since + TickDuration/2) / TickDuration))
+			out.InputLead = out.LocalTick.Diff(now)
 		}
 		if c.haveAuth {
 			out.StateDelay = out.LocalTick.Diff(c.lastAuth)

@@ -205,4 +205,8 @@ func TestMetricsHonest(t *testing.T) {
 	if rtt := m.RTT; rtt < 72*time.Millisecond || rtt > 88*time.Millisecond {
 		t.Fatalf("smoothed RTT %v, true RTT 80ms", rtt)
 	}
+	// The input lead is measured against the server's present tick.
+	if truth := sc.c.World().Tick().Diff(n.server.World().Tick()); m.InputLead < truth-1 || m.InputLead > truth+1 {
+		t.Fatalf("input lead %d ticks, true lead %d", m.InputLead, truth)
+	}
 }

@@ -57,7 +57,9 @@ type Metrics struct {
 	ReplayCostLast, ReplayCostP95, ReplayCostP99 time.Duration
 	// RTT is the smoothed round-trip time.
 	RTT time.Duration
-	// InputLead is LocalTick − ServerTick, in ticks.
+	// InputLead is how many ticks LocalTick is ahead of the server's
+	// present, estimated from ServerTick, the time since it was reported and
+	// half the RTT.
 	InputLead int32
 	// ArrivalMargin is how early (positive) or late (negative) the server
 	// says our inputs arrive, smoothed.
