@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -86,9 +87,14 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "join", err.Error())
 	}
-	target, err := resolveServer(addr)
+	host, port, err := splitServer(addr)
 	if err != nil {
 		return usageError(stderr, "join", err.Error())
+	}
+	target, err := resolveServer(host, port)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)
+		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -98,16 +104,26 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	return runClientUI(ctx, target, nm, *useBot, uf, sim, target.String(), stderr)
 }
 
-// resolveServer turns HOST:PORT (or HOST, port 7777) into an address.
-func resolveServer(addr string) (netip.AddrPort, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		host, port = addr, "7777"
+// splitServer checks the form of HOST:PORT (or HOST, port 7777; IPv6 in
+// brackets) without looking anything up: a malformed address is a usage
+// error.
+func splitServer(addr string) (host string, port uint16, err error) {
+	h, p, err := net.SplitHostPort(addr)
+	if err != nil { // no port: HOST, or [IPv6]
+		h, p = addr, "7777"
+		if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+			h = h[1 : len(h)-1]
+		}
 	}
-	p, err := strconv.ParseUint(port, 10, 16)
-	if err != nil || p == 0 || host == "" {
-		return netip.AddrPort{}, fmt.Errorf("%q is not a server address like host:7777", addr)
+	n, err := strconv.ParseUint(p, 10, 16)
+	if err != nil || n == 0 || h == "" || strings.ContainsAny(h, " /[]") {
+		return "", 0, fmt.Errorf("%q is not a server address like host:7777", addr)
 	}
+	return h, uint16(n), nil
+}
+
+// resolveServer looks the host up; failing that is a runtime error.
+func resolveServer(host string, port uint16) (netip.AddrPort, error) {
 	ips, err := net.DefaultResolver.LookupNetIP(context.Background(), "ip", host)
 	if err != nil || len(ips) == 0 {
 		return netip.AddrPort{}, fmt.Errorf("cannot resolve %q: %v", host, err)
@@ -119,7 +135,7 @@ func resolveServer(addr string) (netip.AddrPort, error) {
 			break
 		}
 	}
-	return netip.AddrPortFrom(ip.Unmap(), uint16(p)), nil
+	return netip.AddrPortFrom(ip.Unmap(), port), nil
 }
 
 // defaultName is the login name, or "player".

@@ -46,6 +46,9 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 }
 
 func (f *serverFlags) check() error {
+	if _, err := net.ResolveUDPAddr("udp", f.addr); err != nil {
+		return fmt.Errorf("--addr %q is not a UDP address like :7777 or 127.0.0.1:7777", f.addr)
+	}
 	if f.players < 1 || f.players > game.MaxPlayers {
 		return fmt.Errorf("--players must be 1..%d", game.MaxPlayers)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -53,7 +54,8 @@ func (f *simFlags) wrap(t netcode.Transport) netcode.Transport {
 	return netcode.NewSimTransport(t, imp, imp, f.seed)
 }
 
-// percent is a probability given as "5%", "5" (percent) or "0.05".
+// percent is a probability given as a percentage ("5%") or a fraction
+// ("0.05").
 type percent float64
 
 func (p *percent) String() string { return strconv.FormatFloat(float64(*p)*100, 'g', -1, 64) + "%" }
@@ -62,14 +64,14 @@ func (p *percent) Set(s string) error {
 	s = strings.TrimSpace(s)
 	pct := strings.HasSuffix(s, "%")
 	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return fmt.Errorf("%q is not a percentage (try 5%% or 0.05)", s)
 	}
-	if pct || v > 1 {
+	if pct {
 		v /= 100
 	}
 	if v < 0 || v > 1 {
-		return fmt.Errorf("%q is outside 0%%..100%%", s)
+		return fmt.Errorf("%q is outside 0%%..100%% (a bare number is a fraction: 0.05 is 5%%)", s)
 	}
 	*p = percent(v)
 	return nil

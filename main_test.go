@@ -29,6 +29,12 @@ func TestDispatch(t *testing.T) {
 		{[]string{"join", "--fps", "0"}, 2, "", "--fps must be"},
 		{[]string{"join", "--controls", "wiggle"}, 2, "", "--controls"},
 		{[]string{"join", "--sim-loss", "150%"}, 2, "", "outside 0%..100%"},
+		{[]string{"join", "--sim-loss", "5"}, 2, "", "a bare number is a fraction"},
+		{[]string{"join", "--sim-loss", "NaN"}, 2, "", "is not a percentage"},
+		{[]string{"join", "[::1"}, 2, "", "is not a server address"},
+		{[]string{"join", "nosuchhost.invalid:7777", "--headless"}, 1, "", "cannot resolve"},
+		{[]string{"serve", "--addr", "nonsense"}, 2, "", "is not a UDP address"},
+		{[]string{"serve", "--addr", ":99999"}, 2, "", "is not a UDP address"},
 		{[]string{"join", "--sim-latency"}, 2, "", "flag needs an argument"},
 		{[]string{"serve", "--maze", "1x1"}, 2, "", "width and height must be odd"},
 		{[]string{"serve", "--maze", "big"}, 2, "", "is not a size like 25x21"},
@@ -65,6 +71,42 @@ func TestPlayerNameStripsControls(t *testing.T) {
 		got, err := playerName(c.in)
 		if err != nil || got != c.want {
 			t.Errorf("playerName(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestSplitServer(t *testing.T) {
+	cases := []struct {
+		in   string
+		host string
+		port uint16
+		ok   bool
+	}{
+		{"localhost:7777", "localhost", 7777, true},
+		{"example.org", "example.org", 7777, true},
+		{"[::1]:9000", "::1", 9000, true},
+		{"[::1]", "::1", 7777, true},
+		{"127.0.0.1:0", "", 0, false},
+		{":7777", "", 0, false},
+		{"a b:1", "", 0, false},
+	}
+	for _, c := range cases {
+		h, p, err := splitServer(c.in)
+		if (err == nil) != c.ok || h != c.host || p != c.port {
+			t.Errorf("splitServer(%q) = %q, %d, %v", c.in, h, p, err)
+		}
+	}
+}
+
+func TestPercentFlag(t *testing.T) {
+	cases := []struct {
+		in   string
+		want float64
+	}{{"5%", 0.05}, {"0.05", 0.05}, {"1", 1}, {"0", 0}, {"100%", 1}, {" 2.5% ", 0.025}}
+	for _, c := range cases {
+		var p percent
+		if err := p.Set(c.in); err != nil || float64(p) != c.want {
+			t.Errorf("percent.Set(%q) = %v, %v; want %v", c.in, float64(p), err, c.want)
 		}
 	}
 }
