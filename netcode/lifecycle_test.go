@@ -96,3 +96,32 @@ func TestDelayedLobbyStartIgnored(t *testing.T) {
 		t.Fatalf("a delayed lobby Start changed a playing client: %v at %v", a.Status(), a.World())
 	}
 }
+
+// TestBotsOnlyServer: a server whose seats are all bots plays at once, and
+// a spectator can watch.
+func TestBotsOnlyServer(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Bots: 2, NewBot: func(int, uint64) InputSource { return walker{} }})
+	if !n.server.Running() {
+		t.Fatal("a bots-only server did not start its match")
+	}
+	sp := n.addClient(ClientConfig{Spectate: true}, Impairment{}, Impairment{}, 1)
+	if !n.runUntil(2*time.Second, func() bool { return sp.c.Status() == StatusPlaying && sp.c.World() != nil }) {
+		t.Fatalf("spectator status %v", sp.c.Status())
+	}
+	before := sp.c.World().State().Tanks[0].X
+	n.run(time.Second)
+	if sp.c.World().State().Tanks[0].X == before {
+		t.Fatal("the spectator does not see the bots move")
+	}
+}
+
+// walker is a bot that drives right, then left.
+type walker struct{}
+
+func (walker) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
+	dir := int8(1)
+	if s.Tick/60%2 == 1 {
+		dir = -1
+	}
+	return game.Input{MoveX: dir}
+}
