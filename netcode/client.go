@@ -709,7 +709,11 @@ func (c *Client) onState(now time.Time, b []byte) {
 	c.hear(now, st.Seq) // a genuine State of our session and match: the server lives
 	c.lastAuth, c.haveAuth = ta, true
 	c.noteAck(now, &st.AckInfo)
-	c.pred.Update(auth)
+	present := auth.Tick // a client still without a world is at the State
+	if c.world != nil && c.world.Tick().After(present) {
+		present = c.world.Tick()
+	}
+	c.pred.Update(auth, present)
 	if c.world == nil {
 		w, err := game.NewWorld(game.Config{Slots: int(auth.Slots), MazeW: int(auth.Round.MazeW), MazeH: int(auth.Round.MazeH)})
 		if err != nil {

@@ -199,7 +199,7 @@ func scripted(seed uint64, slot int, t game.Tick) game.Input {
 // oracle is a RemotePredictor that knows the true inputs.
 type oracle struct{ seed uint64 }
 
-func (o oracle) Update(*game.Snapshot) {}
+func (o oracle) Update(*game.Snapshot, game.Tick) {}
 func (o oracle) Predict(slot int, t game.Tick) game.Input {
 	return scripted(o.seed, slot, t)
 }

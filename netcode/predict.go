@@ -7,8 +7,9 @@ import "ttytanks/game"
 // continuous: the next State corrects it.
 type RemotePredictor interface {
 	// Update learns from a new authoritative snapshot whose hash has been
-	// verified. It is never called with an unverified snapshot.
-	Update(auth *game.Snapshot)
+	// verified, received when the client's present tick is local. It is
+	// never called with an unverified snapshot.
+	Update(auth *game.Snapshot, local game.Tick)
 	// Predict returns the guessed input of slot for tick t.
 	Predict(slot int, t game.Tick) game.Input
 }
@@ -22,18 +23,21 @@ const (
 // VelocityPredictor is the default RemotePredictor, the rules of the
 // design (seed 001 §7): in hitstun, predict a stop; a clear velocity on an
 // axis predicts that direction; a velocity near zero predicts a stop on that
-// axis; in between, the last guess stands; and a guess is used for at most
-// HoldTicks ticks past the authoritative state it came from, then neutral.
+// axis; in between, the last guess stands; and when updates stop coming, a
+// guess is held for at most HoldTicks ticks past the client's present at the
+// last update, then neutral. (Counting from the State's own tick instead
+// would stop every remote tank for the last ticks of each prediction as soon
+// as the State delay exceeds HoldTicks, which it does at any real RTT.)
 // Fire is never predicted.
 type VelocityPredictor struct {
-	authTick game.Tick
-	have     bool
-	guess    [game.MaxPlayers][2]int8
+	local game.Tick // the client's present when the last update came
+	have  bool
+	guess [game.MaxPlayers][2]int8
 }
 
 // Update implements RemotePredictor.
-func (p *VelocityPredictor) Update(auth *game.Snapshot) {
-	p.authTick, p.have = auth.Tick, true
+func (p *VelocityPredictor) Update(auth *game.Snapshot, local game.Tick) {
+	p.local, p.have = local, true
 	for i := 0; i < int(auth.Slots); i++ {
 		t := &auth.Tanks[i]
 		g := &p.guess[i]
@@ -60,7 +64,7 @@ func axisGuess(v int32, last int8) int8 {
 
 // Predict implements RemotePredictor.
 func (p *VelocityPredictor) Predict(slot int, t game.Tick) game.Input {
-	if !p.have || t.Diff(p.authTick) > HoldTicks || slot < 0 || slot >= game.MaxPlayers {
+	if !p.have || t.Diff(p.local) > HoldTicks || slot < 0 || slot >= game.MaxPlayers {
 		return game.Neutral(t)
 	}
 	g := p.guess[slot]
