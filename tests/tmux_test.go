@@ -63,6 +63,20 @@ func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) s
 	}
 }
 
+// waitExit waits until the program has exited and returns how: its exit
+// status, or "signal N".
+func (tm *tmux) waitExit() string {
+	tm.t.Helper()
+	tm.waitScreen(3*time.Second, "exit", func(string) bool { return tm.format("#{pane_dead}") == "1" })
+	if sig := tm.format("#{pane_dead_signal}"); sig != "" {
+		return "signal " + sig
+	}
+	if st := tm.format("#{pane_dead_status}"); st != "" {
+		return st
+	}
+	return "0" // tmux 3.3 leaves the status of a clean exit empty
+}
+
 // field returns the part of each screen line left of the sidebar.
 func field(screen string) []string {
 	lines := strings.Split(screen, "\n")
@@ -129,12 +143,12 @@ func TestPlayInTerminal(t *testing.T) {
 	})
 	t.Logf("tick %s → %s, RTT %s → %s", tick1, sidebarValue(s2, "tick"), rtt1, sidebarValue(s2, "RTT"))
 	tm.keys("q")
-	tm.waitScreen(3*time.Second, "exit", func(string) bool { return tm.format("#{pane_dead}") == "1" })
+	how := tm.waitExit()
 	if tm.format("#{alternate_on}") != "0" {
 		t.Fatal("after q the terminal is still on the alternate screen")
 	}
-	if st := tm.format("#{pane_dead_status}"); st != "0" {
-		t.Fatalf("play exited with status %s", st)
+	if how != "0" {
+		t.Fatalf("play exited with %s", how)
 	}
 }
 
@@ -150,13 +164,16 @@ func TestServePlayAndJoinInTerminals(t *testing.T) {
 	before := host.waitScreen(10*time.Second, "the match on the host", playing)
 	guest.waitScreen(10*time.Second, "the match on the guest", playing)
 	start := tanks(before)
+	// The maze is random: try each direction in turn (a held key, at the
+	// terminal's repeat cadence) until the host's tank moves.
 	var moved string
-	for i := 0; i < 40 && moved == ""; i++ {
-		host.keys("Right")
-		host.keys("Down")
-		time.Sleep(50 * time.Millisecond) // key-repeat cadence, as a held key would send
-		if s := host.screen(); len(tanks(s)) >= 2 && fmt.Sprint(tanks(s)) != fmt.Sprint(start) {
-			moved = s
+	for _, key := range []string{"Right", "Down", "Left", "Up"} {
+		for i := 0; i < 15 && moved == ""; i++ {
+			host.keys(key)
+			time.Sleep(40 * time.Millisecond) // key-repeat cadence, as a held key would send
+			if s := host.screen(); len(tanks(s)) >= 2 && fmt.Sprint(tanks(s)) != fmt.Sprint(start) {
+				moved = s
+			}
 		}
 	}
 	if moved == "" {
@@ -166,12 +183,16 @@ func TestServePlayAndJoinInTerminals(t *testing.T) {
 		return len(tanks(s)) >= 2 && fmt.Sprint(tanks(s)) != fmt.Sprint(start)
 	})
 	guest.keys("q")
-	guest.waitScreen(3*time.Second, "guest exit", func(string) bool { return guest.format("#{pane_dead}") == "1" })
+	if how := guest.waitExit(); how != "0" {
+		t.Fatalf("join exited with %s", how)
+	}
 	if guest.format("#{alternate_on}") != "0" {
 		t.Fatal("join left the terminal on the alternate screen")
 	}
 	host.keys("q")
-	host.waitScreen(3*time.Second, "host exit", func(string) bool { return host.format("#{pane_dead}") == "1" })
+	if how := host.waitExit(); how != "0" {
+		t.Fatalf("serve --play exited with %s", how)
+	}
 	if host.format("#{alternate_on}") != "0" {
 		t.Fatal("serve --play left the terminal on the alternate screen")
 	}
