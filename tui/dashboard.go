@@ -27,7 +27,7 @@ func Dashboard(st *netcode.ServerStats, share string, width, height int, noColor
 	title := r.NewStyle().Bold(true).Foreground(lipgloss.Color("214"))
 	label := r.NewStyle().Foreground(lipgloss.Color("245"))
 	box := r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("240")).Padding(0, 1)
-	kv := func(k, v string) string { return label.Render(fmt.Sprintf("%-12s", k)) + v }
+	kv := func(k, v string) string { return label.Render(fmt.Sprintf("%-13s", k)) + v }
 
 	state := "waiting for players"
 	if st.Running {
