@@ -2,6 +2,7 @@ package tests
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -9,11 +10,15 @@ import (
 )
 
 // tmux drives a real terminal: a detached tmux session running the binary
-// at a fixed size, read with capture-pane.
+// at a fixed size, read with capture-pane. The tests use a tmux server of
+// their own (its own socket), never the user's.
 type tmux struct {
 	t    *testing.T
 	name string
 }
+
+// tmuxSocket names this test process's tmux server.
+var tmuxSocket = fmt.Sprintf("ttytanks-test-%d", os.Getpid())
 
 func startTmux(t *testing.T, name string, w, h int, cmd ...string) *tmux {
 	t.Helper()
@@ -21,17 +26,17 @@ func startTmux(t *testing.T, name string, w, h int, cmd ...string) *tmux {
 		t.Fatal("tmux is required for the end-to-end tests (CI installs it): ", err)
 	}
 	tm := &tmux{t: t, name: fmt.Sprintf("%s-%d", name, time.Now().UnixNano())}
-	args := append([]string{"new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmd...)
+	args := append([]string{"-L", tmuxSocket, "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmd...)
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	tm.run("set-option", "-t", tm.name, "remain-on-exit", "on")
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	t.Cleanup(func() { exec.Command("tmux", "-L", tmuxSocket, "kill-session", "-t", tm.name).Run() })
 	return tm
 }
 
 func (tm *tmux) run(args ...string) string {
-	out, err := exec.Command("tmux", args...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...).CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
 	}
