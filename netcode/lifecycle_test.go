@@ -1,6 +1,9 @@
 package netcode
 
 import (
+	"fmt"
+	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,4 +127,50 @@ func (walker) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 		dir = -1
 	}
 	return game.Input{MoveX: dir}
+}
+
+// TestClientErrorsAreClear: an unreachable server, a full one and one of
+// another protocol version each end the session with a message that says
+// so.
+func TestClientErrorsAreClear(t *testing.T) {
+	// Unreachable: nothing answers.
+	c := NewClient(ClientConfig{Server: srvAddr, Session: 5, ConnectTimeout: 2 * time.Second})
+	now := simEpoch
+	for i := 0; i < 300 && c.Status() != StatusClosed; i++ {
+		c.Advance(now, game.Input{})
+		now = now.Add(10 * time.Millisecond)
+	}
+	if c.Status() != StatusClosed || !strings.Contains(c.message, "no answer from 127.0.0.1:7777") {
+		t.Fatalf("unreachable: %v %q", c.Status(), c.message)
+	}
+
+	// Another version: the server's reply carries its own version byte.
+	c = NewClient(ClientConfig{Server: srvAddr, Session: 6})
+	c.Advance(simEpoch, game.Input{})
+	r := (&proto.Reject{Header: proto.Header{Session: 6}, Reason: proto.RejectVersion}).Append(nil)
+	r[2] = proto.Version + 1
+	c.Receive(simEpoch, srvAddr, r)
+	want := fmt.Sprintf("server speaks protocol v%d, this client v%d", proto.Version+1, proto.Version)
+	if c.Status() != StatusClosed || !strings.Contains(c.message, want) {
+		t.Fatalf("version mismatch: %v %q", c.Status(), c.message)
+	}
+
+	// Full: two seats taken, a third player is told.
+	w := newWire(t, ServerConfig{Players: 2})
+	w.join(ClientConfig{})
+	w.join(ClientConfig{})
+	third := NewClient(ClientConfig{Server: srvAddr, Session: 77})
+	a := netip.MustParseAddrPort("127.0.0.1:30999")
+	for _, d := range third.Advance(w.now, game.Input{}) {
+		for _, r := range w.srv.Receive(w.now, a, d.Data) {
+			for _, j := range third.Receive(w.now, srvAddr, r.Data) {
+				for _, rej := range w.srv.Receive(w.now, a, j.Data) {
+					third.Receive(w.now, srvAddr, rej.Data)
+				}
+			}
+		}
+	}
+	if third.Status() != StatusClosed || third.message != "the server is full" {
+		t.Fatalf("full: %v %q", third.Status(), third.message)
+	}
 }
