@@ -27,6 +27,39 @@
 // A Renderer keeps which cells its previous frame wrote and rewrites only
 // what is needed, so an unchanged cell costs nothing to show; Run uses one.
 //
+// # Correction smoothing
+//
+// When a State arrives the client restores it and replays, so a tank's
+// simulated position can jump: a remote tank was mispredicted, or our own
+// was corrected. The simulation takes the jump at once; only the drawing
+// hides it. Renderer.DrawAt(v, now), which Run calls on every frame with
+// its clock, keeps for each slot the last simulated position and an offset,
+// in sub-tiles, at which the tank is drawn from it:
+//
+//   - A live tank's move between two frames beyond what it can do in the
+//     ticks between them (2×TankSpeed per tick on each axis, which covers
+//     top speed, knockback and being pushed) is a correction: the excess
+//     is subtracted from the offset, so the tank is first drawn where it
+//     was drawn before.
+//   - The offset halves every 60 ms of frame time (the times DrawAt is
+//     given, not a frame count) and is dropped below TankSpeed, so a
+//     correction of half a tile is gone within 200 ms and one of
+//     1.5 tiles within 300 ms.
+//   - Anything larger than 1.5 tiles on an axis, a tank that dies, respawns
+//     or is seated, a new round or maze, and any frame outside play snap:
+//     the tank is drawn where it is simulated.
+//   - Normal movement gives no offset, so a tank that is not corrected is
+//     drawn exactly where it is simulated, with no lag.
+//
+// A tank is drawn at its simulated position plus its offset, mapped to
+// cells as above (and, should that point be in a wall, with the offset on
+// one axis or none); the window that follows the local tank follows where
+// it is drawn. Bullets are not smoothed: they are fast and short-lived.
+// Nothing flows back: the offset is never seen by netcode or game, and the
+// sidebar's figures are the client's. Options.NoSmoothing turns smoothing
+// off, as do Renderer.Draw and the package-level Draw, which draw every
+// tank where it is simulated.
+//
 // # Keys
 //
 // Terminals report key presses but no releases: a held key arrives as one
@@ -66,7 +99,7 @@
 //		for {
 //			select {
 //			case ev := <-events: // keys go to c (q, Q, Ctrl-C return nil); a resize Syncs and redraws
-//			case <-frames.C:     // s.View(&v); r.Draw(&v); s.SetInput(c.Input(time.Now()))
+//			case <-frames.C:     // s.View(&v); now := time.Now(); r.DrawAt(&v, now); s.SetInput(c.Input(now))
 //			case <-ctx.Done():   // return ctx.Err()
 //			case <-s.Done():     // return nil
 //			}

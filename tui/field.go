@@ -11,7 +11,8 @@ import (
 
 // drawField draws the maze, bullets and tanks of v into l.field. Walls are
 // two cells per tile; a tank or bullet at (X, Y) sub-tiles is drawn in the
-// cell at column X*2/SubTile, row Y/SubTile of the maze. Tanks show their
+// cell at column X*2/SubTile, row Y/SubTile of the maze, a tank at its
+// drawn position r.pos (simulated plus smoothing offset). Tanks show their
 // facing, in their slot's colour; the local player's tank is in reverse
 // video; destroyed tanks are a wreck glyph, dimmed. Bullets take their
 // owner's colour.
@@ -56,15 +57,16 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 				continue
 			}
 			local := i == v.Slot
+			x, y := r.pos[i][0], r.pos[i][1]
 			switch {
 			case pass == 0 && !tk.Alive:
-				r.putAt(l, tileCol(tk.X), tileRow(tk.Y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+				r.putAt(l, tileCol(x), tileRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
 			case pass == 1 && tk.Alive && !local, pass == 2 && tk.Alive && local:
 				st := t.slot[i]
 				if local {
 					st = st.Reverse(true)
 				}
-				r.putAt(l, tileCol(tk.X), tileRow(tk.Y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st)
+				r.putAt(l, tileCol(x), tileRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st)
 			}
 		}
 	}

@@ -43,9 +43,17 @@ type layout struct {
 	viewX, viewY int
 }
 
-// computeLayout lays out a frame of v on a w×h screen. It is a pure
-// function of its arguments.
+// computeLayout lays out a frame of v on a w×h screen, with every tank where
+// it is simulated. It is a pure function of its arguments.
 func computeLayout(w, h int, v *netcode.View) layout {
+	var pos [game.MaxPlayers][2]int32
+	simPositions(v, &pos)
+	return computeLayoutFocus(w, h, v, &pos)
+}
+
+// computeLayoutFocus is computeLayout with each slot's tank drawn at pos
+// (sub-tiles), which the window that follows the local tank follows.
+func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int32) layout {
 	l := layout{w: w, h: h}
 	if w < MinWidth || h < MinHeight {
 		l.tooSmall = true
@@ -68,7 +76,7 @@ func computeLayout(w, h int, v *netcode.View) layout {
 	// or the middle of the maze when spectating.
 	fx, fy := cols/2, rows/2
 	if s := v.Slot; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
-		fx, fy = tileCol(v.World.Tanks[s].X), tileRow(v.World.Tanks[s].Y)
+		fx, fy = tileCol(pos[s][0]), tileRow(pos[s][1])
 	}
 	l.field.x, l.field.w, l.viewX = fit(area.x, area.w&^1, cols, fx, 2)
 	l.field.y, l.field.h, l.viewY = fit(area.y, area.h, rows, fy, 1)

@@ -55,6 +55,11 @@ type Options struct {
 	Controls ControlMode
 	// FPS is the display frame rate; zero or negative means DefaultFPS.
 	FPS int
+	// NoSmoothing turns correction smoothing off: Run then draws every tank
+	// exactly where the client simulates it, so a correction shows as a
+	// jump. The default smooths corrections in the drawing only (see the
+	// package documentation); the simulation is never affected either way.
+	NoSmoothing bool
 	// ShareAddr is shown on the waiting screen as the address other players
 	// pass to "ttytanks join"; empty hides the hint.
 	ShareAddr string

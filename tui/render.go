@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"github.com/gdamore/tcell/v2"
 
 	"ttytanks/game"
@@ -15,6 +17,12 @@ import (
 // draws on the screen between frames. Run uses one Renderer for its whole
 // loop.
 //
+// DrawAt also smooths corrections: a tank whose simulated position jumps
+// (the client restored an authoritative State and replayed) is drawn
+// gliding from where it was drawn to where it is simulated, by an offset
+// that decays with frame time (see the package documentation). Draw and
+// Options.NoSmoothing draw every tank exactly where it is simulated.
+//
 // A Renderer is not safe for concurrent use.
 type Renderer struct {
 	screen tcell.Screen
@@ -27,6 +35,11 @@ type Renderer struct {
 	// oneShot marks a Renderer for a single frame (Draw): it writes every
 	// cell and keeps no copy of the screen.
 	oneShot bool
+
+	smooth smoother
+	// pos is where each slot's tank is drawn in the frame being drawn, in
+	// sub-tiles: its simulated position plus its smoothing offset.
+	pos [game.MaxPlayers][2]int32
 }
 
 // shadowCell is the content of one screen cell as the Renderer put it.
@@ -59,12 +72,36 @@ func Draw(screen tcell.Screen, v *netcode.View, opts Options) {
 	r.Draw(v)
 }
 
-// Draw renders one frame of v and shows it, as the package-level Draw does.
+// Draw renders one frame of v and shows it, as the package-level Draw does:
+// every tank is drawn exactly where it is simulated. It ends any smoothing
+// in progress, so the next DrawAt starts afresh.
 func (r *Renderer) Draw(v *netcode.View) {
+	r.smooth.reset()
+	simPositions(v, &r.pos)
+	r.draw(v)
+}
+
+// DrawAt renders the frame of v shown at time now (the frame's clock, which
+// only has to advance between frames; Run passes its own) and shows it. It
+// is Draw with correction smoothing: a live tank whose simulated position
+// changed by more than it could move since the previous frame's tick is
+// drawn offset towards where the previous frame drew it, by an offset that
+// halves every 60 ms of frame time. With Options.NoSmoothing it is Draw.
+func (r *Renderer) DrawAt(v *netcode.View, now time.Time) {
+	if r.opts.NoSmoothing || r.oneShot {
+		r.Draw(v)
+		return
+	}
+	r.smooth.update(v, now, &r.pos)
+	r.draw(v)
+}
+
+// draw renders one frame of v with the tanks at r.pos.
+func (r *Renderer) draw(v *netcode.View) {
 	w, h := r.screen.Size()
 	r.begin(w, h)
 	t := r.t
-	l := computeLayout(w, h, v)
+	l := computeLayoutFocus(w, h, v, &r.pos)
 	if l.tooSmall {
 		r.drawTooSmall(w, h)
 	} else {

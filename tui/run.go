@@ -42,9 +42,10 @@ type loopHooks struct {
 // panic, screen.Fini, so the terminal is restored even if drawing panics;
 // the panic is then re-raised. One select loop joins terminal events (keys
 // and resizes), a frame ticker at opts.FPS, ctx.Done and s.Done. Each frame
-// it copies s's view, draws it and hands s the input the Controls hold at
-// that moment; a key event hands the new input over at once as well. A
-// resize re-syncs the screen and draws at once.
+// it copies s's view, draws it with Renderer.DrawAt at the current time
+// (so corrections are smoothed unless opts.NoSmoothing) and hands s the
+// input the Controls hold at that moment; a key event hands the new input
+// over at once as well. A resize re-syncs the screen and draws at once.
 func Run(ctx context.Context, screen tcell.Screen, s Session, opts Options) error {
 	return run(ctx, screen, s, opts, loopHooks{})
 }
@@ -83,8 +84,9 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 	var v netcode.View
 	frame := func() {
 		s.View(&v)
-		renderer.Draw(&v)
-		s.SetInput(controls.Input(now()))
+		t := now()
+		renderer.DrawAt(&v, t)
+		s.SetInput(controls.Input(t))
 		if hooks.afterDraw != nil {
 			hooks.afterDraw()
 		}
