@@ -306,7 +306,10 @@ loop:
 	switch {
 	case start.IsZero():
 		msg := v.Message
-		if msg == "" {
+		switch {
+		case ctx.Err() != nil:
+			msg = "interrupted before the match started"
+		case msg == "":
 			msg = "the match did not start in time"
 		}
 		fmt.Fprintf(stderr, "ttytanks: %s\n", msg)

@@ -112,9 +112,13 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 }
 
 func runHelp(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	switch {
+	case len(args) == 0 || len(args) == 1 && args[0] == "help":
 		usage(stdout)
 		return 0
+	case len(args) > 1:
+		fmt.Fprintf(stderr, "ttytanks help: unexpected argument %q\n", args[1])
+		return 2
 	}
 	for _, c := range commands() {
 		if c.name == args[0] && c.name != "help" {
