@@ -99,3 +99,23 @@ func BenchmarkSimnetSecond(b *testing.B) {
 		n.run(time.Second)
 	}
 }
+
+// BenchmarkClientTick is one predicted client tick: sample, store,
+// predict the remote player, step, store the snapshot, encode the Input.
+func BenchmarkClientTick(b *testing.B) {
+	w, err := game.NewWorld(game.Config{Slots: 2, Seed: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := NewClient(ClientConfig{Session: 1, Server: netip.MustParseAddrPort("127.0.0.1:1")})
+	c.status, c.slot, c.slots, c.match = StatusPlaying, 0, 2, 9
+	c.adopt(w)
+	now := simEpoch
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(time.Millisecond)
+		c.begin()
+		c.step(now, game.Input{MoveX: int8(i/40%3 - 1)})
+	}
+}

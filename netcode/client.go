@@ -96,6 +96,7 @@ type Client struct {
 	clock      Clock
 	all        []game.Input
 	st         proto.State // decode buffer
+	inPkt      proto.Input // encode buffer for Input datagrams
 
 	// clock sync
 	margins     *window
@@ -358,7 +359,8 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 		ct = c.lastCT + 1
 	}
 	c.sentAny, c.lastCT = true, ct
-	p := proto.Input{Header: c.header(), ClientTime: ct}
+	p := &c.inPkt // reused: sending an Input allocates nothing
+	*p = proto.Input{Header: c.header(), ClientTime: ct}
 	n := 0
 	for k := c.cfg.Redundancy - 1; k >= 0; k-- {
 		t := newest.Add(-int32(k))
@@ -371,7 +373,7 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 		}
 	}
 	p.N = uint8(n)
-	c.send(&p)
+	c.send(p)
 	c.m.sent++
 	c.m.sentAt.Put(game.Tick(p.ClientTime), sentInfo{count: c.m.sent, newest: newest})
 }
