@@ -46,8 +46,8 @@ func checkMazeFits(w, h, slots int) error {
 // IsWall reports whether tile (x, y) is a wall. Tiles outside the grid are
 // walls.
 func (m *Maze) IsWall(x, y int) bool {
-	if x < 0 || y < 0 || x >= m.W || y >= m.H {
-		return true
+	if x < 0 || y < 0 || x >= m.W || y >= m.H || x >= MaxMazeW || y >= MaxMazeH {
+		return true // outside the grid (a corrupt W or H included)
 	}
 	return m.Wall[y]>>uint(x)&1 != 0
 }

@@ -171,3 +171,10 @@ func TestMazeSizeChecks(t *testing.T) {
 		t.Error("9 slots accepted")
 	}
 }
+
+func TestIsWallOnCorruptSize(t *testing.T) {
+	m := Maze{W: 200, H: 100} // never made by Generate or ParseMaze
+	if !m.IsWall(70, 5) || !m.IsWall(5, 40) {
+		t.Fatal("tiles beyond the grid's storage must read as walls")
+	}
+}

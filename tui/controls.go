@@ -17,7 +17,7 @@ import (
 // the player lets go of a key they held, or HoldFirst after a single tap.
 const (
 	// HoldFirst is how long one press of a direction key holds it.
-	HoldFirst = 600 * time.Millisecond
+	HoldFirst = 750 * time.Millisecond
 	// HoldRepeat is how long each auto-repeat of a held key extends it.
 	HoldRepeat = 200 * time.Millisecond
 	// HoldFire is how long one press of space holds the fire button, so

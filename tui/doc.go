@@ -65,7 +65,7 @@
 // Terminals report key presses but no releases: a held key arrives as one
 // press, a pause (the auto-repeat delay, often 250–500 ms) and repeats every
 // 30–50 ms. In the default ControlsHold mode a direction therefore stays
-// held for HoldFirst (600 ms) after the first press of its key, longer than
+// held for HoldFirst (750 ms) after the first press of its key, longer than
 // the auto-repeat delay, and for HoldRepeat (200 ms) after each repeat; a
 // press of the key while it is still held counts as a repeat. The two axes
 // are independent: a perpendicular key adds a diagonal while both are

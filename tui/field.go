@@ -23,12 +23,15 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	if m.W <= 0 || m.H <= 0 {
 		return
 	}
+	// A view is drawn as it comes; a size beyond the grid's storage (which
+	// netcode never lets through) is clipped rather than trusted.
+	mw, mh := min(m.W, game.MaxMazeW), min(m.H, game.MaxMazeH)
 	// Walls: the view starts on a tile boundary (viewX is even).
 	tx0 := l.viewX / 2
-	for row := 0; row < f.h && l.viewY+row < m.H; row++ {
+	for row := 0; row < f.h && l.viewY+row < mh; row++ {
 		ty := l.viewY + row
 		bits := m.Wall[ty]
-		for tx := tx0; tx < m.W && 2*(tx-tx0) < f.w; tx++ {
+		for tx := tx0; tx < mw && 2*(tx-tx0) < f.w; tx++ {
 			if bits>>uint(tx)&1 != 0 {
 				x := f.x + 2*(tx-tx0)
 				r.put(x, f.y+row, t.g.wall[:t.g.wallHalf], 1, t.wall)

@@ -56,3 +56,14 @@ func TestRendererMatchesDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawSurvivesCorruptView: a view with a maze larger than the game
+// allows (never produced by netcode, which validates) draws without a
+// panic.
+func TestDrawSurvivesCorruptView(t *testing.T) {
+	v := testView(t)
+	v.Maze.W, v.Maze.H = 120, 80
+	scr := newScreen(t, 200, 60)
+	r := NewRenderer(scr, Options{})
+	r.Draw(v)
+}
