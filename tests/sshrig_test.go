@@ -45,12 +45,19 @@ func (sitter) Input(*game.Snapshot, *game.Maze, int) game.Input { return game.In
 
 func startSSHRig(t *testing.T, tweak func(*sshplay.Config)) *sshRig {
 	t.Helper()
+	return startSSHRigN(t, 2, tweak)
+}
+
+// startSSHRigN is startSSHRig with a game of the given number of seats,
+// one of them the sitting bot.
+func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRig {
+	t.Helper()
 	udp, err := netcode.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux := sshplay.NewMuxTransport(udp)
-	srv, err := netcode.NewServer(netcode.ServerConfig{Players: 2, Bots: 1,
+	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1,
 		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +158,7 @@ type sshPlayer struct {
 	sess   *gossh.Session
 	stdin  io.WriteCloser
 	vt     *vt
+	raw    *lockedBuffer // every byte of the session's output
 	stderr *lockedBuffer
 	done   chan error // the session's Wait
 }
@@ -168,7 +176,7 @@ func (r *sshRig) dial(user string, w, h int) *sshPlayer {
 		r.t.Fatalf("ssh handshake: %v", err)
 	}
 	p := &sshPlayer{t: r.t, conn: conn, client: gossh.NewClient(cc, chans, reqs), vt: newVT(w, h),
-		stderr: &lockedBuffer{}, done: make(chan error, 1)}
+		raw: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	r.t.Cleanup(p.close)
 	p.sess, err = p.client.NewSession()
 	if err != nil {
@@ -177,7 +185,7 @@ func (r *sshRig) dial(user string, w, h int) *sshPlayer {
 	if err := p.sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
 		r.t.Fatal(err)
 	}
-	p.sess.Stdout, p.sess.Stderr = p.vt, p.stderr
+	p.sess.Stdout, p.sess.Stderr = io.MultiWriter(p.vt, p.raw), p.stderr
 	if p.stdin, err = p.sess.StdinPipe(); err != nil {
 		r.t.Fatal(err)
 	}

@@ -21,10 +21,15 @@
 // A session needs a PTY ("ssh -t"); a command ("ssh host cmd"), a
 // subsystem, port forwarding (local or remote), agent and X11 forwarding
 // are refused, with a message where the protocol can carry one. A session
-// with no key press for Config.Idle ends with a message; beyond
-// Config.MaxSessions a session is told the server is busy. Window sizes
-// are clamped to MaxWidth x MaxHeight. With Config.AuthorizedKeys only
-// those public keys get in; without it no authentication is asked.
+// with no key press for Config.Idle while the match runs (the lobby does
+// not count) ends with a message; beyond Config.MaxSessions a session is
+// told the server is busy. A session whose channel closes, or whose input
+// ends, leaves the game at once. The game is drawn in at most MaxWidth x
+// MaxHeight cells (256x100) of a larger window. Connections are bounded
+// (Config.MaxConns, MaxConnsPerIP), each to MaxChannelsPerConn sessions
+// and to Config.HandshakeTimeout to authenticate and open one. With
+// Config.AuthorizedKeys only those public keys get in; without it no
+// authentication is asked.
 //
 // # Use
 //

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gliderlabs/ssh"
@@ -21,6 +22,15 @@ import (
 const (
 	DefaultIdle        = 2 * time.Minute
 	DefaultMaxSessions = 32
+	// DefaultHandshakeTimeout is how long a new connection has to finish
+	// the SSH handshake, authenticate and open its first channel.
+	DefaultHandshakeTimeout = 20 * time.Second
+	// DefaultMaxConnsPerIP bounds the concurrent connections from one
+	// client address.
+	DefaultMaxConnsPerIP = 8
+	// MaxChannelsPerConn bounds the session channels open at once on one
+	// connection; the next one is rejected.
+	MaxChannelsPerConn = 2
 )
 
 // Timeouts of the SSH layer.
@@ -35,6 +45,10 @@ const (
 	// closeGrace is how long Close lets sessions say goodbye before it
 	// drops every connection, and then how long it waits for them.
 	closeGrace = 400 * time.Millisecond
+	// goodbyeTimeout bounds the writing of a goodbye or refusal message
+	// (and the exit status): a client that does not take it in time has
+	// its connection dropped.
+	goodbyeTimeout = 2 * time.Second
 )
 
 // Config configures a Server.
@@ -56,6 +70,16 @@ type Config struct {
 	// MaxSessions bounds the concurrent game sessions; the next one is
 	// told the server is busy and closed (default DefaultMaxSessions).
 	MaxSessions int
+	// MaxConns bounds the concurrent SSH connections, handshakes included
+	// (default 4 x MaxSessions), and MaxConnsPerIP those from one client
+	// address (default DefaultMaxConnsPerIP). A connection beyond either
+	// is closed at once.
+	MaxConns      int
+	MaxConnsPerIP int
+	// HandshakeTimeout is how long a connection has to complete the SSH
+	// handshake and authentication and open its first channel before it
+	// is closed (default DefaultHandshakeTimeout).
+	HandshakeTimeout time.Duration
 	// UI is the base screen options of every session. Per session, ASCII
 	// is added when the client's locale is not UTF-8 and NoColor when it
 	// sends NO_COLOR.
@@ -82,6 +106,8 @@ type Server struct {
 	ln       net.Listener
 	sessions sync.WaitGroup // session handlers
 	wg       sync.WaitGroup // every other goroutine of ours
+	conns    map[*trackedConn]struct{}
+	perIP    map[netip.Addr]int
 }
 
 // NewServer checks cfg and returns a server; Serve starts it.
@@ -98,16 +124,27 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, seats: make(chan struct{}, cfg.MaxSessions)}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 4 * cfg.MaxSessions
+	}
+	if cfg.MaxConnsPerIP <= 0 {
+		cfg.MaxConnsPerIP = DefaultMaxConnsPerIP
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, seats: make(chan struct{}, cfg.MaxSessions),
+		conns: map[*trackedConn]struct{}{}, perIP: map[netip.Addr]int{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.ssh = &ssh.Server{
-		Handler:     s.handle,
-		HostSigners: []ssh.Signer{cfg.HostKey},
-		Version:     "ttytanks",
-		IdleTimeout: cfg.Idle + ConnIdleSlack,
+		Handler:      s.handle,
+		HostSigners:  []ssh.Signer{cfg.HostKey},
+		Version:      "ttytanks",
+		IdleTimeout:  cfg.Idle + ConnIdleSlack,
+		ConnCallback: s.admitConn,
 		ChannelHandlers: map[string]ssh.ChannelHandler{
 			"session":                        s.sessionChannel,
 			"direct-tcpip":                   refuseForwarding,
@@ -168,6 +205,17 @@ func (s *Server) Close() error {
 	if errors.Is(err, net.ErrClosed) {
 		err = nil
 	}
+	// gliderlabs closes the connections past their handshake; these are
+	// the others.
+	s.mu.Lock()
+	conns := make([]*trackedConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close()
+	}
 	if !waitTimeout(&s.sessions, closeGrace) || !waitTimeout(&s.wg, closeGrace) {
 		return errors.New("sshplay: sessions did not end in time")
 	}
@@ -214,47 +262,142 @@ func (s *Server) spawn(f func()) {
 }
 
 // sessionChannel is the "session" channel handler: gliderlabs' own, with
-// the channel's requests filtered first (refusedRequest).
+// the channel's requests filtered first (filteredChannel), at most
+// MaxChannelsPerConn at once on a connection.
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+	tc := connOf(ctx)
+	if tc != nil {
+		tc.handshook()
+	}
 	if !s.enter(&s.wg) {
 		_ = nc.Reject(gossh.ResourceShortage, "ttytanks: the server is shutting down")
 		return
 	}
 	defer s.wg.Done()
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s}, ctx)
+	if tc != nil {
+		if tc.channels.Add(1) > MaxChannelsPerConn {
+			tc.channels.Add(-1)
+			_ = nc.Reject(gossh.ResourceShortage, fmt.Sprintf("ttytanks: at most %d sessions per connection", MaxChannelsPerConn))
+			return
+		}
+		defer tc.channels.Add(-1)
+	}
+	st := &chanState{notify: make(chan struct{}, 1), done: make(chan struct{})}
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s, st: st}, chanContext{Context: ctx, st: st})
 }
 
-// maxEnv bounds the "env" requests one session may make.
-const maxEnv = 64
+// Bounds on the "env" requests of one session: how many, and the bytes of
+// one and of all.
+const (
+	maxEnv      = 64
+	maxEnvBytes = 1024
+	maxEnvTotal = 16 << 10
+)
 
-// filteredChannel is a session channel whose requests pass refusedRequest
-// before gliderlabs sees them.
+// chanState is what the request filter of one session channel tells its
+// session handler: the client's latest window size, and when the channel
+// is gone.
+type chanState struct {
+	mu     sync.Mutex
+	win    ssh.Window
+	hasWin bool
+	notify chan struct{} // a token after each new window size
+	done   chan struct{} // closed when the channel's requests end
+}
+
+func (st *chanState) setWindow(w ssh.Window) {
+	st.mu.Lock()
+	st.win, st.hasWin = w, true
+	st.mu.Unlock()
+	select {
+	case st.notify <- struct{}{}:
+	default:
+	}
+}
+
+// window is the latest window-change's size, if any came.
+func (st *chanState) window() (ssh.Window, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.win, st.hasWin
+}
+
+// chanContext is the session's context: the connection's, plus the
+// channel's chanState (found by stateOf).
+type chanContext struct {
+	ssh.Context
+	st *chanState
+}
+
+type chanStateKey struct{}
+
+func (c chanContext) Value(key any) any {
+	if key == (chanStateKey{}) {
+		return c.st
+	}
+	return c.Context.Value(key)
+}
+
+// stateOf is the chanState of a session, nil if it has none.
+func stateOf(sess ssh.Session) *chanState {
+	st, _ := sess.Context().Value(chanStateKey{}).(*chanState)
+	return st
+}
+
+// filteredChannel is a session channel whose requests pass a filter
+// before gliderlabs sees them: refused ones (refusedRequest, too many or
+// too large env requests) are answered no, and window-change requests are
+// answered and kept in the chanState, never forwarded. gliderlabs would
+// push each into a channel of one slot that only a running handler reads,
+// from its request loop: a window-change before the shell request, or
+// after a refusal, or a second one before the handler read the first,
+// would block that loop, and with it every request of the channel and its
+// close, for good.
 type filteredChannel struct {
 	gossh.NewChannel
-	s *Server
+	s  *Server
+	st *chanState
 }
 
 func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 	ch, reqs, err := c.NewChannel.Accept()
 	if err != nil {
+		close(c.st.done)
 		return ch, reqs, err
 	}
 	out := make(chan *gossh.Request)
 	if !c.s.enter(&c.s.wg) {
 		ch.Close()
-		go gossh.DiscardRequests(reqs)
+		go func() {
+			gossh.DiscardRequests(reqs)
+			close(c.st.done)
+		}()
 		close(out)
 		return ch, out, nil
 	}
 	go func() {
 		defer c.s.wg.Done()
 		defer close(out)
-		env := 0
+		defer close(c.st.done)
+		env, envBytes := 0, 0
 		for r := range reqs {
-			if r.Type == "env" {
+			switch r.Type {
+			case "window-change":
+				w, ok := parseWindow(r.Payload)
+				if ok {
+					c.st.setWindow(w)
+				}
+				_ = r.Reply(ok, nil)
+				continue
+			case "env":
 				env++
+				envBytes += len(r.Payload)
+				if env > maxEnv || len(r.Payload) > maxEnvBytes || envBytes > maxEnvTotal {
+					_ = r.Reply(false, nil)
+					continue
+				}
 			}
-			if refusedRequest(r.Type) || env > maxEnv {
+			if refusedRequest(r.Type) {
 				_ = r.Reply(false, nil)
 				continue
 			}
@@ -262,6 +405,16 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		}
 	}()
 	return ch, out, nil
+}
+
+// parseWindow parses a window-change request: columns, rows, width and
+// height in pixels.
+func parseWindow(payload []byte) (ssh.Window, bool) {
+	var m struct{ W, H, PW, PH uint32 }
+	if err := gossh.Unmarshal(payload, &m); err != nil {
+		return ssh.Window{}, false
+	}
+	return ssh.Window{Width: int(min(m.W, 1<<16)), Height: int(min(m.H, 1<<16))}, true
 }
 
 // refusedRequest lists the session requests refused before gliderlabs
@@ -277,6 +430,73 @@ func refusedRequest(typ string) bool {
 
 // refuseForwarding rejects a port-forwarding channel with a message the
 // client shows.
-func refuseForwarding(_ *ssh.Server, _ *gossh.ServerConn, nc gossh.NewChannel, _ ssh.Context) {
+func refuseForwarding(_ *ssh.Server, _ *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+	if tc := connOf(ctx); tc != nil {
+		tc.handshook()
+	}
 	_ = nc.Reject(gossh.Prohibited, fmt.Sprintf("ttytanks: port forwarding is not allowed (%s)", nc.ChannelType()))
+}
+
+// trackedConn is an accepted TCP connection, counted against
+// Config.MaxConns and MaxConnsPerIP until it is closed, and closed if it
+// opens no channel within Config.HandshakeTimeout.
+type trackedConn struct {
+	net.Conn
+	s         *Server
+	ip        netip.Addr
+	handshake *time.Timer
+	channels  atomic.Int32 // open session channels
+	once      sync.Once
+}
+
+type trackedConnKey struct{}
+
+// connOf is the trackedConn of a connection's context, or nil.
+func connOf(ctx ssh.Context) *trackedConn {
+	tc, _ := ctx.Value(trackedConnKey{}).(*trackedConn)
+	return tc
+}
+
+// admitConn is gliderlabs' ConnCallback: it counts the connection, or
+// refuses it (nil) beyond the limits or after Close.
+func (s *Server) admitConn(ctx ssh.Context, nc net.Conn) net.Conn {
+	var ip netip.Addr
+	if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
+		ip = ap.Addr().Unmap()
+	}
+	tc := &trackedConn{Conn: nc, s: s, ip: ip}
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return nil
+	case len(s.conns) >= s.cfg.MaxConns, s.perIP[ip] >= s.cfg.MaxConnsPerIP:
+		s.mu.Unlock()
+		s.log.Info("ssh connection refused", "reason", "too many connections", "remote", nc.RemoteAddr().String())
+		return nil
+	}
+	s.conns[tc] = struct{}{}
+	s.perIP[ip]++
+	tc.handshake = time.AfterFunc(s.cfg.HandshakeTimeout, func() { _ = nc.Close() }) // gliderlabs then closes tc
+	s.mu.Unlock()
+	ctx.SetValue(trackedConnKey{}, tc)
+	return tc
+}
+
+// handshook stops the handshake deadline: the connection opened a channel.
+func (c *trackedConn) handshook() { c.handshake.Stop() }
+
+// Close closes the connection and stops counting it.
+func (c *trackedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.handshake.Stop()
+		c.s.mu.Lock()
+		delete(c.s.conns, c)
+		if c.s.perIP[c.ip]--; c.s.perIP[c.ip] <= 0 {
+			delete(c.s.perIP, c.ip)
+		}
+		c.s.mu.Unlock()
+	})
+	return err
 }

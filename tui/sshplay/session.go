@@ -7,8 +7,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -36,10 +38,19 @@ const FallbackTerm = "xterm-256color"
 var (
 	errIdle     = errors.New("idle")
 	errShutdown = errors.New("the server is shutting down")
+	errGone     = errors.New("the session channel is closed")
 )
 
-// handle runs one SSH session: the checks, then the game.
+// handle runs one SSH session: the checks, then the game. A panic in it
+// is logged and drops the session's connection; the server goes on.
 func (s *Server) handle(sess ssh.Session) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("ssh session panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()),
+				"remote", sess.RemoteAddr().String())
+			dropConn(sess)
+		}
+	}()
 	if !s.enter(&s.sessions) {
 		s.refuse(sess, "shutdown", "ttytanks: the server is shutting down")
 		return
@@ -50,32 +61,57 @@ func (s *Server) handle(sess ssh.Session) {
 		s.refuse(sess, "command", fmt.Sprintf("ttytanks: this server runs the game, not commands (got %q); connect without one: %s", clip(cmd, 40), hint))
 		return
 	}
-	pty, winch, ok := sess.Pty()
+	pty, _, ok := sess.Pty()
 	if !ok {
 		s.refuse(sess, "no pty", "ttytanks needs a terminal: "+hint)
 		return
 	}
+	st := stateOf(sess)
+	if st == nil {
+		panic("sshplay: a session without its channel state")
+	}
+	var release func()
 	select {
 	case s.seats <- struct{}{}:
-		defer func() { <-s.seats }()
+		release = sync.OnceFunc(func() { <-s.seats })
+		defer release()
 	default:
 		s.refuse(sess, "busy", fmt.Sprintf("ttytanks: server busy (%d players over ssh); try again later", cap(s.seats)))
 		return
 	}
-	// The first window is queued with the pty-req; later ones are
-	// window-change requests, read until the channel closes (gliderlabs
-	// blocks the channel's requests until they are taken).
-	w := <-winch
+
+	ctx, cancel := context.WithCancelCause(sess.Context())
+	defer cancel(nil)
+	stop := context.AfterFunc(s.ctx, func() { cancel(errShutdown) })
+	defer stop()
+
+	// The first size is the pty-req's, later ones the window-change
+	// requests the channel's filter kept (gliderlabs never sees those).
+	w := pty.Window
+	if nw, ok := st.window(); ok {
+		w = nw
+	}
 	tty := NewChannelTty(sess, w.Width, w.Height)
-	s.spawn(tty.Pump)
-	s.spawn(func() {
-		for w := range winch {
-			tty.Resize(w.Width, w.Height)
-		}
-	})
 	tty.WriteTimeout = WriteStall
 	tty.OnWriteTimeout = func() { dropConn(sess) }
+	tty.OnGone = func() { cancel(errGone) }
 	defer tty.Close()
+	s.spawn(tty.Pump)
+	s.spawn(func() {
+		for {
+			select {
+			case <-st.notify:
+				if w, ok := st.window(); ok {
+					tty.Resize(w.Width, w.Height)
+				}
+			case <-st.done: // the channel is closed: the player is gone
+				cancel(errGone)
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
 
 	name := proto.SanitizeName(sess.User())
 	if name == "" {
@@ -91,38 +127,45 @@ func (s *Server) handle(sess ssh.Session) {
 	size, _ := tty.WindowSize()
 	log.Info("ssh session", "term", term, "size", fmt.Sprintf("%dx%d", size.Width, size.Height), "ascii", opts.ASCII)
 
-	ctx, cancel := context.WithCancelCause(sess.Context())
-	defer cancel(nil)
-	stop := context.AfterFunc(s.ctx, func() { cancel(errShutdown) })
-	defer stop()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		s.watchIdle(ctx, cancel, tty)
-	}()
-	defer func() { <-watched }() // after cancel(nil): the watcher returns
-	defer cancel(nil)
-
-	mem := s.cfg.Net.Listen()
-	client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: s.cfg.Game, Name: name}), mem)
-	defer client.Close()
+	// The screen first: the player joins the game only once there is a
+	// terminal to play in.
+	var v netcode.View
 	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 	if err == nil {
-		err = tui.Run(ctx, screen, client, opts)
+		err = screen.Init()
 	}
-	var v netcode.View
-	client.View(&v) // before Close, which closes the view with "quit"
-	client.Close()  // the seat is free from here on
+	cause := context.Cause(ctx) // nil while the session runs
+	if err == nil {
+		mem := s.cfg.Net.Listen()
+		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: s.cfg.Game, Name: name}), mem)
+		defer client.Close() // after a panic too
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			s.watchIdle(ctx, cancel, tty, func() bool {
+				var st netcode.Status
+				client.Do(func(c *netcode.Client) { st = c.Status() })
+				return st == netcode.StatusPlaying || st == netcode.StatusReconnecting
+			})
+		}()
+		err = tui.Run(ctx, initedScreen{screen}, client, opts)
+		cause = context.Cause(ctx)
+		client.View(&v) // before Close, which closes the view with "quit"
+		client.Close()  // the game seat is free from here on
+		cancel(nil)
+		<-watched
+	}
+	release() // the SSH seat too, before the goodbye
 
 	code, msg, reason := 0, "", "quit"
-	switch cause := context.Cause(ctx); {
+	switch {
 	case errors.Is(cause, errIdle):
 		code, reason = 1, "idle"
 		msg = fmt.Sprintf("ttytanks: no key pressed for %v, session closed", s.cfg.Idle)
 	case errors.Is(cause, errShutdown):
 		code, reason = 1, "shutdown"
 		msg = "ttytanks: " + errShutdown.Error()
-	case ctx.Err() != nil:
+	case cause != nil: // errGone, or the connection closed
 		reason = "disconnected"
 	case err != nil:
 		code, reason = 1, "error"
@@ -135,29 +178,54 @@ func (s *Server) handle(sess ssh.Session) {
 	if reason == "disconnected" {
 		return
 	}
-	if msg != "" {
-		_, _ = io.WriteString(sess, msg+"\n")
-	}
-	_ = sess.Exit(code)
+	goodbye(sess, func() {
+		if msg != "" {
+			_, _ = io.WriteString(sess, msg+"\n")
+		}
+		_ = sess.Exit(code)
+	})
+}
+
+// initedScreen is a screen already initialised: tui.Run's Init is a no-op.
+type initedScreen struct{ tcell.Screen }
+
+func (initedScreen) Init() error { return nil }
+
+// goodbye runs write, the last words to a session, and drops the session's
+// connection if that takes longer than goodbyeTimeout (a client that
+// stopped reading).
+func goodbye(sess ssh.Session, write func()) {
+	t := time.AfterFunc(goodbyeTimeout, func() { dropConn(sess) })
+	defer t.Stop()
+	write()
 }
 
 // watchIdle cancels ctx with errIdle once the client has sent nothing for
-// Config.Idle; it returns when ctx is done.
-func (s *Server) watchIdle(ctx context.Context, cancel context.CancelCauseFunc, tty *ChannelTty) {
-	t := time.NewTimer(s.cfg.Idle)
+// Config.Idle while active says the game is on (time waiting in the lobby
+// or connecting does not count); it returns when ctx is done.
+func (s *Server) watchIdle(ctx context.Context, cancel context.CancelCauseFunc, tty *ChannelTty, active func() bool) {
+	poll := min(s.cfg.Idle/4, time.Second)
+	t := time.NewTicker(poll)
 	defer t.Stop()
+	since := time.Now() // the start of the quiet time that counts
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		quiet := time.Since(tty.LastInput())
-		if quiet >= s.cfg.Idle {
+		now := time.Now()
+		if !active() {
+			since = now
+			continue
+		}
+		if last := tty.LastInput(); last.After(since) {
+			since = last
+		}
+		if now.Sub(since) >= s.cfg.Idle {
 			cancel(errIdle)
 			return
 		}
-		t.Reset(s.cfg.Idle - quiet)
 	}
 }
 
@@ -168,8 +236,10 @@ func (s *Server) refuse(sess ssh.Session, reason, msg string) {
 	if _, _, pty := sess.Pty(); pty {
 		msg += "\r"
 	}
-	_, _ = io.WriteString(sess.Stderr(), msg+"\n")
-	_ = sess.Exit(1)
+	goodbye(sess, func() {
+		_, _ = io.WriteString(sess.Stderr(), msg+"\n")
+		_ = sess.Exit(1)
+	})
 }
 
 // dropConn closes the session's whole SSH connection, which fails any
@@ -200,17 +270,34 @@ func clip(s string, n int) string {
 // lookupTerm finds the terminfo entry for the client's TERM in tcell's
 // built-in set (never by running infocmp on a name a client chose), or
 // FallbackTerm's.
+//
+// The entry is a copy of its own: tcell's entries are shared, and a
+// screen made from one writes to it (XTermLike).
 func lookupTerm(term string) (string, *terminfo.Terminfo) {
 	if term != "" {
-		if ti, err := terminfo.LookupTerminfo(term); err == nil {
+		if ti, err := lookupTerminfo(term); err == nil {
 			return term, ti
 		}
 	}
-	ti, err := terminfo.LookupTerminfo(FallbackTerm)
+	ti, err := lookupTerminfo(FallbackTerm)
 	if err != nil {
 		panic("sshplay: no terminfo for " + FallbackTerm) // linked in by the extended import
 	}
 	return FallbackTerm, ti
+}
+
+// terminfoMu serialises the lookups and copies of tcell's shared entries.
+var terminfoMu sync.Mutex
+
+func lookupTerminfo(term string) (*terminfo.Terminfo, error) {
+	terminfoMu.Lock()
+	defer terminfoMu.Unlock()
+	ti, err := terminfo.LookupTerminfo(term)
+	if err != nil {
+		return nil, err
+	}
+	c := *ti
+	return &c, nil
 }
 
 // envValue is key's value in env ("KEY=value" strings), or "".

@@ -11,11 +11,13 @@ import (
 )
 
 // Window size bounds: a client's pty-req or window-change is clamped to
-// them, so a hostile size cannot make tcell allocate a huge cell buffer;
-// a zero size (unknown) means the default 80x24.
+// them, so that neither a hostile size nor a huge window makes tcell
+// allocate (and redraw every frame) a huge cell buffer. The game is drawn
+// in the top-left MaxWidth x MaxHeight cells of a larger window, and the
+// rest stays blank. A zero size (unknown) means the default 80x24.
 const (
-	MaxWidth  = 1000
-	MaxHeight = 500
+	MaxWidth  = 256
+	MaxHeight = 100
 )
 
 // ErrDrained is what Read returns once Drain has been called, until the
@@ -40,6 +42,11 @@ var ErrDrained = errors.New("sshplay: tty drained")
 // goroutine: the server uses it to drop the connection, which fails the
 // blocked Write, so Fini never hangs on a vanished player.
 //
+// End: OnGone, if set, is called once when the channel's input ends (its
+// Read fails, io.EOF included) or a Write fails with io.EOF (the channel
+// was closed), so the server ends a session whose channel is gone even
+// while its connection stays up.
+//
 // Size: Resize records the client's window-change and calls the callback
 // tcell registered with NotifyResize; tcell then asks WindowSize.
 //
@@ -51,6 +58,9 @@ type ChannelTty struct {
 	WriteTimeout time.Duration
 	// OnWriteTimeout is called when a Write exceeds WriteTimeout.
 	OnWriteTimeout func()
+	// OnGone is called once when the channel's input ends or a Write
+	// fails with io.EOF; set it before Pump runs.
+	OnGone func()
 
 	ch     io.ReadWriter
 	chunks chan []byte
@@ -64,8 +74,10 @@ type ChannelTty struct {
 	size     tcell.WindowSize
 	onResize func()
 
-	lastInput atomic.Int64 // unix nanoseconds
+	base      time.Time    // when the Tty was made, with its monotonic reading
+	lastInput atomic.Int64 // nanoseconds since base
 	stalled   atomic.Bool
+	gone      atomic.Bool
 }
 
 // NewChannelTty returns a Tty on ch with the client's initial window size
@@ -73,7 +85,7 @@ type ChannelTty struct {
 func NewChannelTty(ch io.ReadWriter, width, height int) *ChannelTty {
 	t := &ChannelTty{ch: ch, chunks: make(chan []byte), closed: make(chan struct{}), drain: make(chan struct{})}
 	t.size = clampSize(width, height)
-	t.lastInput.Store(time.Now().UnixNano())
+	t.base = time.Now()
 	return t
 }
 
@@ -92,7 +104,7 @@ func (t *ChannelTty) Pump() {
 		buf := make([]byte, 256)
 		n, err := t.ch.Read(buf)
 		if n > 0 {
-			t.lastInput.Store(time.Now().UnixNano())
+			t.lastInput.Store(int64(time.Since(t.base)))
 			select {
 			case t.chunks <- buf[:n]:
 			case <-t.closed:
@@ -100,14 +112,25 @@ func (t *ChannelTty) Pump() {
 			}
 		}
 		if err != nil {
+			t.goneOnce()
 			return
 		}
 	}
 }
 
+// goneOnce calls OnGone the first time.
+func (t *ChannelTty) goneOnce() {
+	if t.OnGone != nil && t.gone.CompareAndSwap(false, true) {
+		t.OnGone()
+	}
+}
+
 // LastInput is when the client last sent anything (a key press, mostly),
-// or when the Tty was made.
-func (t *ChannelTty) LastInput() time.Time { return time.Unix(0, t.lastInput.Load()) }
+// or when the Tty was made. It carries a monotonic clock reading, so
+// time.Since(LastInput()) ignores changes of the wall clock.
+func (t *ChannelTty) LastInput() time.Time {
+	return t.base.Add(time.Duration(t.lastInput.Load()))
+}
 
 // Start implements tcell.Tty: it re-arms Read after a Drain.
 func (t *ChannelTty) Start() error {
@@ -178,6 +201,14 @@ func (t *ChannelTty) Read(p []byte) (int, error) {
 
 // Write implements tcell.Tty.
 func (t *ChannelTty) Write(p []byte) (int, error) {
+	n, err := t.write(p)
+	if errors.Is(err, io.EOF) {
+		t.goneOnce()
+	}
+	return n, err
+}
+
+func (t *ChannelTty) write(p []byte) (int, error) {
 	if t.WriteTimeout <= 0 || t.OnWriteTimeout == nil {
 		return t.ch.Write(p)
 	}
