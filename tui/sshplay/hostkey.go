@@ -6,9 +6,11 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -37,7 +39,8 @@ func DefaultHostKeyPath() (string, error) {
 // key is written to a temporary file and linked into place, so a crash
 // never leaves half a key, and of two servers starting at once both end up
 // with the one key that won. created reports whether this call made it.
-// A key file that others can read or write is refused, as sshd does.
+// A key file that others can read or write, that another user owns or
+// that is a symbolic link is refused, as sshd does.
 func LoadOrCreateHostKey(path string) (key gossh.Signer, created bool, err error) {
 	key, err = loadHostKey(path)
 	if !errors.Is(err, fs.ErrNotExist) {
@@ -85,9 +88,15 @@ func LoadOrCreateHostKey(path string) (key gossh.Signer, created bool, err error
 	return key, true, err
 }
 
+// loadHostKey reads the key at path: a regular file, not a symbolic link,
+// owned by this process's effective user and accessible by no one else,
+// checked and read through the one open file.
 func loadHostKey(path string) (gossh.Signer, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("sshplay: host key %s is a symbolic link: %w", path, err)
+		}
 		return nil, err
 	}
 	defer f.Close()
@@ -95,10 +104,16 @@ func loadHostKey(path string) (gossh.Signer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("sshplay: host key %s is not a regular file", path)
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
+		return nil, fmt.Errorf("sshplay: host key %s is owned by uid %d, not by this user (%d)", path, sys.Uid, os.Geteuid())
+	}
 	if st.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("sshplay: host key %s is accessible by others (mode %#o): chmod 600 it", path, st.Mode().Perm())
 	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return nil, err
 	}

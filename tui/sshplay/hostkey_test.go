@@ -85,3 +85,38 @@ func TestDefaultHostKeyPath(t *testing.T) {
 		t.Errorf("without XDG_STATE_HOME: %q, %v", p, err)
 	}
 }
+
+// TestHostKeySymlinkRefused: a host key path that is a symbolic link is
+// refused, even to a good key.
+func TestHostKeySymlinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if _, _, err := LoadOrCreateHostKey(real); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadOrCreateHostKey(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a symlinked host key: %v, want a refusal", err)
+	}
+}
+
+// TestHostKeyOtherOwnerRefused: a host key owned by another user is
+// refused (needs root to make one).
+func TestHostKeyOtherOwnerRefused(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file away")
+	}
+	path := filepath.Join(t.TempDir(), "key")
+	if _, _, err := LoadOrCreateHostKey(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 4242, 4242); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadOrCreateHostKey(path); err == nil || !strings.Contains(err.Error(), "owned by uid 4242") {
+		t.Errorf("a host key of another user: %v, want a refusal", err)
+	}
+}
