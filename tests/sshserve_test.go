@@ -97,8 +97,10 @@ func hostKeyOf(t *testing.T, path string) ([]byte, gossh.PublicKey) {
 // TestSSHServeBinary runs the built binary's serve --ssh twice with one
 // host key path: the first start creates the key 0600 and serves with it,
 // a player plays, and SIGINT ends the player's session and the process
-// within 1 s; the second start reuses the identical key, and SIGTERM stops
-// it within 1 s too.
+// promptly; the second start reuses the identical key, and SIGTERM stops
+// it promptly too. "Promptly" is within 3 s, a loose bound for CI (2 cores,
+// -race, packages in parallel); the log shows the times, about a second
+// (the server's own shutdown bound) or less.
 func TestSSHServeBinary(t *testing.T) {
 	keyPath := filepath.Join(t.TempDir(), "state", "ttytanks", "ssh_host_ed25519")
 
@@ -114,8 +116,8 @@ func TestSSHServeBinary(t *testing.T) {
 	r := &sshRig{t: t, addr: addr, hostKey: pub} // a client rig pinned to the file's key
 	p := r.dial("erin", 100, 30)
 	p.waitScreen(10*time.Second, "the match served by the binary", sshPlaying)
-	took := stopWithin(t, cmd, syscall.SIGINT, time.Second)
-	p.waitExit(time.Second)
+	took := stopWithin(t, cmd, syscall.SIGINT, 3*time.Second)
+	p.waitExit(3 * time.Second)
 	if s := p.vt.Screen(); !strings.Contains(s, "shut") {
 		t.Errorf("the player was not told about the shutdown; screen:\n%s", s)
 	}
@@ -131,5 +133,6 @@ func TestSSHServeBinary(t *testing.T) {
 		t.Fatalf("the second start does not serve the kept key: %v", err)
 	}
 	c.Close()
-	stopWithin(t, cmd, syscall.SIGTERM, time.Second)
+	took = stopWithin(t, cmd, syscall.SIGTERM, 3*time.Second)
+	t.Logf("SIGTERM to exit: %v", took.Round(time.Millisecond))
 }

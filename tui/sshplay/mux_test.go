@@ -123,6 +123,20 @@ func TestMuxDropsSpoofedMemSources(t *testing.T) {
 	if data, _ := recvTimeout(t, mux, 2*time.Second); data != "genuine" {
 		t.Errorf("Recv got %q first, want the spoofed datagram dropped", data)
 	}
+	// The spoofed datagram was sent first, but the two sides are pumped
+	// concurrently: it must not come after "genuine" either.
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 2048)
+		if n, _, err := mux.Recv(buf); err == nil {
+			got <- string(buf[:n])
+		}
+	}()
+	select {
+	case data := <-got:
+		t.Errorf("Recv got %q after the genuine datagram, want the spoofed one dropped", data)
+	case <-time.After(100 * time.Millisecond):
+	}
 }
 
 // errTransport fails its Recv with a non-close error.
