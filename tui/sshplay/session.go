@@ -204,7 +204,7 @@ func goodbye(sess ssh.Session, write func()) {
 // Config.Idle while active says the game is on (time waiting in the lobby
 // or connecting does not count); it returns when ctx is done.
 func (s *Server) watchIdle(ctx context.Context, cancel context.CancelCauseFunc, tty *ChannelTty, active func() bool) {
-	poll := min(s.cfg.Idle/4, time.Second)
+	poll := max(min(s.cfg.Idle/4, time.Second), time.Millisecond)
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	since := time.Now() // the start of the quiet time that counts
