@@ -221,6 +221,7 @@ type headlessStats struct {
 	LossDown        float64 `json:"loss_down"`
 	HashMismatches  uint64  `json:"hash_mismatches"`
 	Resyncs         uint64  `json:"resyncs"`
+	Dropped         uint64  `json:"dropped"`
 	BytesUpPerSec   float64 `json:"bytes_up_per_s"`
 	BytesDownPerSec float64 `json:"bytes_down_per_s"`
 	FinalTick       uint32  `json:"final_tick"`
@@ -277,7 +278,7 @@ loop:
 	out := headlessStats{Status: v.Status.String(), Message: v.Message, Slot: v.Slot, Seconds: secs,
 		Rollbacks: m.Rollbacks, ReplayMaxTicks: m.ReplayMax, ReplayP99Micros: float64(m.ReplayCostP99) / 1e3,
 		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
-		Resyncs: m.Resyncs, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World))}
+		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World))}
 	// Rounds finished so far; a round's winner scores only by a kill (a
 	// round that runs out of time is a draw).
 	if r := v.World.Round; r.Number > 0 {

@@ -135,9 +135,8 @@ type clientMetrics struct {
 	rttSpark         spark
 	replaySpark      spark
 	lastSpark        time.Time
-	badPackets       uint64
+	dropped          uint64 // datagrams ignored: malformed, foreign, out of place
 	staleStates      uint64
-	foreign          uint64
 	downSeen         *Ring[bool]
 	downMax          uint32
 	downHave         bool
@@ -393,13 +392,13 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	c.begin()
 	c.lastNow = now
 	if from != c.cfg.Server {
-		c.m.foreign++
+		c.m.dropped++
 		return c.out
 	}
 	c.m.down.add(now, len(b))
 	h, err := proto.ParseHeader(b)
 	if err != nil {
-		c.m.badPackets++
+		c.m.dropped++
 		var ve *proto.VersionError
 		if errors.As(err, &ve) && c.status == StatusConnecting {
 			c.status = StatusClosed
@@ -408,7 +407,7 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 		return c.out
 	}
 	if h.Session != c.cfg.Session {
-		c.m.foreign++
+		c.m.dropped++
 		return c.out
 	}
 	// Each handler validates its packet and calls heard(now, seq) only for
@@ -430,7 +429,7 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 			c.status, c.message = StatusClosed, "the server ended the session: "+l.Reason.String()
 		}
 	default:
-		c.m.badPackets++
+		c.m.dropped++
 	}
 	return c.out
 }
@@ -445,7 +444,7 @@ func (c *Client) hear(now time.Time, seq uint32) {
 func (c *Client) onChallenge(now time.Time, b []byte) {
 	ch, err := proto.ParseChallenge(b)
 	if err != nil || (c.status != StatusConnecting && c.status != StatusReconnecting) {
-		c.m.badPackets++
+		c.m.dropped++
 		return
 	}
 	c.hear(now, ch.Seq)
@@ -457,7 +456,7 @@ func (c *Client) onChallenge(now time.Time, b []byte) {
 func (c *Client) onReject(now time.Time, b []byte) {
 	r, err := proto.ParseReject(b)
 	if err != nil {
-		c.m.badPackets++
+		c.m.dropped++
 		return
 	}
 	c.hear(now, r.Seq)
@@ -485,7 +484,7 @@ func (c *Client) onReject(now time.Time, b []byte) {
 func (c *Client) onStart(now time.Time, b []byte) {
 	st, err := proto.ParseStart(b)
 	if err != nil {
-		c.m.badPackets++
+		c.m.dropped++
 		return
 	}
 	if c.status == StatusClosed {
@@ -534,7 +533,7 @@ func (c *Client) onStart(now time.Time, b []byte) {
 		w, err := game.NewWorld(game.Config{Slots: c.slots, Seed: st.WorldSeed,
 			MazeW: int(st.MazeW), MazeH: int(st.MazeH), StartTick: st.StartTick})
 		if err != nil {
-			c.m.badPackets++
+			c.m.dropped++
 			return
 		}
 		c.adopt(w)
@@ -580,11 +579,11 @@ func (c *Client) adopt(w *game.World) {
 func (c *Client) onAck(now time.Time, b []byte) {
 	a, err := proto.ParseAck(b)
 	if err != nil {
-		c.m.badPackets++
+		c.m.dropped++
 		return
 	}
 	if a.Match != c.match || !c.isUs(a.Player) {
-		c.m.foreign++
+		c.m.dropped++
 		return
 	}
 	c.hear(now, a.Seq)
@@ -685,11 +684,11 @@ func (c *Client) noteSeq(seq uint32) {
 func (c *Client) onState(now time.Time, b []byte) {
 	st := &c.st
 	if err := proto.ParseState(b, st); err != nil {
-		c.m.badPackets++
+		c.m.dropped++
 		return
 	}
 	if st.Match != c.match || !c.isUs(st.Player) {
-		c.m.foreign++
+		c.m.dropped++
 		return
 	}
 	if c.status != StatusPlaying {
@@ -719,7 +718,7 @@ func (c *Client) onState(now time.Time, b []byte) {
 	if c.world == nil {
 		w, err := game.NewWorld(game.Config{Slots: int(auth.Slots), MazeW: int(auth.Round.MazeW), MazeH: int(auth.Round.MazeH)})
 		if err != nil {
-			c.m.badPackets++
+			c.m.dropped++
 			return
 		}
 		w.Restore(auth)

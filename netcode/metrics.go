@@ -22,6 +22,7 @@ func (c *Client) Metrics() Metrics {
 		LossUp:         m.lossUp,
 		HashMismatches: m.hashMismatches,
 		Resyncs:        m.resyncs,
+		Dropped:        m.dropped,
 		BytesUpPerSec:  m.up.perS,
 	}
 	out.BytesDownPerSec = m.down.perS

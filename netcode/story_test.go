@@ -257,6 +257,9 @@ func TestStoryForeignStatesRejected(t *testing.T) {
 			t.Errorf("%s: State was applied", tc.name)
 		}
 	}
+	if got := c.Metrics().Dropped; got != uint64(len(cases)) {
+		t.Fatalf("Dropped = %d, want %d", got, len(cases))
+	}
 	c.Receive(w.now, srvAddr, states[len(states)-1])
 	if !c.haveAuth {
 		t.Fatal("the genuine State was not applied either")

@@ -76,8 +76,10 @@ type Metrics struct {
 	// last second; BytesUp and BytesDown are totals.
 	BytesUpPerSec, BytesDownPerSec float64
 	BytesUp, BytesDown             uint64
-	// DatagramsUp counts every datagram sent to the server.
-	DatagramsUp uint64
+	// DatagramsUp counts every datagram sent to the server; Dropped counts
+	// datagrams received and ignored (malformed, from elsewhere, for another
+	// session or match, or out of place).
+	DatagramsUp, Dropped uint64
 	// RTTSpark and ReplaySpark hold the last SparkLen samples, oldest first
 	// (RTT in ms, replay cost in µs); N says how many are filled.
 	RTTSpark, ReplaySpark   [SparkLen]float64
