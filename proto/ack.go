@@ -74,8 +74,17 @@ func (p *Ack) Append(b []byte) []byte {
 
 // ParseAck decodes an Ack. It does not allocate.
 func ParseAck(b []byte) (Ack, error) {
-	h, err := parseHeaderOf(b, TypeAck, TypeAck)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Ack{}, err
+	}
+	return ParseAckBody(h, b)
+}
+
+// ParseAckBody decodes the rest of a Ack datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseAckBody(h Header, b []byte) (Ack, error) {
+	if err := h.want(TypeAck); err != nil {
 		return Ack{}, err
 	}
 	r := reader{b: b, off: HeaderLen}

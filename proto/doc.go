@@ -45,7 +45,7 @@
 //			// identity (session, match, player) → freshness (wrap-safe
 //			// tick compare) → game.Hash(&st.Snapshot) == st.Hash → apply
 //			handleState(from, &st)
-//		case proto.TypeStart, proto.TypeReset:
+//		case proto.TypeStart:
 //			start, err := proto.ParseStart(b)
 //			if err != nil {
 //				continue
@@ -63,7 +63,8 @@
 // The handshake is Hello (padded to HelloLen) → Challenge (a stateless
 // cookie from a CookieJar) → Join (the cookie, a name, maybe a reconnect
 // Token) → Start; then Input upstream and Ack or State downstream every
-// tick, Reset when the match restarts, and Leave or Reject to end.
+// tick, and Leave or Reject to end (a Leave from the client is answered
+// with a Leave, so the client knows its seat is free).
 //
 // Names that cross the wire pass through SanitizeName, so no peer can put
 // terminal escapes on another's screen.

@@ -46,7 +46,7 @@ var (
 	// ErrName means a name is longer than MaxNameLen bytes or not valid
 	// UTF-8 (Join), or not in the form SanitizeName returns (Start).
 	ErrName = errors.New("proto: invalid name")
-	// ErrRange means a field of a Start or Reset is out of range: slot,
+	// ErrRange means a field of a Start is out of range: slot,
 	// slot count, players needed, maze size or state interval.
 	ErrRange = errors.New("proto: field out of range")
 	// ErrReason means a Leave or Reject carries an unknown reason code.

@@ -63,14 +63,10 @@ func testState() *State {
 }
 
 func testStart(t Type) *Start {
-	p := &Start{Header: testHeader(t), Slot: 1, Slots: 2, Need: 0, StartTick: 600,
+	p := &Start{Header: testHeader(t), Slot: 1, Slots: 2, Need: 0, StartTick: 600, ServerTick: 540,
 		WorldSeed: 0x5eed5eed5eed5eed, MazeW: 25, MazeH: 21, StateEvery: 2, Token: testToken()}
 	p.Roster[0] = Seat{Name: "alice", Score: 3, Connected: true}
 	p.Roster[1] = Seat{Name: "bob", Score: 0, Connected: true}
-	if t == TypeReset {
-		p.StartTick, p.Roster[0].Score = 9000, 0
-		p.Roster[1].Connected = false
-	}
 	return p
 }
 
@@ -124,7 +120,6 @@ func codecCases() []codecCase {
 		{"Input", testInput(), goldenInput, parseAs(ParseInput)},
 		{"Ack", &Ack{Header: testHeader(TypeAck), AckInfo: testAckInfo(), Hash: 0x1122334455667788}, goldenAck, parseAs(ParseAck)},
 		{"State", testState(), goldenState, parseState},
-		{"Reset", testStart(TypeReset), goldenReset, parseAs(ParseStart)},
 		{"Leave", &Leave{testHeader(TypeLeave), LeaveQuit}, goldenLeave, parseAs(ParseLeave)},
 		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},
 	}

@@ -92,7 +92,6 @@ func FuzzParseStart(f *testing.F) {
 	for i := range full.Roster {
 		full.Roster[i] = Seat{Name: "player é " + string(rune('0'+i)), Score: uint16(i), Connected: i%2 == 0}
 	}
-	addSeeds(f, &full, &Start{Header: Header{Type: TypeReset}, Slots: 1, MazeW: 3, MazeH: 3, StateEvery: 2})
 	fuzzParser(f, parseAs(ParseStart))
 }
 

@@ -6,37 +6,38 @@ package proto
 const (
 	goldenHeader = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
-	goldenHello = "5454" + "01" + "01" + goldenHeader +
+	goldenHello = "5454" + "02" + "01" + goldenHeader +
 		"00000000000000000000000000000000000000000000000000000000000000000000000000000000000000" // 43 bytes of padding
 
-	goldenChallenge = "5454" + "01" + "02" + goldenHeader +
+	goldenChallenge = "5454" + "02" + "02" + goldenHeader +
 		"c0c1c2c3c4c5c6c7" + "c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" // cookie: time, MAC
 
-	goldenJoin = "5454" + "01" + "03" + goldenHeader +
+	goldenJoin = "5454" + "02" + "03" + goldenHeader +
 		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" + // cookie
 		"707172737475767778797a7b7c7d7e7f" + // token
 		"00" + // flags
 		"05" + "616c696365" // name "alice"
 
-	goldenStart = "5454" + "01" + "04" + goldenHeader +
+	goldenStart = "5454" + "02" + "04" + goldenHeader +
 		"01" + "02" + "00" + // slot, slots, need
 		"00000258" + // start tick 600
+		"0000021c" + // server tick 540
 		"5eed5eed5eed5eed" + // world seed
 		"19" + "15" + "02" + // maze 25x21, state every 2
 		"707172737475767778797a7b7c7d7e7f" + // token
 		"05" + "616c696365" + "0003" + "01" + // seat 0: "alice", score 3, connected
 		"03" + "626f62" + "0000" + "01" // seat 1: "bob", score 0, connected
 
-	goldenInput = "5454" + "01" + "05" + goldenHeader +
+	goldenInput = "5454" + "02" + "05" + goldenHeader +
 		"1234" + "04" + "000003e8" + // client time, n, first tick 1000
 		"010000" + "01ff00" + "00ff01" + "ff0101" // (moveX, moveY, buttons) × 4
 
-	goldenAck = "5454" + "01" + "06" + goldenHeader +
+	goldenAck = "5454" + "02" + "06" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + // server tick 1000, newest input 1003, margin -12 ms
 		"beef" + "0096" + "03d1" + // echo time, echo delay 1.5 ms, received 977
 		"1122334455667788" // hash
 
-	goldenState = "5454" + "01" + "07" + goldenHeader +
+	goldenState = "5454" + "02" + "07" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack
 		"e0e4ca334e0b16f5" + // hash
 		"0123456789abcdef" + // rng
@@ -47,13 +48,7 @@ const (
 		"0800" + "0640" + "78" + "00" + "00" + "ef" + // bullet 0
 		"2710" + "3a98" + "ab" + "55" + "29" + "0c" // bullet 1
 
-	goldenReset = "5454" + "01" + "08" + goldenHeader +
-		"01" + "02" + "00" + "00002328" + "5eed5eed5eed5eed" + "19" + "15" + "02" +
-		"707172737475767778797a7b7c7d7e7f" +
-		"05" + "616c696365" + "0000" + "01" + // seat 0: "alice", score 0, connected
-		"03" + "626f62" + "0000" + "00" // seat 1: "bob", score 0, disconnected
+	goldenLeave = "5454" + "02" + "09" + goldenHeader + "01" // quit
 
-	goldenLeave = "5454" + "01" + "09" + goldenHeader + "01" // quit
-
-	goldenReject = "5454" + "01" + "0a" + goldenHeader + "02" // full
+	goldenReject = "5454" + "02" + "0a" + goldenHeader + "02" // full
 )

@@ -35,8 +35,17 @@ func (p *Hello) Append(b []byte) []byte {
 // ParseHello decodes a Hello. It must be exactly HelloLen bytes with zero
 // padding (ErrShort, ErrTrailing, ErrPadding).
 func ParseHello(b []byte) (Hello, error) {
-	h, err := parseHeaderOf(b, TypeHello, TypeHello)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Hello{}, err
+	}
+	return ParseHelloBody(h, b)
+}
+
+// ParseHelloBody decodes the rest of a Hello datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseHelloBody(h Header, b []byte) (Hello, error) {
+	if err := h.want(TypeHello); err != nil {
 		return Hello{}, err
 	}
 	if len(b) < HelloLen {
@@ -71,8 +80,17 @@ func (p *Challenge) Append(b []byte) []byte {
 
 // ParseChallenge decodes a Challenge.
 func ParseChallenge(b []byte) (Challenge, error) {
-	h, err := parseHeaderOf(b, TypeChallenge, TypeChallenge)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Challenge{}, err
+	}
+	return ParseChallengeBody(h, b)
+}
+
+// ParseChallengeBody decodes the rest of a Challenge datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseChallengeBody(h Header, b []byte) (Challenge, error) {
+	if err := h.want(TypeChallenge); err != nil {
 		return Challenge{}, err
 	}
 	r := reader{b: b, off: HeaderLen}
@@ -122,8 +140,17 @@ func (p *Join) Append(b []byte) []byte {
 // a name longer than MaxNameLen bytes or not valid UTF-8 (ErrName); it does
 // not sanitise the name.
 func ParseJoin(b []byte) (Join, error) {
-	h, err := parseHeaderOf(b, TypeJoin, TypeJoin)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Join{}, err
+	}
+	return ParseJoinBody(h, b)
+}
+
+// ParseJoinBody decodes the rest of a Join datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseJoinBody(h Header, b []byte) (Join, error) {
+	if err := h.want(TypeJoin); err != nil {
 		return Join{}, err
 	}
 	r := reader{b: b, off: HeaderLen}
@@ -170,10 +197,9 @@ const seatConnected = 1 << 0
 // Start (server → client) tells a client its seat and the match, enough to
 // build the same world as the server: game.NewWorld(game.Config{Slots:
 // Slots, Seed: WorldSeed, MazeW: MazeW, MazeH: MazeH, StartTick:
-// StartTick}). The same struct and layout serve for Reset: Header.Type is
-// TypeStart or TypeReset, and ParseStart accepts either. The server resends
-// Start while Need > 0, so a client must treat a repeated Start or Reset
-// as idempotent.
+// StartTick}). The server resends Start while Need > 0 and until the
+// client's first Input, and whenever the roster changes, so a client must
+// treat a repeated Start as idempotent.
 type Start struct {
 	Header
 	// Slot is the addressee's seat, or SpectatorSlot.
@@ -186,6 +212,11 @@ type Start struct {
 	Need uint8
 	// StartTick is the tick of the world's first Step.
 	StartTick game.Tick
+	// ServerTick is the server's clock, in ticks, when it sent this Start:
+	// StartTick − ServerTick ticks remain before the server steps
+	// StartTick (negative once the match runs). A client sets its own
+	// clock from it, so its first inputs reach the server in time.
+	ServerTick game.Tick
 	// WorldSeed seeds the world (game.Config.Seed).
 	WorldSeed uint64
 	// MazeW and MazeH are the maze size in tiles (game.CheckMazeSize holds,
@@ -199,7 +230,7 @@ type Start struct {
 	Roster [game.MaxPlayers]Seat
 }
 
-// Len returns the encoded size: 55 bytes, plus 4 per seat, plus the names.
+// Len returns the encoded size: 59 bytes, plus 4 per seat, plus the names.
 func (p *Start) Len() int {
 	n := startFixedLen
 	for i := 0; i < int(p.Slots) && i < len(p.Roster); i++ {
@@ -209,22 +240,19 @@ func (p *Start) Len() int {
 }
 
 const (
-	startFixedLen = HeaderLen + 3 + 4 + 8 + 3 + TokenLen
+	startFixedLen = HeaderLen + 3 + 4 + 4 + 8 + 3 + TokenLen
 	seatFixedLen  = 4 // name length u8, score u16, flags u8
 )
 
-// Append appends the Start (or Reset) to b. It writes the first Slots
+// Append appends the Start to b. It writes the first Slots
 // roster entries; it panics if Slots > game.MaxPlayers. Names are written as
 // they are: ones that are not in SanitizeName form are rejected by the
 // receiver.
 func (p *Start) Append(b []byte) []byte {
-	t := TypeStart
-	if p.Type == TypeReset {
-		t = TypeReset
-	}
-	b = p.appendAs(b, t)
+	b = p.appendAs(b, TypeStart)
 	b = append(b, p.Slot, p.Slots, p.Need)
 	b = binary.BigEndian.AppendUint32(b, uint32(p.StartTick))
+	b = binary.BigEndian.AppendUint32(b, uint32(p.ServerTick))
 	b = binary.BigEndian.AppendUint64(b, p.WorldSeed)
 	b = append(b, p.MazeW, p.MazeH, p.StateEvery)
 	b = append(b, p.Token[:]...)
@@ -242,20 +270,30 @@ func (p *Start) Append(b []byte) []byte {
 	return b
 }
 
-// ParseStart decodes a Start or a Reset. Besides the lengths it checks
+// ParseStart decodes a Start. Besides the lengths it checks
 // that Slots is 1..game.MaxPlayers, Slot is below Slots or SpectatorSlot, Need
 // is at most Slots, the maze size is one the game accepts with a cell per
 // seat, and StateEvery >= 1 (ErrRange); that names are in SanitizeName form
 // (ErrName); and that seat flags are defined (ErrFlags).
 func ParseStart(b []byte) (Start, error) {
-	h, err := parseHeaderOf(b, TypeStart, TypeReset)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Start{}, err
+	}
+	return ParseStartBody(h, b)
+}
+
+// ParseStartBody decodes the rest of a Start datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseStartBody(h Header, b []byte) (Start, error) {
+	if err := h.want(TypeStart); err != nil {
 		return Start{}, err
 	}
 	r := reader{b: b, off: HeaderLen}
 	p := Start{Header: h}
 	p.Slot, p.Slots, p.Need = r.u8(), r.u8(), r.u8()
 	p.StartTick = game.Tick(r.u32())
+	p.ServerTick = game.Tick(r.u32())
 	p.WorldSeed = r.u64()
 	p.MazeW, p.MazeH, p.StateEvery = r.u8(), r.u8(), r.u8()
 	copy(p.Token[:], r.bytes(TokenLen))
@@ -324,8 +362,17 @@ func (p *Leave) Append(b []byte) []byte {
 
 // ParseLeave decodes a Leave; an unknown reason is ErrReason.
 func ParseLeave(b []byte) (Leave, error) {
-	h, err := parseHeaderOf(b, TypeLeave, TypeLeave)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Leave{}, err
+	}
+	return ParseLeaveBody(h, b)
+}
+
+// ParseLeaveBody decodes the rest of a Leave datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseLeaveBody(h Header, b []byte) (Leave, error) {
+	if err := h.want(TypeLeave); err != nil {
 		return Leave{}, err
 	}
 	r := reader{b: b, off: HeaderLen}
@@ -358,8 +405,17 @@ func (p *Reject) Append(b []byte) []byte {
 
 // ParseReject decodes a Reject; an unknown reason is ErrReason.
 func ParseReject(b []byte) (Reject, error) {
-	h, err := parseHeaderOf(b, TypeReject, TypeReject)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Reject{}, err
+	}
+	return ParseRejectBody(h, b)
+}
+
+// ParseRejectBody decodes the rest of a Reject datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseRejectBody(h Header, b []byte) (Reject, error) {
+	if err := h.want(TypeReject); err != nil {
 		return Reject{}, err
 	}
 	r := reader{b: b, off: HeaderLen}

@@ -13,7 +13,7 @@ const (
 	Magic uint16 = 0x5454
 	// Version is the protocol version this build speaks. Any change to a
 	// layout below, or to the game rules, needs a new version.
-	Version uint8 = 1
+	Version uint8 = 2
 	// MaxDatagram is the largest datagram either side sends or accepts.
 	MaxDatagram = 1200
 	// HeaderLen is the size of the common header: magic u16, version u8,
@@ -51,14 +51,14 @@ const (
 	TypeInput                     // client → server: the newest inputs
 	TypeAck                       // server → client: tick report and hash
 	TypeState                     // server → client: tick report and full snapshot
-	TypeReset                     // server → client: like Start, the match restarts
-	TypeLeave                     // either way: the session ends
+	_                             // 8: unassigned (version 1's Reset)
+	TypeLeave                     // either way: the session ends, or a Leave is acknowledged
 	TypeReject                    // server → client: the Hello or Join is refused
 )
 
 var typeNames = [...]string{
 	TypeHello: "Hello", TypeChallenge: "Challenge", TypeJoin: "Join", TypeStart: "Start",
-	TypeInput: "Input", TypeAck: "Ack", TypeState: "State", TypeReset: "Reset",
+	TypeInput: "Input", TypeAck: "Ack", TypeState: "State",
 	TypeLeave: "Leave", TypeReject: "Reject",
 }
 
@@ -71,14 +71,17 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeReject }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeReject && t != typeUnassigned }
+
+// typeUnassigned is the type value version 1 used for Reset; no packet has
+// it now.
+const typeUnassigned Type = 8
 
 // Header is the common header that opens every datagram. Magic and Version
 // are implicit: Append writes them and ParseHeader checks them.
 type Header struct {
 	// Type is the packet type. The Append method of a packet writes its own
-	// type, whatever this field holds (Start writes TypeReset when Type is
-	// TypeReset and TypeStart otherwise); Parse sets it.
+	// type, whatever this field holds; Parse sets it.
 	Type Type
 	// Session is chosen at random (non-zero) by the client for one
 	// connection and carried in every datagram of it, both ways.
@@ -144,17 +147,12 @@ func ParseHeader(b []byte) (Header, error) {
 	}, nil
 }
 
-// parseHeaderOf is ParseHeader plus a check that the type is want (or, for
-// Start, want2).
-func parseHeaderOf(b []byte, want, want2 Type) (Header, error) {
-	h, err := ParseHeader(b)
-	if err != nil {
-		return h, err
+// want checks that the header is of type t (ErrWrongType otherwise).
+func (h *Header) want(t Type) error {
+	if h.Type != t {
+		return fmt.Errorf("%w: got %v, want %v", ErrWrongType, h.Type, t)
 	}
-	if h.Type != want && h.Type != want2 {
-		return Header{}, fmt.Errorf("%w: got %v, want %v", ErrWrongType, h.Type, want)
-	}
-	return h, nil
+	return nil
 }
 
 // reader reads big-endian fields from b. Every read checks the length

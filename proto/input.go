@@ -79,8 +79,17 @@ func checkInput(in game.Input) error {
 // and every input's moves (ErrMove) and buttons (ErrButtons). It does not
 // allocate.
 func ParseInput(b []byte) (Input, error) {
-	h, err := parseHeaderOf(b, TypeInput, TypeInput)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return Input{}, err
+	}
+	return ParseInputBody(h, b)
+}
+
+// ParseInputBody decodes the rest of a Input datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseInputBody(h Header, b []byte) (Input, error) {
+	if err := h.want(TypeInput); err != nil {
 		return Input{}, err
 	}
 	r := reader{b: b, off: HeaderLen}

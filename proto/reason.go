@@ -19,14 +19,17 @@ const (
 	LeaveKicked
 	// LeaveMatchOver: the match ended.
 	LeaveMatchOver
+	// LeaveServerError: the server stopped the match after an internal
+	// error; the server itself goes on.
+	LeaveServerError
 )
 
 var leaveNames = [...]string{
 	LeaveQuit: "quit", LeaveShutdown: "server shutting down", LeaveTimeout: "timed out",
-	LeaveKicked: "kicked", LeaveMatchOver: "match over",
+	LeaveKicked: "kicked", LeaveMatchOver: "match over", LeaveServerError: "server error",
 }
 
-func (r LeaveReason) known() bool { return r >= LeaveQuit && r <= LeaveMatchOver }
+func (r LeaveReason) known() bool { return r >= LeaveQuit && r <= LeaveServerError }
 
 // String returns a short lower-case description, fit for a status line.
 func (r LeaveReason) String() string {

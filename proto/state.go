@@ -114,8 +114,17 @@ var (
 // error). It does not verify Hash. It does not allocate unless it returns
 // an error.
 func ParseState(b []byte, dst *State) error {
-	h, err := parseHeaderOf(b, TypeState, TypeState)
+	h, err := ParseHeader(b)
 	if err != nil {
+		return err
+	}
+	return ParseStateBody(h, b, dst)
+}
+
+// ParseStateBody decodes the rest of a State datagram b whose header
+// ParseHeader has already returned as h, like ParseState.
+func ParseStateBody(h Header, b []byte, dst *State) error {
+	if err := h.want(TypeState); err != nil {
 		return err
 	}
 	if len(b) < stateFixedLen {
