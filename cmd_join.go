@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"os"
@@ -174,7 +175,7 @@ func startClient(target netip.AddrPort, name string, useBot, spectate bool, sim 
 	}
 	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate}
 	if useBot {
-		cfg.LocalInput = botInput(netcode.RandomSession())
+		cfg.LocalInput = botInput(rand.Uint64())
 	}
 	return netcode.StartClient(netcode.NewClient(cfg), sim.wrap(ct)), nil
 }

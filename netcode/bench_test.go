@@ -18,16 +18,16 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := NewClient(ClientConfig{Session: 1, Server: netip.MustParseAddrPort("127.0.0.1:1")})
-	c.status, c.slot, c.slots, c.match = StatusPlaying, 0, 2, 9
-	c.adopt(w)
+	c.sess.status, c.sess.slot, c.sess.slots, c.sess.match = StatusPlaying, 0, 2, 9
+	c.tl.adopt(w)
 	base := w.Tick()
 	for k := 0; k < 10; k++ {
-		c.inputs.Put(w.Tick(), game.Input{Tick: w.Tick(), MoveX: 1})
-		c.stepWorld(w.Tick())
+		c.tl.inputs.Put(w.Tick(), game.Input{Tick: w.Tick(), MoveX: 1})
+		c.tl.stepWorld(0, w.Tick())
 	}
 	var auth game.Snapshot
-	c.snaps.Lookup(base).Tick = base // the snapshot at base, as the server would send
-	auth = *c.snaps.Lookup(base)
+	c.tl.snaps.Lookup(base).Tick = base // the snapshot at base, as the server would send
+	auth = *c.tl.snaps.Lookup(base)
 	st := proto.State{Header: proto.Header{Session: 1, Match: 9, Player: 0}, Snapshot: auth, Hash: game.Hash(&auth)}
 	st.ServerTick = auth.Tick
 	var pkts [2][]byte
@@ -38,7 +38,7 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.haveAuth = false // accept the same State again
+		c.tl.haveAuth = false // accept the same State again
 		c.Receive(simEpoch, c.cfg.Server, pkts[i&1])
 	}
 	b.StopTimer()
@@ -108,14 +108,14 @@ func BenchmarkClientTick(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := NewClient(ClientConfig{Session: 1, Server: netip.MustParseAddrPort("127.0.0.1:1")})
-	c.status, c.slot, c.slots, c.match = StatusPlaying, 0, 2, 9
-	c.adopt(w)
+	c.sess.status, c.sess.slot, c.sess.slots, c.sess.match = StatusPlaying, 0, 2, 9
+	c.tl.adopt(w)
 	now := simEpoch
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		now = now.Add(time.Millisecond)
-		c.begin()
+		c.out.reset()
 		c.step(now, game.Input{MoveX: int8(i/40%3 - 1)})
 	}
 }

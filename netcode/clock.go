@@ -5,15 +5,15 @@ import "time"
 // TickDuration is the length of one tick at 60 Hz.
 const TickDuration = time.Second / 60
 
-// MaxCatchUpTicks caps how many ticks one Clock.Advance may report. After a
+// MaxCatchUpTicks caps how many ticks one TickClock.Advance may report. After a
 // long stall (a suspended laptop, a debugger) the game runs in slow motion
 // for a moment instead of stepping hundreds of ticks at once and spiralling.
 const MaxCatchUpTicks = 8
 
-// Clock is a fixed-step accumulator: it turns wall-clock time passed in by
+// TickClock is a fixed-step accumulator: it turns wall-clock time passed in by
 // the caller into whole ticks. Its rate can be nudged a few percent for
-// clock sync. The zero Clock is not started; the first Advance starts it.
-type Clock struct {
+// clock sync. The zero TickClock is not started; the first Advance starts it.
+type TickClock struct {
 	last    time.Time
 	acc     time.Duration
 	started bool
@@ -22,13 +22,13 @@ type Clock struct {
 }
 
 // Reset clears the accumulator; the next Advance starts from that moment.
-func (c *Clock) Reset() { *c = Clock{rate: c.rate} }
+func (c *TickClock) Reset() { *c = TickClock{rate: c.rate} }
 
 // SetRate sets the speed factor (clamped to [0.9, 1.1]).
-func (c *Clock) SetRate(r float64) { c.rate = min(max(r, 0.9), 1.1) }
+func (c *TickClock) SetRate(r float64) { c.rate = min(max(r, 0.9), 1.1) }
 
 // Rate returns the speed factor.
-func (c *Clock) Rate() float64 {
+func (c *TickClock) Rate() float64 {
 	if c.rate == 0 {
 		return 1
 	}
@@ -38,7 +38,7 @@ func (c *Clock) Rate() float64 {
 // Advance adds the time since the previous call (scaled by the rate) and
 // returns how many whole ticks are due, at most MaxCatchUpTicks; time
 // beyond the cap is dropped.
-func (c *Clock) Advance(now time.Time) int {
+func (c *TickClock) Advance(now time.Time) int {
 	if !c.started {
 		c.started, c.last = true, now
 		return 0
@@ -60,7 +60,7 @@ func (c *Clock) Advance(now time.Time) int {
 
 // Until returns how long from now until the next tick is due at the
 // current rate (0 if one is due already).
-func (c *Clock) Until(now time.Time) time.Duration {
+func (c *TickClock) Until(now time.Time) time.Duration {
 	if !c.started {
 		return 0
 	}

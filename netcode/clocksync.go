@@ -1,6 +1,11 @@
 package netcode
 
-import "math"
+import (
+	"math"
+	"time"
+
+	"ttytanks/game"
+)
 
 // Clock sync. The client must run ahead of the server by about half the RTT
 // plus a safety margin, so that its input for tick T reaches the server just
@@ -15,9 +20,16 @@ import "math"
 //     route changes), it jumps: it steps the missing ticks at once, or
 //     skips ticks, and then ignores margins of inputs sent before the jump.
 //
-// The target is syncBaseMarginMs, plus up to one tick when input packets
-// are being lost: a lost packet's inputs arrive with the next one, a tick
-// later, and should still be in time.
+// The target makes the input path's redundancy count. Each Input datagram
+// repeats the newest inputs, so the input for tick T also travels in the
+// datagrams of T+1, T+2, …, each a tick later. Copy k arrives in time only
+// if the margin is at least k ticks. With upstream loss p, the server has
+// to guess T's input when every copy that can arrive in time is lost:
+// p^copies. So the target is syncBaseMarginMs plus (copies−1) ticks, with
+// copies the fewest for which p^copies ≤ syncGuessBudget (at most
+// syncMaxCopies), and the datagrams carry at least that many inputs. At no
+// loss that is one copy and the lead is half the RTT plus 4 ms; at 20 %
+// loss, four copies, three ticks more.
 const (
 	syncBaseMarginMs = 4.0
 	syncQuantile     = 0.05
@@ -25,37 +37,122 @@ const (
 	syncGainPerMs    = 0.002
 	syncMaxRate      = 0.05
 	syncJumpTicks    = 3
+	syncGuessBudget  = 0.002
+	syncMaxCopies    = 6
 )
 
 var tickMs = float64(TickDuration) / 1e6
 
-// marginTarget returns the arrival margin, in ms, the client aims for.
-func (c *Client) marginTarget() float64 {
-	return syncBaseMarginMs + min(1, c.m.lossUp*20)*tickMs
+// clockSync owns the client's tick clock: how many ticks are due, the
+// rate it runs at, and the jumps that keep the input lead on target.
+type clockSync struct {
+	clock      TickClock
+	margins    *window
+	marginFrom game.Tick // margin samples for older inputs predate the last jump
+	marginLow  float64   // cached low quantile of margins
+	dirty      bool
+	skip       int // ticks still to skip (we ran too far ahead, or wait for the start)
+	ahead      int // ticks still to step at once (we start behind)
+	copies     int // copies of each input that must arrive in time
 }
 
-// syncAdjust sets the clock rate from the arrival margins and returns a
-// jump: extra ticks to step now (positive) or to skip (negative).
-func (c *Client) syncAdjust() int {
-	if c.slot < 0 || c.margins.n < syncMinSamples {
+func newClockSync() clockSync { return clockSync{margins: newWindow(45), copies: 1} }
+
+// reset forgets the margins and the clock, from tick from on.
+func (c *clockSync) reset(from game.Tick) {
+	c.margins.reset()
+	c.dirty = true
+	c.clock.Reset()
+	c.clock.SetRate(1)
+	c.skip, c.ahead = 0, 0
+	c.marginFrom = from
+}
+
+// forget drops the margin samples: they no longer describe where we are.
+func (c *clockSync) forget(from game.Tick) {
+	c.margins.reset()
+	c.dirty = true
+	c.marginFrom = from
+}
+
+// sample takes the arrival margin (ms) of the Input datagram whose newest
+// input is for tick newest.
+func (c *clockSync) sample(newest game.Tick, ms int16) {
+	if !newest.Before(c.marginFrom) {
+		c.margins.add(float64(ms))
+		c.dirty = true
+	}
+}
+
+// setLoss sets the number of copies each input needs from the measured
+// upstream loss.
+func (c *clockSync) setLoss(p float64) {
+	k := 1
+	for k < syncMaxCopies && math.Pow(p, float64(k)) > syncGuessBudget {
+		k++
+	}
+	c.copies = k
+}
+
+// target returns the arrival margin, in ms, the client aims for.
+func (c *clockSync) target() float64 { return syncBaseMarginMs + float64(c.copies-1)*tickMs }
+
+// due returns how many ticks to step at now: the clock's ticks, less those
+// to skip, plus a jump ahead when the margins say we are far behind. tick
+// is the world's tick; seated is false for spectators, who follow States.
+func (c *clockSync) due(now time.Time, tick game.Tick, seated bool) int {
+	n := c.clock.Advance(now) + c.ahead
+	c.ahead = 0
+	if adj := c.adjust(tick, seated); adj < 0 {
+		c.skip += -adj
+	} else {
+		n += adj
+	}
+	k := min(n, c.skip)
+	c.skip -= k
+	return n - k
+}
+
+// adjust sets the clock rate from the arrival margins and returns a jump:
+// extra ticks to step now (positive) or to skip (negative).
+func (c *clockSync) adjust(tick game.Tick, seated bool) int {
+	if !seated || c.margins.n < syncMinSamples {
 		c.clock.SetRate(1)
 		return 0
 	}
-	if c.marginDirty {
-		c.marginLow, c.marginDirty = c.margins.quantile(syncQuantile), false
+	if c.dirty {
+		c.marginLow, c.dirty = c.margins.quantile(syncQuantile), false
 	}
-	err := c.marginLow - c.marginTarget()
+	err := c.marginLow - c.target()
 	if math.Abs(err) > syncJumpTicks*tickMs {
 		c.margins.reset()
-		c.marginDirty = true
+		c.dirty = true
 		c.clock.SetRate(1)
 		// At most half the server's input window at once, so a wild sample
 		// can never put us where the server drops our inputs.
 		n := max(-MaxInputAhead/2, min(MaxInputAhead/2, int(math.Round(err/tickMs))))
 		// Inputs sent from now on reflect the jump; ignore older ones.
-		c.marginFrom = c.world.Tick().Add(int32(max(-n, 0)) + 1)
+		c.marginFrom = tick.Add(int32(max(-n, 0)) + 1)
 		return -n
 	}
 	c.clock.SetRate(1 + max(-syncMaxRate, min(syncMaxRate, -err*syncGainPerMs)))
 	return 0
 }
+
+// place positions the clock n ticks off the world: positive n lets n
+// ticks pass without stepping (the match has not started yet), negative n
+// steps -n ticks at once (we start behind), at most half the server's
+// input window.
+func (c *clockSync) place(n int) {
+	if n >= 0 {
+		c.skip += n
+	} else {
+		c.ahead += min(-n, MaxInputAhead/2)
+	}
+}
+
+// until returns how long from now until the next tick is due.
+func (c *clockSync) until(now time.Time) time.Duration { return c.clock.Until(now) }
+
+// rate returns the clock's speed factor.
+func (c *clockSync) rate() float64 { return c.clock.Rate() }

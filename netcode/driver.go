@@ -3,19 +3,27 @@ package netcode
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
+	"io"
 	"net"
 	"sync"
 	"time"
 
 	"ttytanks/game"
-	"ttytanks/proto"
 )
 
+// wallClock is the real clock, for drivers and for cores left without one.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// systemEntropy is the operating system's random source, for cores left
+// without one.
+func systemEntropy() io.Reader { return rand.Reader }
+
 // ServerDriver binds a Server to a transport and the wall clock: one
-// goroutine receives datagrams, Run ticks at 60 Hz. Calls into the Server
-// are serialised by a mutex.
+// goroutine receives datagrams, Run calls Advance at each Deadline. Calls
+// into the Server are serialised by a mutex. It owns no game logic.
 type ServerDriver struct {
 	mu sync.Mutex
 	s  *Server
@@ -49,35 +57,23 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 	}()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	next := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			d.mu.Lock()
-			out := d.s.Shutdown()
-			d.sendAll(out)
+			d.sendAll(d.s.Shutdown())
 			d.mu.Unlock()
 			return nil
 		case err := <-recvErr:
 			return err
 		case <-timer.C:
 		}
-		// Run the ticks that are due: normally one; a few in a row after a
-		// stall, so the match keeps its 60 Hz cadence; beyond
-		// MaxCatchUpTicks the schedule restarts from now instead.
-		for n := 0; !time.Now().Before(next); n++ {
-			if n == MaxCatchUpTicks {
-				next = time.Now()
-				break
-			}
-			d.mu.Lock()
-			began := time.Now()
-			out := d.s.Tick(next) // the scheduled time: input deadlines follow the schedule
-			d.s.ObserveTickDuration(time.Since(began))
-			d.sendAll(out)
-			d.mu.Unlock()
-			next = next.Add(TickDuration)
-		}
+		d.mu.Lock()
+		began := time.Now()
+		d.sendAll(d.s.Advance(began))
+		d.s.ObserveTickDuration(time.Since(began))
+		next := d.s.Deadline()
+		d.mu.Unlock()
 		timer.Reset(time.Until(next))
 	}
 }
@@ -93,8 +89,7 @@ func (d *ServerDriver) receive() error {
 			return err
 		}
 		d.mu.Lock()
-		out := d.s.Receive(time.Now(), from, buf[:n])
-		d.sendAll(out)
+		d.sendAll(d.s.Receive(time.Now(), from, buf[:n]))
 		d.mu.Unlock()
 	}
 }
@@ -114,6 +109,7 @@ type ClientDriver struct {
 	c         *Client
 	t         Transport
 	in        game.Input
+	wake      chan struct{} // a datagram changed the client's deadline
 	done      chan struct{}
 	stop      chan struct{}
 	once      sync.Once // closes done
@@ -121,19 +117,9 @@ type ClientDriver struct {
 	wg        sync.WaitGroup
 }
 
-// RandomSession returns a random session ID.
-func RandomSession() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) | 1
-}
-
 // StartClient starts driving c on t. Stop it with Close.
 func StartClient(c *Client, t Transport) *ClientDriver {
-	if c.cfg.Session == 0 {
-		c.cfg.Session = RandomSession()
-	}
-	d := &ClientDriver{c: c, t: t, done: make(chan struct{}), stop: make(chan struct{})}
+	d := &ClientDriver{c: c, t: t, wake: make(chan struct{}, 1), done: make(chan struct{}), stop: make(chan struct{})}
 	d.wg.Add(2)
 	go d.receive()
 	go d.tick()
@@ -149,18 +135,15 @@ func (d *ClientDriver) tick() {
 		case <-d.stop:
 			return
 		case <-timer.C:
+		case <-d.wake:
 		}
 		now := time.Now()
 		d.mu.Lock()
-		out := d.c.Advance(now, d.in)
-		d.sendAll(out)
-		wait := 5 * time.Millisecond
-		if d.c.status == StatusPlaying {
-			wait = min(wait, d.c.clock.Until(now))
-		}
+		d.sendAll(d.c.Advance(now, d.in))
+		next := d.c.Deadline()
 		d.checkDone()
 		d.mu.Unlock()
-		timer.Reset(max(wait, 200*time.Microsecond))
+		timer.Reset(max(time.Until(next), 200*time.Microsecond))
 	}
 }
 
@@ -176,24 +159,27 @@ func (d *ClientDriver) receive() {
 		}
 		if err != nil {
 			d.mu.Lock()
-			if d.c.status != StatusClosed {
-				d.c.status, d.c.message = StatusClosed, "network error: "+err.Error()
+			if d.c.Status() != StatusClosed {
+				d.c.Abort(err)
 			}
 			d.checkDone()
 			d.mu.Unlock()
 			return
 		}
 		d.mu.Lock()
-		out := d.c.Receive(time.Now(), from, buf[:n])
-		d.sendAll(out)
+		d.sendAll(d.c.Receive(time.Now(), from, buf[:n]))
 		d.checkDone()
 		d.mu.Unlock()
+		select {
+		case d.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // checkDone closes Done when the client has closed. Call with mu held.
 func (d *ClientDriver) checkDone() {
-	if d.c.status == StatusClosed {
+	if d.c.Status() == StatusClosed {
 		d.once.Do(func() { close(d.done) })
 	}
 }
@@ -228,22 +214,36 @@ func (d *ClientDriver) Do(f func(c *Client)) {
 	f(d.c)
 }
 
-// Close tells the server we leave, stops the goroutines and closes the
-// transport. It is idempotent, and every call returns only once the
-// goroutines have stopped.
+// Close tells the server we leave, and waits (at most about a second)
+// until the server has acknowledged it, so the seat is free when Close
+// returns; then it stops the goroutines and closes the transport. It is
+// idempotent, and every call returns only once the goroutines have
+// stopped.
 func (d *ClientDriver) Close() {
 	d.closeOnce.Do(func() {
 		d.mu.Lock()
-		if d.c.status != StatusClosed {
-			d.sendAll(d.c.Close("quit"))
+		if d.c.Status() != StatusClosed {
+			d.sendAll(d.c.Close())
 		}
 		d.checkDone()
 		d.mu.Unlock()
+		// The tick goroutine repeats the Leave; the receive goroutine takes
+		// the acknowledgement.
+		deadline := time.Now().Add(leaveFor + leaveEvery)
+		for {
+			d.mu.Lock()
+			leaving := d.c.Leaving()
+			d.mu.Unlock()
+			if !leaving || time.Now().After(deadline) {
+				break
+			}
+			select {
+			case <-time.After(5 * time.Millisecond):
+			case <-d.stop:
+			}
+		}
 		close(d.stop)
 		_ = d.t.Close()
 		d.wg.Wait()
 	})
 }
-
-// compile-time check that the proto packets satisfy packet.
-var _ packet = (*proto.State)(nil)

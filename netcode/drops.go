@@ -24,17 +24,17 @@ const (
 	DropWrongAddr                       // a known seat, from another address (spoofed or moved)
 	DropWrongSession                    // a known seat, another session
 	DropWrongMatch                      // a datagram for an earlier match
-	DropNotRunning                      // an Input while no match runs
 	DropStale                           // an Input whose newest tick is already simulated
 	DropFuture                          // an Input too far ahead of the server
 	DropRateLimited                     // a Hello or Join over its source's rate limit
+	DropDuplicate                       // an Input whose sequence number was seen: a copy or a replay
 	numDropReasons
 )
 
 var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
-	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match", "not-running",
-	"stale", "future", "rate-limited",
+	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
+	"stale", "future", "rate-limited", "duplicate",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"errors"
 	"net/netip"
 	"testing"
 	"time"
@@ -88,7 +89,7 @@ func TestNetworkCutAndResume(t *testing.T) {
 	before := score()
 	a.cut(false)
 	if !n.runUntil(2*time.Second, func() bool { return a.c.Status() == StatusPlaying }) {
-		t.Fatalf("client did not resume after the cut: %v %q", a.c.Status(), a.c.message)
+		t.Fatalf("client did not resume after the cut: %v %q", a.c.Status(), errText(a.c))
 	}
 	if a.c.Slot() != slot || score() < before || !playerConnected(n, slot) {
 		t.Fatalf("resumed in slot %d (was %d), score %d (was %d), connected %v", a.c.Slot(), slot, score(), before, playerConnected(n, slot))
@@ -114,22 +115,22 @@ func TestReconnectFromNewAddress(t *testing.T) {
 	a.addr = netip.MustParseAddrPort("127.0.0.9:41000") // a new route: NAT rebinding, Wi-Fi to LTE
 	a.cut(false)
 	if !n.runUntil(2*time.Second, func() bool { return a.c.Status() == StatusPlaying }) {
-		t.Fatalf("no resume from the new address: %v %q", a.c.Status(), a.c.message)
+		t.Fatalf("no resume from the new address: %v %q", a.c.Status(), errText(a.c))
 	}
-	if a.c.Slot() != slot || n.server.seats[slot].addr != a.addr {
+	if a.c.Slot() != slot || n.server.seats.at(slot).addr != a.addr {
 		t.Fatal("the seat was not moved to the new address")
 	}
 
 	// Now stay away past FreeAfter.
 	a.cut(true)
 	n.run(FreeAfter + time.Second)
-	if n.server.seats[slot] != nil && n.server.seats[slot].session == a.c.cfg.Session {
+	if st := n.server.seats.at(slot); st.human() && st.session == a.c.Session() {
 		t.Fatal("the seat was not freed after FreeAfter")
 	}
 	if a.c.Status() != StatusClosed {
 		t.Fatalf("client status %v after %v of silence, want closed", a.c.Status(), FreeAfter+time.Second)
 	}
-	if a.c.message == "" {
+	if errText(a.c) == "" {
 		t.Fatal("closed without a message")
 	}
 }
@@ -144,16 +145,16 @@ func TestLateReconnectGetsNewSeatOrFull(t *testing.T) {
 	// A newcomer takes the free seat first.
 	c := n.addClient(ClientConfig{Name: "newcomer"}, Impairment{}, Impairment{}, 99)
 	if !n.runUntil(3*time.Second, func() bool { return c.c.Status() == StatusPlaying || c.c.Status() == StatusWaiting }) {
-		t.Fatalf("newcomer not seated: %v %q", c.c.Status(), c.c.message)
+		t.Fatalf("newcomer not seated: %v %q", c.c.Status(), errText(c.c))
 	}
 	// The old client starts over and is told the server is full.
 	old := n.addClient(ClientConfig{Name: "late"}, Impairment{}, Impairment{}, 98)
-	old.c.token = a.c.token
+	old.c.sess.token = a.c.sess.token
 	if !n.runUntil(3*time.Second, func() bool { return old.c.Status() == StatusClosed }) {
 		t.Fatalf("late client status %v", old.c.Status())
 	}
-	if old.c.message != "the server is full" {
-		t.Fatalf("late client told %q", old.c.message)
+	if !errors.Is(old.c.Err(), ErrServerFull) {
+		t.Fatalf("late client told %q", errText(old.c))
 	}
 }
 
@@ -164,9 +165,9 @@ func TestStolenTokenWithoutCookieGetsNothing(t *testing.T) {
 	a := w.join(ClientConfig{})
 	w.join(ClientConfig{})
 	thief := netip.MustParseAddrPort("127.0.0.66:5555")
-	seat := *w.srv.seats[a.Slot()]
-	for _, cookie := range []proto.Cookie{{}, w.srv.jar.Issue(w.addr[a], w.now)} { // none, and the victim's
-		j := proto.Join{Header: proto.Header{Session: 777}, Cookie: cookie, Token: a.token, Name: "thief"}
+	seat := w.srv.seats.at(a.Slot()).link
+	for _, cookie := range []proto.Cookie{{}, w.srv.adm.jar.Issue(w.addr[a], w.now)} { // none, and the victim's
+		j := proto.Join{Header: proto.Header{Session: 777}, Cookie: cookie, Token: a.sess.token, Name: "thief"}
 		out := w.srv.Receive(w.now, thief, j.Append(nil))
 		if len(out) != 1 {
 			t.Fatalf("%d replies to the thief", len(out))
@@ -175,7 +176,7 @@ func TestStolenTokenWithoutCookieGetsNothing(t *testing.T) {
 		if err != nil || r.Reason != proto.RejectBadCookie {
 			t.Fatalf("thief got %v (%v), want a bad-cookie Reject", r.Reason, err)
 		}
-		if p := w.srv.seats[a.Slot()]; p.addr != seat.addr || p.session != seat.session {
+		if p := w.srv.seats.at(a.Slot()); p.addr != seat.addr || p.session != seat.session {
 			t.Fatal("the stolen token moved the seat")
 		}
 	}
@@ -238,7 +239,7 @@ func TestServerRestartRejoin(t *testing.T) {
 	}
 	n.server = s
 	ok := n.runUntil(SilenceReconnecting+3*time.Second, func() bool {
-		return n.playing() && n.server.Running() && n.clients[0].c.match == n.server.Match() && n.clients[1].c.match == n.server.Match()
+		return n.playing() && n.server.Running() && n.clients[0].c.sess.match == n.server.Match() && n.clients[1].c.sess.match == n.server.Match()
 	})
 	if !ok {
 		t.Fatalf("clients did not rejoin the new server: %v %v", n.clients[0].c.Status(), n.clients[1].c.Status())

@@ -26,6 +26,7 @@ type simnet struct {
 	serverHash   map[game.Tick]uint64
 	onServerTick func()
 	plan         []time.Time
+	added        int // clients ever added: each gets its own address and session
 }
 
 type simClient struct {
@@ -84,11 +85,12 @@ func newSimnet(t testing.TB, cfg ServerConfig) *simnet {
 func (n *simnet) addClient(cfg ClientConfig, up, down Impairment, seed uint64) *simClient {
 	cfg.Server = n.saddr
 	if cfg.Session == 0 {
-		cfg.Session = 1000 + uint64(len(n.clients))
+		cfg.Session = 1000 + uint64(n.added)
 	}
-	sc := &simClient{c: NewClient(cfg), addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(20000+len(n.clients))),
+	sc := &simClient{c: NewClient(cfg), addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(20000+n.added)),
 		up: NewNetsim(up, seed), down: NewNetsim(down, seed^0xabcdef)}
 	n.clients = append(n.clients, sc)
+	n.added++
 	return sc
 }
 
@@ -202,4 +204,12 @@ type oracle struct{ seed uint64 }
 func (o oracle) Update(*game.Snapshot, game.Tick) {}
 func (o oracle) Predict(slot int, t game.Tick) game.Input {
 	return scripted(o.seed, slot, t)
+}
+
+// errText returns the message a player sees for why c's session ended
+// (or why it is reconnecting).
+func errText(c *Client) string {
+	var v View
+	c.View(&v)
+	return v.Message
 }

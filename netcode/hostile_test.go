@@ -143,7 +143,7 @@ func TestRingRejectsStaleSlots(t *testing.T) {
 }
 
 func TestClockCatchUpCapAndRate(t *testing.T) {
-	var c Clock
+	var c TickClock
 	t0 := simEpoch
 	if n := c.Advance(t0); n != 0 {
 		t.Fatalf("first Advance = %d", n)

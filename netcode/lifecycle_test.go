@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -46,7 +47,10 @@ func TestLateJoinUnderLossSettles(t *testing.T) {
 		}
 		n.run(30 * time.Second)
 		// b leaves; a newcomer takes the seat of a match 30 s old.
-		n.route(b.addr, b.up, b.c.Close("bye"))
+		n.route(b.addr, b.up, b.c.Close())
+		if !n.runUntil(2*time.Second, func() bool { return !b.c.Leaving() }) {
+			t.Fatalf("seed %d: b's Leave was never acknowledged", seed)
+		}
 		n.clients = n.clients[:1]
 		c := n.addClient(ClientConfig{Name: "late"}, path, path, seed+200)
 		if !n.runUntil(3*time.Second, func() bool { return c.c.Status() == StatusPlaying && c.c.World() != nil }) {
@@ -54,7 +58,7 @@ func TestLateJoinUnderLossSettles(t *testing.T) {
 		}
 		n.run(5 * time.Second)
 		lead := c.c.World().Tick().Diff(n.server.World().Tick())
-		p := n.server.seats[c.c.Slot()]
+		p := &n.server.seats.at(c.c.Slot()).in
 		if lead < 0 || lead > 10 || p.real == 0 || n.server.Stats().Drops[DropFuture] > 0 {
 			t.Fatalf("seed %d: late joiner lead %d ticks, real inputs %d, future drops %d",
 				seed, lead, p.real, n.server.Stats().Drops[DropFuture])
@@ -140,8 +144,9 @@ func TestClientErrorsAreClear(t *testing.T) {
 		c.Advance(now, game.Input{})
 		now = now.Add(10 * time.Millisecond)
 	}
-	if c.Status() != StatusClosed || !strings.Contains(c.message, "no answer from 127.0.0.1:7777") {
-		t.Fatalf("unreachable: %v %q", c.Status(), c.message)
+	var na *NoAnswerError
+	if c.Status() != StatusClosed || !errors.As(c.Err(), &na) || !strings.Contains(errText(c), "no answer from 127.0.0.1:7777") {
+		t.Fatalf("unreachable: %v %q", c.Status(), errText(c))
 	}
 
 	// Another version: the server's reply carries its own version byte.
@@ -151,8 +156,9 @@ func TestClientErrorsAreClear(t *testing.T) {
 	r[2] = proto.Version + 1
 	c.Receive(simEpoch, srvAddr, r)
 	want := fmt.Sprintf("server speaks protocol v%d, this client v%d", proto.Version+1, proto.Version)
-	if c.Status() != StatusClosed || !strings.Contains(c.message, want) {
-		t.Fatalf("version mismatch: %v %q", c.Status(), c.message)
+	var ve *VersionError
+	if c.Status() != StatusClosed || !errors.As(c.Err(), &ve) || !errors.Is(c.Err(), proto.ErrVersion) || !strings.Contains(errText(c), want) {
+		t.Fatalf("version mismatch: %v %q", c.Status(), errText(c))
 	}
 
 	// Full: two seats taken, a third player is told.
@@ -170,7 +176,7 @@ func TestClientErrorsAreClear(t *testing.T) {
 			}
 		}
 	}
-	if third.Status() != StatusClosed || third.message != "the server is full" {
-		t.Fatalf("full: %v %q", third.Status(), third.message)
+	if third.Status() != StatusClosed || !errors.Is(third.Err(), ErrServerFull) || !strings.Contains(errText(third), "--spectate") {
+		t.Fatalf("full: %v %q", third.Status(), errText(third))
 	}
 }

@@ -39,7 +39,7 @@ func TestLossMetricsAfterServerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	n.server = s
-	if !n.runUntil(SilenceReconnecting+3*time.Second, func() bool { return n.playing() && n.clients[0].c.match == s.Match() }) {
+	if !n.runUntil(SilenceReconnecting+3*time.Second, func() bool { return n.playing() && n.clients[0].c.sess.match == s.Match() }) {
 		t.Fatal("no rejoin")
 	}
 	for _, c := range n.clients {

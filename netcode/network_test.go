@@ -47,8 +47,8 @@ func TestWrapAround(t *testing.T) {
 	if c.World().Tick() > 100_000 || c.World().Tick() < 500 {
 		t.Fatalf("client tick %d: did not cross the wrap cleanly", c.World().Tick())
 	}
-	if !c.haveAuth || c.lastAuth > 100_000 || c.Metrics().StateDelay > 30 {
-		t.Fatalf("States stopped being applied after the wrap: last auth %d, state delay %d", c.lastAuth, c.Metrics().StateDelay)
+	if !c.tl.haveAuth || c.tl.lastAuth > 100_000 || c.Metrics().StateDelay > 30 {
+		t.Fatalf("States stopped being applied after the wrap: last auth %d, state delay %d", c.tl.lastAuth, c.Metrics().StateDelay)
 	}
 	stale := c.m.staleStates - applied
 	// Only reordered or duplicated States may be stale: a few percent.
@@ -114,7 +114,7 @@ func TestConvergence(t *testing.T) {
 				if !have || h != w.Hash() {
 					// The client runs ahead: compare its snapshot at the
 					// server's newest tick instead.
-					st := c.c.snaps.Lookup(n.server.World().Tick())
+					st := c.c.tl.snaps.Lookup(n.server.World().Tick())
 					if st == nil || game.Hash(st) != n.server.World().Hash() {
 						return false
 					}
@@ -168,7 +168,7 @@ func TestClockSync(t *testing.T) {
 // had the client's real input (on time) or not (late), and the largest
 // lead of the client's tick over the server's.
 func measureSync(n *simnet, sc *simClient, d time.Duration) (onTime, late int, maxLead int32) {
-	p := n.server.seats[sc.c.Slot()]
+	p := &n.server.seats.at(sc.c.Slot()).in
 	r0, l0 := p.real, p.heldN+p.neutral
 	n.onServerTick = func() {
 		if lead := sc.c.World().Tick().Diff(n.server.World().Tick()); lead > maxLead {

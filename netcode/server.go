@@ -1,12 +1,13 @@
 package netcode
 
 import (
-	"crypto/rand"
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/netip"
+	"runtime/debug"
 	"time"
 
 	"ttytanks/game"
@@ -31,8 +32,23 @@ const MaxInputAhead = 120
 
 // startResendTicks is how often Start is resent: while a match fills, and
 // to each player until its first Input shows the Start arrived (UDP may
-// lose it).
-const startResendTicks = 15
+// lose it); countdownResendTicks is the faster rate while a match counts
+// down to its first tick, when a late Start costs inputs.
+const (
+	startResendTicks     = 15
+	countdownResendTicks = 5
+)
+
+// Match start lead: when the last seat is taken, the server announces a
+// start tick this far ahead of its clock, so that Start reaches every
+// player and their first inputs come back before the first step: the
+// slowest player's handshake round trip plus startLeadMargin, within
+// [startLeadMin, startLeadMax] ticks.
+const (
+	startLeadMin    = 6
+	startLeadMargin = 6
+	startLeadMax    = 90
+)
 
 // InputSource decides a player's input from the world; bots implement it
 // (game/bot.Bot does).
@@ -53,85 +69,53 @@ type ServerConfig struct {
 	// StateEvery sends a State every so many ticks (default 2) and an Ack
 	// on the others.
 	StateEvery int
-	// Seed seeds the worlds and match IDs; 0 draws one from crypto/rand.
+	// Seed seeds the worlds and match IDs; 0 draws one from Entropy.
 	Seed uint64
-	// Secret keys the handshake cookies; nil draws one.
+	// Secret keys the handshake cookies; nil draws one from Entropy.
 	Secret []byte
-	// StartTick is the first tick of the first match.
+	// StartTick is the server clock's first tick.
 	StartTick game.Tick
 	// MaxSpectators bounds spectator sessions (default 16).
 	MaxSpectators int
+	// Entropy supplies the random bytes of seeds, secrets and reconnect
+	// tokens (nil: crypto/rand).
+	Entropy io.Reader
+	// Logger receives the reports of faults (nil: discarded).
+	Logger *slog.Logger
 }
 
-// Server is the authoritative game server core. It does no IO: Receive
-// takes a datagram and Tick advances one tick; both return the datagrams to
-// send. The returned slice and its Data are valid until the next call. Not
-// safe for concurrent use; the driver serialises calls.
+// Server is the authoritative game server core. It does no IO and reads
+// no clock: Receive takes a datagram, Tick steps one tick, Advance runs the
+// ticks due by a time; each returns the datagrams to send (valid until the
+// next call), and Deadline says when Advance must next be called. It is a
+// composition of parts, each in its own file: admission (cookies, rate
+// limits, tokens), the seat table (the seat state machine), one input
+// buffer per seat, and the match (world, schedule, step, broadcast).
+// Not safe for concurrent use; the driver serialises calls.
 type Server struct {
-	cfg      ServerConfig
-	jar      *proto.CookieJar
-	rng      game.RNG
-	seats    [game.MaxPlayers]*peer
-	specs    []*peer
-	match    uint32
-	running  bool
-	world    *game.World
-	start    game.Tick // first tick of the running match
-	seed     uint64    // its world seed
-	nextT    game.Tick // first tick of the next match
-	lastAt   time.Time // time of the last Tick
-	ticks    uint64    // Tick calls, for resend timers
-	played   uint64    // ticks stepped in the running match
-	inputs   []game.Input
-	humanBuf []*peer
-	stateBuf proto.State
-	ackBuf   proto.Ack
-	out      []Datagram
-	arena    []byte
-	drops    [numDropReasons]uint64
-	// rosterChanged asks the next Tick to resend Start (the roster) to all.
-	rosterChanged        bool
-	reconnects, timeouts uint64
-	limit                *limiter
-	dropTotal            uint64
-	expireBuf            []*peer
-	tickDur              *window
-	stats                serverCounters
+	cfg    ServerConfig
+	log    *slog.Logger
+	rng    game.RNG
+	adm    admission
+	seats  seatTable
+	match  match
+	clock  game.Tick // the tick the server steps next
+	tickAt time.Time // when that step is due
+	next   time.Time // Advance's schedule: the next tick's time
+	ticks  uint64    // Tick calls, for resend timers
+	out    outbox
+	drops  [numDropReasons]uint64
+	stats  serverCounters
+	// tickDur holds the driver's tick durations.
+	tickDur *window
 }
 
 type serverCounters struct {
-	real, held, neutral uint64
-	bytesIn, bytesOut   uint64
-	datagramsIn         uint64
-	accepted            uint64
-}
-
-// peer is a player (or spectator) session.
-type peer struct {
-	addr    netip.AddrPort
-	session uint64
-	name    string
-	slot    int // -1 for spectators
-	token   proto.Token
-	bot     InputSource
-	seq     uint32
-	inputs  *Ring[game.Input]
-	last    game.Input
-	held    int
-	newest  game.Tick
-	haveNew bool
-	margin  int16
-	echo    uint16
-	echoAt  time.Time
-	recv    uint16
-	heard   time.Time
-	// connected is false once the peer has been silent for LostAfter.
-	connected bool
-	// acked is set by the peer's first Input (or keep-alive) after its
-	// Start: until then the server keeps resending Start.
-	acked bool
-	// counters
-	real, heldN, neutral, late uint64
+	real, held, neutral  uint64
+	bytesIn, datagramsIn uint64
+	accepted, dropped    uint64
+	reconnects, timeouts uint64
+	faults               uint64
 }
 
 // NewServer returns a server waiting for players.
@@ -160,94 +144,120 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.MaxSpectators == 0 {
 		cfg.MaxSpectators = 16
 	}
+	if cfg.Entropy == nil {
+		cfg.Entropy = systemEntropy()
+	}
 	if cfg.Seed == 0 {
 		var b [8]byte
-		_, _ = rand.Read(b[:])
+		if _, err := io.ReadFull(cfg.Entropy, b[:]); err != nil {
+			return nil, fmt.Errorf("netcode: entropy: %w", err)
+		}
 		cfg.Seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	s := &Server{cfg: cfg, jar: proto.NewCookieJar(cfg.Secret), rng: game.RNG{State: cfg.Seed},
-		nextT: cfg.StartTick, inputs: make([]game.Input, cfg.Players), tickDur: newWindow(600),
-		arena: make([]byte, 0, 64<<10), limit: newLimiter()}
-	s.newMatch()
+	if cfg.Secret == nil {
+		cfg.Secret = make([]byte, 32)
+		if _, err := io.ReadFull(cfg.Entropy, cfg.Secret); err != nil {
+			return nil, fmt.Errorf("netcode: entropy: %w", err)
+		}
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy),
+		seats: newSeatTable(cfg.Players, cfg.MaxSpectators), clock: cfg.StartTick, tickDur: newWindow(600)}
+	s.out.arena = make([]byte, 0, 64<<10)
+	s.openLobby()
 	return s, nil
 }
 
-// newMatch empties the human seats' worlds and opens a new lobby with a new
-// match ID; bots take their seats at once.
-func (s *Server) newMatch() {
-	s.running, s.world = false, nil
-	s.match = uint32(s.rng.Next()) | 1
+// openLobby opens a new match: a new id, bots in their seats, and, when
+// the bots fill every seat, a start at once (for spectators).
+func (s *Server) openLobby() {
+	s.match.reset(uint32(s.rng.Next()) | 1)
 	for i := s.cfg.Players - s.cfg.Bots; i < s.cfg.Players; i++ {
-		name := fmt.Sprintf("bot%d", i+1)
-		s.seats[i] = &peer{slot: i, name: name, bot: s.cfg.NewBot(i, s.rng.Next())}
+		s.seats.placeBot(i, fmt.Sprintf("bot%d", i+1), s.cfg.NewBot(i, s.rng.Next()))
 	}
-	if s.need() == 0 {
-		s.begin() // bots only: play at once, for spectators
+	if s.seats.free() == 0 {
+		s.schedule()
 	}
+}
+
+// schedule starts the countdown of a match whose seats are all taken: the
+// world is built at a start tick far enough ahead for every player's first
+// inputs to arrive in time, and everyone gets the Start.
+func (s *Server) schedule() {
+	lead := startLeadMin
+	for i := 0; i < s.cfg.Players; i++ {
+		if st := s.seats.at(i); st.human() {
+			lead = max(lead, int((st.rtt+TickDuration-1)/TickDuration)+startLeadMargin)
+		}
+	}
+	lead = min(lead, startLeadMax)
+	s.match.begin(&s.cfg, s.rng.Next()|1, s.clock.Add(int32(lead)))
+	for i := 0; i < s.cfg.Players; i++ {
+		s.seats.at(i).in.restart()
+	}
+	s.seats.each(func(l *link, slot int) {
+		l.started = false
+		s.sendStart(l, slot)
+	})
 }
 
 // Match returns the current match ID.
-func (s *Server) Match() uint32 { return s.match }
+func (s *Server) Match() uint32 { return s.match.id }
 
-// Running reports whether a match is being played.
-func (s *Server) Running() bool { return s.running }
+// Running reports whether a match has begun: counting down to its first
+// tick or being played.
+func (s *Server) Running() bool { return s.match.live() }
 
-// World returns the authoritative world of the running match, or nil. It
-// must not be modified.
-func (s *Server) World() *game.World { return s.world }
-
-// need returns how many seats are still empty.
-func (s *Server) need() int {
-	n := 0
-	for i := 0; i < s.cfg.Players; i++ {
-		if s.seats[i] == nil {
-			n++
-		}
-	}
-	return n
-}
+// World returns the authoritative world of the match, or nil in the
+// lobby. It must not be modified.
+func (s *Server) World() *game.World { return s.match.world }
 
 // Receive handles one datagram from addr.
 func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
-	s.out, s.arena = s.out[:0], s.arena[:0]
+	s.out.reset()
 	s.stats.datagramsIn++
 	s.stats.bytesIn += uint64(len(b))
-	dropped := s.dropTotal
-	defer func() {
-		if s.dropTotal == dropped {
-			s.stats.accepted++
-		}
-	}()
+	dropped := s.stats.dropped
+	s.guard(func() { s.receive(now, from, b) })
+	if s.stats.dropped == dropped {
+		s.stats.accepted++
+	}
+	return s.out.datagrams()
+}
+
+func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 	h, err := proto.ParseHeader(b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
-		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.limit.allow(from.Addr(), now) {
+		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.adm.allow(from.Addr(), now) {
 			// Tell the client, within the size it sent (no amplification).
-			s.send(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
+			s.out.put(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
 		}
-		return s.out
+		return
 	}
 	switch h.Type {
 	case proto.TypeHello, proto.TypeJoin:
 		// Unauthenticated requests: rate-limited per source before any
 		// crypto work, in a table of fixed size.
-		if !s.limit.allow(from.Addr(), now) {
+		if !s.adm.allow(from.Addr(), now) {
 			s.drop(DropRateLimited)
-			return s.out
+			return
 		}
 		if h.Type == proto.TypeHello {
-			s.onHello(now, from, b)
+			s.onHello(now, from, h, b)
 		} else {
-			s.onJoin(now, from, b)
+			s.onJoin(now, from, h, b)
 		}
 	case proto.TypeInput:
-		s.onInput(now, from, b)
+		s.onInput(now, from, h, b)
 	case proto.TypeLeave:
-		s.onLeave(from, b)
+		s.onLeave(now, from, h, b)
 	default:
 		s.drop(DropUnexpected)
 	}
-	return s.out
 }
 
 // sessionOf reads the session field of a header that failed to parse for
@@ -259,425 +269,397 @@ func sessionOf(b []byte) uint64 {
 	return binary.BigEndian.Uint64(b[4:12])
 }
 
-func (s *Server) onHello(now time.Time, from netip.AddrPort, b []byte) {
-	p, err := proto.ParseHello(b)
-	if err != nil {
+func (s *Server) onHello(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	if _, err := proto.ParseHelloBody(h, b); err != nil {
 		s.drop(dropReasonFor(err))
 		return
 	}
-	s.send(from, &proto.Challenge{Header: proto.Header{Session: p.Session}, Cookie: s.jar.Issue(from, now)})
+	s.out.put(from, &proto.Challenge{Header: proto.Header{Session: h.Session}, Cookie: s.adm.cookie(from, now)})
 }
 
-func (s *Server) onJoin(now time.Time, from netip.AddrPort, b []byte) {
-	j, err := proto.ParseJoin(b)
+func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	j, err := proto.ParseJoinBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
 		return
 	}
-	if err := s.jar.Verify(j.Cookie, from, now); err != nil {
+	rtt, err := s.adm.verify(j.Cookie, from, now)
+	if err != nil {
 		s.drop(DropBadCookie)
-		s.send(from, &proto.Reject{Header: proto.Header{Session: j.Session}, Reason: proto.RejectBadCookie})
+		s.reject(from, j.Session, proto.RejectBadCookie)
 		return
 	}
 	// A repeated Join (our Start was lost) gets the same answer again.
-	if p := s.peerAt(from); p != nil && p.session == j.Session {
-		if !p.connected {
-			s.reconnects++ // back from the same address
+	if st, sp := s.seats.bySession(from, j.Session); st != nil {
+		if st.state == seatLost {
+			s.stats.reconnects++ // back from the same address
 		}
-		s.hear(p, now)
-		s.sendStart(p)
+		s.seats.hear(st, now)
+		s.sendStart(&st.link, st.slot)
+		return
+	} else if sp != nil {
+		sp.heard = now
+		s.sendStart(&sp.link, -1)
 		return
 	}
 	// A reconnect: the token of a seat we still hold, from an address that
 	// has just passed the challenge. It takes the seat over, score and all.
 	if j.Token != (proto.Token{}) && !j.Spectate {
-		if p := s.seatByToken(j.Token); p != nil {
-			p.addr, p.session = from, j.Session
-			p.inputs.Clear()
-			p.haveNew, p.held, p.acked = false, 0, false
-			s.hear(p, now)
-			s.reconnects++
-			s.sendStart(p)
+		if st := s.seats.byToken(&j.Token); st != nil {
+			s.seats.resume(st, from, j.Session, rtt, now)
+			s.stats.reconnects++
+			s.sendStart(&st.link, st.slot)
 			return
 		}
 	}
 	name := proto.SanitizeName(j.Name)
+	l := link{addr: from, session: j.Session, name: name, heard: now, rtt: rtt}
 	if j.Spectate {
-		if len(s.specs) >= s.cfg.MaxSpectators {
-			s.send(from, &proto.Reject{Header: proto.Header{Session: j.Session}, Reason: proto.RejectFull})
+		if l.name == "" {
+			l.name = "spectator"
+		}
+		sp := s.seats.addSpectator(l)
+		if sp == nil {
+			s.reject(from, j.Session, proto.RejectFull)
 			return
 		}
-		if name == "" {
-			name = "spectator"
-		}
-		p := &peer{addr: from, session: j.Session, name: name, slot: -1, heard: now, connected: true}
-		s.specs = append(s.specs, p)
-		s.sendStart(p)
+		s.sendStart(&sp.link, -1)
 		return
 	}
-	slot := -1
-	for i := 0; i < s.cfg.Players; i++ {
-		if s.seats[i] == nil {
-			slot = i
-			break
-		}
-	}
-	if slot < 0 {
-		s.send(from, &proto.Reject{Header: proto.Header{Session: j.Session}, Reason: proto.RejectFull})
+	st := s.seats.take(l, s.adm.token())
+	if st == nil {
+		s.reject(from, j.Session, proto.RejectFull)
 		return
 	}
-	if name == "" {
-		name = fmt.Sprintf("player%d", slot+1)
+	if st.name == "" {
+		st.name = fmt.Sprintf("player%d", st.slot+1)
 	}
-	p := &peer{addr: from, session: j.Session, name: name, slot: slot, heard: now, connected: true,
-		inputs: NewRing[game.Input](256)}
-	_, _ = rand.Read(p.token[:]) // unguessable: it is worth a seat
-	s.seats[slot] = p
-	s.rosterChanged = true
-	if s.running {
-		s.world.Seat(slot, true) // plays from the next round
-	}
-	if !s.running && s.need() == 0 {
-		s.begin()
+	if s.match.live() {
+		s.match.world.Seat(st.slot, true) // plays from the next round
+	} else if s.seats.free() == 0 {
+		s.schedule() // sends every peer the Start
 		return
 	}
-	s.sendStart(p)
+	s.sendStart(&st.link, st.slot)
 }
 
-// begin starts the match: all seats are taken.
-func (s *Server) begin() {
-	s.seed = s.rng.Next() | 1
-	w, err := game.NewWorld(game.Config{Slots: s.cfg.Players, Seed: s.seed,
-		MazeW: s.cfg.MazeW, MazeH: s.cfg.MazeH, StartTick: s.nextT})
-	if err != nil {
-		panic(err) // the config was checked in NewServer
-	}
-	s.world, s.running, s.start, s.played = w, true, s.nextT, 0
-	for _, p := range s.humans() {
-		p.inputs.Clear()
-		p.haveNew, p.held, p.last, p.acked = false, 0, game.Input{}, false
-		s.sendStart(p)
-	}
+// reject answers a Join with a Reject, which has no session on our side:
+// its sequence number is 0.
+func (s *Server) reject(to netip.AddrPort, session uint64, r proto.RejectReason) {
+	s.out.put(to, &proto.Reject{Header: proto.Header{Session: session}, Reason: r})
 }
 
-// humans returns the seated network players and spectators, in a slice
-// reused by the next call.
-func (s *Server) humans() []*peer {
-	ps := s.humanBuf[:0]
-	for i := 0; i < s.cfg.Players; i++ {
-		if p := s.seats[i]; p != nil && p.bot == nil {
-			ps = append(ps, p)
-		}
-	}
-	ps = append(ps, s.specs...)
-	s.humanBuf = ps
-	return ps
-}
-
-// seatByToken returns the network player holding token, comparing in
-// constant time.
-func (s *Server) seatByToken(tok proto.Token) *peer {
-	var found *peer
-	for i := 0; i < s.cfg.Players; i++ {
-		if p := s.seats[i]; p != nil && p.bot == nil && subtle.ConstantTimeCompare(p.token[:], tok[:]) == 1 {
-			found = p
-		}
-	}
-	return found
-}
-
-// hear notes a sign of life from p.
-func (s *Server) hear(p *peer, now time.Time) {
-	p.heard = now
-	if !p.connected {
-		p.connected = true
-		s.rosterChanged = true
-	}
-}
-
-func (s *Server) peerAt(addr netip.AddrPort) *peer {
-	for i := 0; i < s.cfg.Players; i++ {
-		if p := s.seats[i]; p != nil && p.bot == nil && p.addr == addr {
-			return p
-		}
-	}
-	for _, p := range s.specs {
-		if p.addr == addr {
-			return p
-		}
-	}
-	return nil
-}
-
-func (s *Server) sendStart(p *peer) {
-	st := proto.Start{Header: proto.Header{Session: p.session, Match: s.match}, Slots: uint8(s.cfg.Players),
-		Need: uint8(s.need()), MazeW: uint8(s.cfg.MazeW), MazeH: uint8(s.cfg.MazeH),
-		StateEvery: uint8(s.cfg.StateEvery), Token: p.token, StartTick: s.nextT}
+// sendStart sends a peer the Start of the current match; slot is its seat
+// or -1 for a spectator.
+func (s *Server) sendStart(l *link, slot int) {
+	m := &s.match
+	st := proto.Start{Header: proto.Header{Session: l.session, Match: m.id, Seq: l.next()},
+		Slots: uint8(s.cfg.Players), Need: uint8(s.seats.free()), MazeW: uint8(s.cfg.MazeW),
+		MazeH: uint8(s.cfg.MazeH), StateEvery: uint8(s.cfg.StateEvery), StartTick: s.clock, ServerTick: s.clock}
 	st.Slot = proto.SpectatorSlot
-	if p.slot >= 0 {
-		st.Slot = uint8(p.slot)
+	if slot >= 0 {
+		st.Slot = uint8(slot)
+		st.Token = s.seats.at(slot).token
 	}
 	st.Player = st.Slot
-	if s.running {
-		st.StartTick, st.WorldSeed = s.start, s.seed
+	if m.live() {
+		st.Need, st.StartTick, st.WorldSeed = 0, m.start, m.seed
 	}
 	for i := 0; i < s.cfg.Players; i++ {
-		if q := s.seats[i]; q != nil {
-			st.Roster[i] = proto.Seat{Name: q.name, Connected: q.bot != nil || q.connected}
-			if s.running {
-				st.Roster[i].Score = s.world.State().Tanks[i].Score
-			}
+		q := s.seats.at(i)
+		if q.state == seatFree {
+			continue
+		}
+		st.Roster[i] = proto.Seat{Name: q.name, Connected: q.state != seatLost}
+		if m.live() {
+			st.Roster[i].Score = m.world.State().Tanks[i].Score
 		}
 	}
-	s.send(p.addr, &st)
+	s.out.put(l.addr, &st)
 }
 
-func (s *Server) onInput(now time.Time, from netip.AddrPort, b []byte) {
-	in, err := proto.ParseInput(b)
+func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	in, err := proto.ParseInputBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
 		return
 	}
 	if in.Player == proto.SpectatorSlot {
 		// A spectator's keep-alive: it carries no input that matters.
-		if p := s.peerAt(from); p != nil && p.slot < 0 && p.session == in.Session && in.Match == s.match {
-			s.hear(p, now)
-			p.acked = true
+		_, sp := s.seats.bySession(from, in.Session)
+		if sp == nil || in.Match != s.match.id {
+			s.drop(DropUnknownPlayer)
 			return
 		}
+		sp.heard, sp.started = now, true
+		return
+	}
+	if int(in.Player) >= s.cfg.Players || !s.seats.at(int(in.Player)).human() {
 		s.drop(DropUnknownPlayer)
 		return
 	}
-	if int(in.Player) >= s.cfg.Players || s.seats[in.Player] == nil || s.seats[in.Player].bot != nil {
-		s.drop(DropUnknownPlayer)
-		return
-	}
-	p := s.seats[in.Player]
+	st := s.seats.at(int(in.Player))
 	switch {
-	case p.addr != from:
+	case st.addr != from:
 		s.drop(DropWrongAddr)
 		return
-	case p.session != in.Session:
+	case st.session != in.Session:
 		s.drop(DropWrongSession)
 		return
-	case in.Match != s.match:
+	case in.Match != s.match.id:
 		s.drop(DropWrongMatch)
 		return
-	}
-	s.hear(p, now)
-	p.acked = true
-	if !s.running {
-		return // a keep-alive from the lobby
-	}
-	newest := in.Inputs[in.N-1].Tick
-	cur := s.world.Tick()
-	p.recv++
-	// Report on every datagram, in arrival order, before any window check:
-	// a delayed datagram's lateness, or a client far ahead, is exactly what
-	// clock sync must see.
-	p.echo, p.echoAt = in.ClientTime, now
-	// Tick T is consumed by the (T−cur+1)-th Tick call after the last one.
-	due := s.lastAt.Add(time.Duration(newest.Diff(cur)+1) * TickDuration)
-	p.margin = int16(min(max(due.Sub(now).Milliseconds(), -30000), 30000))
-	if newest.Diff(cur) > MaxInputAhead {
-		s.drop(DropFuture)
+	case st.in.seen(in.Seq):
+		s.drop(DropDuplicate) // a copy or a replay: not even a sign of life
 		return
 	}
-	if !p.haveNew || newest.After(p.newest) {
-		p.haveNew, p.newest = true, newest
-	}
-	if newest.Before(cur) {
-		p.late++
-		s.drop(DropStale)
-		return
-	}
-	for k := 0; k < int(in.N); k++ {
-		t := in.Inputs[k].Tick
-		if !t.Before(cur) && !p.inputs.Has(t) {
-			p.inputs.Put(t, in.Inputs[k])
+	if !s.match.live() {
+		if st.in.keepAlive(in.Seq) { // a keep-alive from the lobby
+			s.seats.hear(st, now)
 		}
+		return
 	}
+	if r, dropped := st.in.accept(&in, now, s.tickAt, s.clock); dropped {
+		s.drop(r) // too late or too far ahead: no sign of life either
+		return
+	}
+	s.seats.hear(st, now)
+	st.started = true
 }
 
-func (s *Server) onLeave(from netip.AddrPort, b []byte) {
-	l, err := proto.ParseLeave(b)
+func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	l, err := proto.ParseLeaveBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
 		return
 	}
-	p := s.peerAt(from)
-	if p == nil || p.session != l.Session {
-		s.drop(DropUnknownPlayer)
-		return
-	}
-	s.remove(p)
-}
-
-// remove frees a peer's seat (or spectator place).
-func (s *Server) remove(p *peer) {
-	if p.slot < 0 {
-		for i, q := range s.specs {
-			if q == p {
-				s.specs = append(s.specs[:i], s.specs[i+1:]...)
-				break
-			}
-		}
-		return
-	}
-	s.seats[p.slot] = nil
-	s.rosterChanged = true
-	if s.running {
-		s.world.Seat(p.slot, false)
-	}
-	for i := 0; i < s.cfg.Players; i++ {
-		if q := s.seats[i]; q != nil && q.bot == nil {
+	st, sp := s.seats.bySession(from, l.Session)
+	ack := proto.Leave{Header: proto.Header{Session: l.Session, Match: s.match.id, Player: l.Player}, Reason: l.Reason}
+	switch {
+	case st != nil:
+		ack.Seq = st.next()
+		s.adm.departed(from, l.Session, s.match.id, now)
+		s.out.put(from, &ack)
+		s.release(st)
+	case sp != nil:
+		ack.Seq = sp.next()
+		s.adm.departed(from, l.Session, s.match.id, now)
+		s.out.put(from, &ack)
+		s.seats.dropSpectator(sp)
+	default:
+		// The acknowledgement of an earlier Leave was lost: say it again
+		// (the same size as the Leave: no amplification).
+		match, ok := s.adm.leftRecently(from, l.Session, now)
+		if !ok {
+			s.drop(DropUnknownPlayer)
 			return
 		}
+		ack.Match = match
+		s.out.put(from, &ack)
 	}
-	// No network players left: end the match and open a new lobby.
-	if s.running {
-		s.nextT = s.world.Tick()
-	}
-	for i := range s.seats {
-		s.seats[i] = nil
-	}
-	s.newMatch()
 }
 
-// Tick runs one server tick at now: in a running match it takes one input
-// per seat (holding the last one for at most HoldTicks, then neutral),
-// steps the world, and sends each peer an Ack, or a State every
-// StateEvery ticks. It never runs extra steps to catch anyone up.
+// release frees a human's seat: the tank leaves the world at the next
+// round, and when no network player is left the match ends and a new
+// lobby opens.
+func (s *Server) release(st *seat) {
+	if s.match.live() {
+		s.match.world.Seat(st.slot, false)
+	}
+	s.seats.release(st)
+	if s.seats.humans() == 0 {
+		s.seats.clearSeats()
+		s.openLobby()
+	}
+}
+
+// Tick runs one server tick at now: expiry of silent peers, Start resends,
+// and in a running match one step (one input per seat: the player's, the
+// last one held for at most HoldTicks, or neutral) and each peer's Ack, or
+// State every StateEvery ticks. It never runs extra steps to catch anyone
+// up.
 func (s *Server) Tick(now time.Time) []Datagram {
-	s.out, s.arena = s.out[:0], s.arena[:0]
-	s.lastAt = now
-	s.ticks++
-	s.expire(now)
-	if s.rosterChanged {
-		s.rosterChanged = false
-		for _, p := range s.humans() {
-			s.sendStart(p)
-		}
-	}
-	// Start is resent, while the match fills to everyone, and once it runs
-	// to each peer until its first Input shows it has the Start.
-	if s.ticks%startResendTicks == 0 {
-		for _, p := range s.humans() {
-			if !s.running || !p.acked {
-				s.sendStart(p)
-			}
-		}
-	}
-	if !s.running {
-		return s.out
-	}
-	w := s.world
-	t := w.Tick()
-	for i := 0; i < s.cfg.Players; i++ {
-		s.inputs[i] = s.inputFor(i, t)
-	}
-	w.Step(s.inputs)
-	hash := w.Hash()
-	s.played++
-	state := s.played%uint64(s.cfg.StateEvery) == 0
-	for _, p := range s.humans() {
-		ai := proto.AckInfo{ServerTick: w.Tick(), NewestInput: p.newest, MarginMs: p.margin,
-			EchoTime: p.echo, EchoDelay: uint16(min(max(now.Sub(p.echoAt), 0)/(10*time.Microsecond), 0xffff)),
-			Received: p.recv}
-		hdr := proto.Header{Session: p.session, Match: s.match, Player: proto.SpectatorSlot}
-		if p.slot >= 0 {
-			hdr.Player = uint8(p.slot)
-		}
-		if state {
-			st := &s.stateBuf
-			st.Header, st.AckInfo, st.Hash = hdr, ai, hash
-			w.Save(&st.Snapshot)
-			s.send(p.addr, st)
-		} else {
-			a := &s.ackBuf
-			a.Header, a.AckInfo, a.Hash = hdr, ai, hash
-			s.send(p.addr, a)
-		}
-	}
-	return s.out
+	s.out.reset()
+	s.tick(now)
+	return s.out.datagrams()
 }
 
-// expire marks peers silent for LostAfter as lost (their tanks idle) and
-// frees the places of those silent for FreeAfter.
-func (s *Server) expire(now time.Time) {
-	s.expireBuf = append(s.expireBuf[:0], s.humans()...) // remove changes the lists
-	for _, p := range s.expireBuf {
-		silent := now.Sub(p.heard)
-		switch {
-		case silent > FreeAfter:
-			s.remove(p)
-			s.timeouts++
-		case silent > LostAfter && p.connected:
-			p.connected = false
-			s.rosterChanged = true
+// Advance runs every tick due by now on the server's own 60 Hz schedule,
+// which starts at the first call: normally one, a few in a row after a
+// stall, and beyond MaxCatchUpTicks the schedule restarts from now. It
+// returns the datagrams of all of them.
+func (s *Server) Advance(now time.Time) []Datagram {
+	s.out.reset()
+	if s.next.IsZero() {
+		s.next = now
+	}
+	for n := 0; !now.Before(s.next); n++ {
+		if n == MaxCatchUpTicks {
+			s.next = now
+			break
 		}
+		s.tick(s.next) // the scheduled time: input deadlines follow the schedule
+		s.next = s.next.Add(TickDuration)
+	}
+	return s.out.datagrams()
+}
+
+// Deadline returns when Advance must next be called: the next scheduled
+// tick (the zero time before the first call).
+func (s *Server) Deadline() time.Time { return s.next }
+
+func (s *Server) tick(now time.Time) {
+	s.tickAt = now.Add(TickDuration)
+	s.ticks++
+	s.guard(func() { s.step(now) })
+	s.clock++
+}
+
+// step is one tick's work; a panic in it ends the match (guard).
+func (s *Server) step(now time.Time) {
+	s.expire(now)
+	m := &s.match
+	if s.seats.rosterChanged() {
+		s.seats.each(func(l *link, slot int) { s.sendStart(l, slot) })
+	} else {
+		every := uint64(startResendTicks)
+		if m.phase == phaseCountdown {
+			every = countdownResendTicks
+		}
+		if s.ticks%every == 0 {
+			s.seats.each(func(l *link, slot int) {
+				if !m.live() || !l.started {
+					s.sendStart(l, slot)
+				}
+			})
+		}
+	}
+	if !m.due(s.clock) {
+		return
+	}
+	m.phase = phaseRunning
+	w := m.world
+	t := w.Tick()
+	for i := range m.inputs {
+		m.inputs[i] = s.inputFor(i, t)
+	}
+	w.Step(m.inputs)
+	hash := w.Hash()
+	m.played++
+	isState := m.played%uint64(s.cfg.StateEvery) == 0
+	if isState {
+		w.Save(&m.state.Snapshot) // once, for every peer
+		m.state.Hash = hash
+	}
+	m.ack.Hash = hash
+	s.seats.each(func(l *link, slot int) {
+		hdr := proto.Header{Session: l.session, Match: m.id, Player: proto.SpectatorSlot, Seq: l.next()}
+		ai := proto.AckInfo{ServerTick: w.Tick()}
+		if slot >= 0 {
+			hdr.Player = uint8(slot)
+			ai = s.seats.at(slot).in.ackInfo(now, w.Tick())
+		}
+		if isState {
+			m.state.Header, m.state.AckInfo = hdr, ai
+			s.out.put(l.addr, &m.state)
+		} else {
+			m.ack.Header, m.ack.AckInfo = hdr, ai
+			s.out.put(l.addr, &m.ack)
+		}
+	})
+}
+
+// expire applies silence: lost players idle, and the places of peers
+// silent for FreeAfter are freed.
+func (s *Server) expire(now time.Time) {
+	humans := s.seats.humans()
+	freed := s.seats.expire(now, func(st *seat) {
+		if s.match.live() {
+			s.match.world.Seat(st.slot, false)
+		}
+	})
+	s.stats.timeouts += uint64(freed)
+	if humans > 0 && s.seats.humans() == 0 {
+		s.seats.clearSeats()
+		s.openLobby()
 	}
 }
 
 // inputFor picks slot's input for tick t.
 func (s *Server) inputFor(slot int, t game.Tick) game.Input {
-	p := s.seats[slot]
-	switch {
-	case p == nil:
+	st := s.seats.at(slot)
+	switch st.state {
+	case seatFree:
 		return game.Neutral(t)
-	case p.bot != nil:
-		in := p.bot.Input(s.world.State(), s.world.Maze(), slot)
+	case seatBot:
+		in := st.bot.Input(s.match.world.State(), s.match.world.Maze(), slot)
 		in.Tick = t
 		return in
 	}
-	if in, ok := p.inputs.Get(t); ok {
-		p.last, p.held = in, 0
-		p.real++
+	in, kind := st.in.take(t)
+	switch kind {
+	case inputReal:
 		s.stats.real++
-		return in
-	}
-	if p.held < HoldTicks {
-		p.held++
-		p.heldN++
+	case inputHeld:
 		s.stats.held++
-		in := p.last // keep moving, but never fire a shot the player did not send
-		in.Tick, in.Buttons = t, in.Buttons&^game.ButtonFire
-		return in
+	default:
+		s.stats.neutral++
 	}
-	p.neutral++
-	s.stats.neutral++
-	return game.Neutral(t)
+	return in
 }
 
-// packet is what the server and client send: any proto packet.
-type packet interface {
-	Append([]byte) []byte
-	Head() *proto.Header
+// guard runs f, and recovers a panic in it at the match's boundary: the
+// stack goes to the log, every peer of the match gets a Leave saying
+// "server error", and a new lobby opens. The server itself goes on.
+func (s *Server) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.fault(r, debug.Stack())
+		}
+	}()
+	f()
 }
 
-// send encodes pkt with the next sequence number for its destination.
-func (s *Server) send(to netip.AddrPort, pkt packet) {
-	if p := s.peerAt(to); p != nil && p.session == pkt.Head().Session {
-		p.seq++
-		pkt.Head().Seq = p.seq
-	}
-	start := len(s.arena)
-	s.arena = pkt.Append(s.arena)
-	s.out = append(s.out, Datagram{Addr: to, Data: s.arena[start:len(s.arena):len(s.arena)]})
-	s.stats.bytesOut += uint64(len(s.arena) - start)
+func (s *Server) fault(r any, stack []byte) {
+	s.stats.faults++
+	s.log.Error("match stopped after a server error", "match", s.match.id, "panic", fmt.Sprint(r), "stack", string(stack))
+	s.out.reset() // whatever the failed step produced is not to be trusted
+	// Rebuild the seat table rather than walk one a fault may have left
+	// half-changed.
+	old := s.seats
+	s.seats = newSeatTable(s.cfg.Players, s.cfg.MaxSpectators)
+	old.each(func(l *link, slot int) {
+		var p uint8 = proto.SpectatorSlot
+		if slot >= 0 {
+			p = uint8(slot)
+		}
+		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.id, Player: p, Seq: l.seq + 1},
+			Reason: proto.LeaveServerError})
+	})
+	// Opening the lobby places the bots; should that fail too, the server
+	// stays up with an empty table rather than fault again.
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("lobby failed to open after a server error", "panic", fmt.Sprint(r))
+			}
+		}()
+		s.openLobby()
+	}()
 }
 
 // Shutdown returns a Leave for every network peer, for a clean exit.
 func (s *Server) Shutdown() []Datagram {
-	s.out, s.arena = s.out[:0], s.arena[:0]
-	for _, p := range s.humans() {
-		hdr := proto.Header{Session: p.session, Match: s.match, Player: proto.SpectatorSlot}
-		if p.slot >= 0 {
-			hdr.Player = uint8(p.slot)
+	s.out.reset()
+	s.seats.each(func(l *link, slot int) {
+		var p uint8 = proto.SpectatorSlot
+		if slot >= 0 {
+			p = uint8(slot)
 		}
-		s.send(p.addr, &proto.Leave{Header: hdr, Reason: proto.LeaveShutdown})
-	}
-	return s.out
+		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.id, Player: p, Seq: l.next()},
+			Reason: proto.LeaveShutdown})
+	})
+	return s.out.datagrams()
 }
 
 // ObserveTickDuration records how long the driver's last Tick took.
@@ -685,5 +667,5 @@ func (s *Server) ObserveTickDuration(d time.Duration) { s.tickDur.add(float64(d)
 
 func (s *Server) drop(r DropReason) {
 	s.drops[r]++
-	s.dropTotal++
+	s.stats.dropped++
 }

@@ -48,6 +48,9 @@ type ServerStats struct {
 	// Reconnects counts seats resumed with a token; Timeouts places freed
 	// after FreeAfter of silence.
 	Reconnects, Timeouts uint64
+	// Faults counts matches stopped by a panic in the server (each one is
+	// logged with its stack).
+	Faults uint64
 }
 
 // DroppedTotal returns the number of dropped datagrams.
@@ -61,26 +64,27 @@ func (st *ServerStats) DroppedTotal() uint64 {
 
 // Stats returns the server's counters.
 func (s *Server) Stats() ServerStats {
-	st := ServerStats{Match: s.match, Running: s.running, Need: s.need(), Spectators: len(s.specs),
+	st := ServerStats{Match: s.match.id, Running: s.match.live(), Need: s.seats.free(), Spectators: len(s.seats.specs),
 		Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
-		BytesIn: s.stats.bytesIn, BytesOut: s.stats.bytesOut, DatagramsIn: s.stats.datagramsIn,
+		BytesIn: s.stats.bytesIn, BytesOut: s.out.bytes, DatagramsIn: s.stats.datagramsIn,
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
-		Reconnects: s.reconnects, Timeouts: s.timeouts, Accepted: s.stats.accepted}
-	if s.world != nil {
-		st.Tick = s.world.Tick()
+		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults}
+	if w := s.match.world; w != nil {
+		st.Tick = w.Tick()
 	}
 	for i := 0; i < s.cfg.Players; i++ {
-		p := s.seats[i]
-		if p == nil {
+		p := s.seats.at(i)
+		if p.state == seatFree {
 			continue
 		}
-		ps := PlayerStats{Slot: i, Name: p.name, Bot: p.bot != nil, Connected: p.bot != nil || p.connected, MarginMs: int(p.margin),
-			RealTicks: p.real, HeldTicks: p.heldN, NeutralTicks: p.neutral, LateInputs: p.late}
-		if p.bot == nil {
+		ps := PlayerStats{Slot: i, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
+			MarginMs: int(p.in.margin), RealTicks: p.in.real, HeldTicks: p.in.heldN, NeutralTicks: p.in.neutral,
+			LateInputs: p.in.late}
+		if p.human() {
 			ps.Addr = p.addr.String()
 		}
-		if s.world != nil {
-			ps.Score = s.world.State().Tanks[i].Score
+		if w := s.match.world; w != nil {
+			ps.Score = w.State().Tanks[i].Score
 		}
 		st.Players = append(st.Players, ps)
 	}

@@ -45,6 +45,12 @@ func (w *wire) join(cfg ClientConfig) *Client {
 	if c.Status() != StatusWaiting && c.Status() != StatusPlaying {
 		w.t.Fatalf("handshake failed: client %v", c.Status())
 	}
+	// Run the server through the countdown of a match that just started,
+	// so the stories begin at its first step.
+	for m := &w.srv.match; m.phase == phaseCountdown && w.srv.clock.Before(m.world.Tick()); {
+		w.now = w.now.Add(TickDuration)
+		w.toClients(w.srv.Tick(w.now))
+	}
 	return c
 }
 
@@ -64,8 +70,9 @@ func (w *wire) toClients(out []Datagram) {
 func (w *wire) stepClient(c *Client, in game.Input) []byte {
 	w.t.Helper()
 	before := c.World().Tick()
-	c.clock.Reset()
-	c.Advance(w.now, in) // starts the clock
+	c.sync.clock.Reset()
+	c.sync.skip, c.sync.ahead = 0, 0 // the story sets the pace, not the start countdown
+	c.Advance(w.now, in)             // starts the clock
 	out := c.Advance(w.now.Add(TickDuration), in)
 	if c.World().Tick() != before+1 || len(out) != 1 {
 		w.t.Fatalf("client did not step exactly one tick (%d -> %d, %d datagrams)", before, c.World().Tick(), len(out))
@@ -212,11 +219,11 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 	bad := st.Append(nil)
 	remote := 1 - a.Slot()
 	tNext := a.World().Tick()
-	predBefore := a.pred.Predict(remote, tNext)
-	hashBefore, metricsBefore, marginsBefore := a.World().Hash(), a.Metrics(), a.margins.n
+	predBefore := a.tl.pred.Predict(remote, tNext)
+	hashBefore, metricsBefore, marginsBefore := a.World().Hash(), a.Metrics(), a.sync.margins.n
 	w.now = w.now.Add(50 * time.Millisecond) // any RTT sample taken now would differ
 	a.Receive(w.now, srvAddr, bad)
-	if a.World().Hash() != hashBefore || a.pred.Predict(remote, tNext) != predBefore {
+	if a.World().Hash() != hashBefore || a.tl.pred.Predict(remote, tNext) != predBefore {
 		t.Fatal("a State with a bad hash changed the world or the remote prediction")
 	}
 	m := a.Metrics()
@@ -225,11 +232,11 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 	}
 	m.HashMismatches = metricsBefore.HashMismatches
 	m.BytesDown, m.BytesDownPerSec = metricsBefore.BytesDown, metricsBefore.BytesDownPerSec // the datagram did arrive
-	if m != metricsBefore || a.margins.n != marginsBefore {
+	if m != metricsBefore || a.sync.margins.n != marginsBefore {
 		t.Fatalf("a State with a bad hash changed the metrics:\nbefore %+v\nafter  %+v", metricsBefore, m)
 	}
 	a.Receive(w.now, srvAddr, good)
-	if a.pred.Predict(remote, tNext) == predBefore {
+	if a.tl.pred.Predict(remote, tNext) == predBefore {
 		t.Fatal("the good State did not update the remote prediction either; the test proves nothing")
 	}
 }
@@ -253,7 +260,7 @@ func TestStoryForeignStatesRejected(t *testing.T) {
 		tc.edit(st)
 		before := c.World().Hash()
 		c.Receive(w.now, srvAddr, st.Append(nil))
-		if c.World().Hash() != before || c.haveAuth {
+		if c.World().Hash() != before || c.tl.haveAuth {
 			t.Errorf("%s: State was applied", tc.name)
 		}
 	}
@@ -261,7 +268,7 @@ func TestStoryForeignStatesRejected(t *testing.T) {
 		t.Fatalf("Dropped = %d, want %d", got, len(cases))
 	}
 	c.Receive(w.now, srvAddr, states[len(states)-1])
-	if !c.haveAuth {
+	if !c.tl.haveAuth {
 		t.Fatal("the genuine State was not applied either")
 	}
 }

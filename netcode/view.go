@@ -62,8 +62,12 @@ type Metrics struct {
 	// half the RTT.
 	InputLead int32
 	// ArrivalMargin is how early (positive) or late (negative) the server
-	// says our inputs arrive, smoothed.
-	ArrivalMargin time.Duration
+	// says our inputs arrive, smoothed; ArrivalMarginP5 and P50 are the 5th
+	// percentile and median of the last 256 reports.
+	ArrivalMargin, ArrivalMarginP5, ArrivalMarginP50 time.Duration
+	// Redundancy is how many inputs each Input datagram carries now (more
+	// under loss, see clocksync.go).
+	Redundancy int
 	// LossUp and LossDown are packet-loss fractions (0..1) client→server and
 	// server→client.
 	LossUp, LossDown float64

@@ -62,6 +62,13 @@ func (j *CookieJar) Verify(c Cookie, addr netip.AddrPort, now time.Time) error {
 	return nil
 }
 
+// Issued returns the cookie's issue time, as written in it. Only a cookie
+// that passed Verify is known to say the truth; a server uses it to measure
+// the handshake's round trip (Challenge sent → Join received).
+func (c Cookie) Issued() time.Time {
+	return time.UnixMilli(int64(binary.BigEndian.Uint64(c[:8])))
+}
+
 // mac fills c[8:] from the time in c[:8] and addr.
 func (j *CookieJar) mac(c *Cookie, addr netip.AddrPort) {
 	m := hmac.New(sha256.New, j.secret)

@@ -1,0 +1,87 @@
+package netcode
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"ttytanks/proto"
+)
+
+// Why a client's session ended. Client.Err returns one of these (or an
+// error wrapping one); test with errors.Is and errors.As, never by the
+// message, which is for the player.
+var (
+	// ErrQuit: the player closed the session.
+	ErrQuit = errors.New("quit")
+	// ErrServerFull: every seat is taken.
+	ErrServerFull = errors.New("the server is full: try again later, or watch with --spectate")
+	// ErrSpectatorsFull: every spectator place is taken.
+	ErrSpectatorsFull = errors.New("the server has no room for another spectator")
+	// ErrServerError: the server stopped the match after an internal
+	// error (the server itself goes on).
+	ErrServerError = errors.New("the server stopped the match after a server error")
+)
+
+// NoAnswerError: the server never answered the handshake.
+type NoAnswerError struct {
+	Server netip.AddrPort
+	After  time.Duration
+}
+
+func (e *NoAnswerError) Error() string {
+	return fmt.Sprintf("no answer from %v after %v: is a ttytanks server running there?", e.Server, e.After)
+}
+
+// GoneError: nothing was heard from the server for SilenceGone.
+type GoneError struct {
+	Server netip.AddrPort
+	After  time.Duration
+}
+
+func (e *GoneError) Error() string {
+	return fmt.Sprintf("the server at %v is gone (nothing heard for %v)", e.Server, e.After)
+}
+
+// VersionError: the server speaks another protocol version.
+type VersionError struct {
+	Server, Client uint8 // 0 when the server's Reject did not say
+}
+
+func (e *VersionError) Error() string {
+	if e.Server == 0 {
+		return "the server speaks another protocol version: upgrade the older side"
+	}
+	return fmt.Sprintf("server speaks protocol v%d, this client v%d: upgrade the older side", e.Server, e.Client)
+}
+
+// Is makes errors.Is(err, proto.ErrVersion) hold.
+func (e *VersionError) Is(target error) bool { return target == proto.ErrVersion }
+
+// RefusedError: the server refused the Join for a reason without an error
+// of its own.
+type RefusedError struct{ Reason proto.RejectReason }
+
+func (e *RefusedError) Error() string { return "the server refused us: " + e.Reason.String() }
+
+// EndedError: the server ended the session with a Leave.
+type EndedError struct{ Reason proto.LeaveReason }
+
+func (e *EndedError) Error() string {
+	if e.Reason == proto.LeaveServerError {
+		return ErrServerError.Error()
+	}
+	return "the server ended the session: " + e.Reason.String()
+}
+
+// Is makes errors.Is(err, ErrServerError) hold for a server-error Leave.
+func (e *EndedError) Is(target error) bool {
+	return target == ErrServerError && e.Reason == proto.LeaveServerError
+}
+
+// NetworkError: the transport failed under the client.
+type NetworkError struct{ Err error }
+
+func (e *NetworkError) Error() string { return "network error: " + e.Err.Error() }
+func (e *NetworkError) Unwrap() error { return e.Err }

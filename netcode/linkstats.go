@@ -1,0 +1,178 @@
+package netcode
+
+import (
+	"math"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// linkStats measures the client's link to the server from what crosses
+// it: the RTT (from the server's echoes of our Input times), the loss each
+// way (distinct sequence numbers against those sent, so duplicates cannot
+// hide loss), bandwidth, and the arrival margins the server reports. It
+// also remembers each Input datagram sent, by ClientTime, for the echoes.
+type linkStats struct {
+	srtt      ewma
+	margin    ewma    // arrival margin, ms, smoothed for display
+	margins   *window // the last arrival margins, ms, for p5 and median
+	up, down  rate
+	rttSpark  spark
+	lastSpark time.Time
+	// loss down: distinct server sequence numbers against the span seen
+	downSeen         *Ring[bool]
+	downMax          uint32
+	downHave         bool
+	downExp, downGot float64
+	// loss up: distinct Input datagrams the server counted against those
+	// sent, up to the one it echoes
+	sentAt      *Ring[sentInfo]
+	sent        uint32
+	upBase      [2]uint32 // (sent, received) at the base of the window
+	upHave      bool
+	lossUp      float64
+	lastRecv    uint16
+	recvExt     uint32 // Received, extended past its 16-bit wrap
+	datagramsUp uint64
+}
+
+// sentInfo is what the client remembers of an Input datagram: how many it
+// had sent by then, and the newest tick it carried.
+type sentInfo struct {
+	count   uint32
+	newest  game.Tick
+	sampled bool // its arrival margin has been taken into clock sync
+}
+
+func newLinkStats() linkStats {
+	return linkStats{margins: newWindow(256), rttSpark: newSpark(), downSeen: NewRing[bool](1024),
+		sentAt: NewRing[sentInfo](4096)}
+}
+
+// reset forgets the baselines of the loss estimates: a new match may be a
+// new server, whose sequence numbers and receive counts start over.
+func (l *linkStats) reset() {
+	l.downSeen.Clear()
+	l.downHave, l.downMax, l.downExp, l.downGot = false, 0, 0, 0
+	l.upHave, l.lastRecv, l.recvExt, l.lossUp = false, 0, 0, 0
+	l.sentAt.Clear()
+	l.margins.reset()
+}
+
+// sentUp counts n bytes sent at now.
+func (l *linkStats) sentUp(now time.Time, n int) {
+	l.up.add(now, n)
+	l.datagramsUp++
+}
+
+// sentInput remembers an Input datagram sent with ClientTime ct whose
+// newest input is for tick newest.
+func (l *linkStats) sentInput(ct uint16, newest game.Tick) {
+	l.sent++
+	l.sentAt.Put(game.Tick(ct), sentInfo{count: l.sent, newest: newest})
+}
+
+// received counts n bytes from the server at now.
+func (l *linkStats) received(now time.Time, n int) { l.down.add(now, n) }
+
+// tick lets the bandwidth windows roll over at now, and samples the RTT
+// sparkline four times a second.
+func (l *linkStats) tick(now time.Time) {
+	l.up.tick(now)
+	l.down.tick(now)
+	if now.Sub(l.lastSpark) >= 250*time.Millisecond && l.srtt.ok {
+		l.lastSpark = now
+		l.rttSpark.w.add(l.srtt.v / float64(time.Millisecond))
+	}
+}
+
+// noteSeq counts a genuine datagram from the server for the loss-down
+// estimate; a repeated sequence number counts once.
+func (l *linkStats) noteSeq(seq uint32) {
+	t := game.Tick(seq)
+	if l.downSeen.Has(t) {
+		return // duplicate
+	}
+	l.downSeen.Put(t, true)
+	if !l.downHave {
+		l.downHave, l.downMax = true, seq
+		l.downGot, l.downExp = 1, 1
+		return
+	}
+	if d := int32(seq - l.downMax); d > 0 {
+		l.downExp += float64(d)
+		l.downMax = seq
+	}
+	l.downGot++
+	if l.downExp > 2400 { // halve both: a long, sliding horizon
+		l.downExp, l.downGot = l.downExp/2, l.downGot/2
+	}
+}
+
+// lossDown returns the estimated loss server → client, 0..1.
+func (l *linkStats) lossDown() float64 {
+	if l.downExp <= 0 {
+		return 0
+	}
+	return max(0, 1-l.downGot/l.downExp)
+}
+
+// echo takes the RTT echo of an Ack at now (ms clock ct) and returns what
+// we remember of the Input datagram it echoes, or nil.
+func (l *linkStats) echo(ct uint16, a *proto.AckInfo) *sentInfo {
+	// RTT: our clock now, minus the echoed send time, minus the server's
+	// hold. A saturated hold (the server has had nothing new from us for
+	// 0.65 s) makes the sample meaningless; a slightly negative one is
+	// clock granularity (ms echoes, 10 µs holds) and counts as zero.
+	rtt := time.Duration(uint16(ct-a.EchoTime))*time.Millisecond -
+		time.Duration(a.EchoDelay)*10*time.Microsecond
+	if a.EchoDelay != math.MaxUint16 && rtt > -time.Millisecond && rtt < 10*time.Second {
+		l.srtt.alpha = 1.0 / 8
+		l.srtt.add(float64(max(rtt, 0)))
+	}
+	return l.sentAt.Lookup(game.Tick(a.EchoTime))
+}
+
+// sampleRTT adds a round-trip sample measured outside the Acks (the
+// handshake's), while there is none from them.
+func (l *linkStats) sampleRTT(d time.Duration) {
+	if !l.srtt.ok && d > 0 && d < 10*time.Second {
+		l.srtt.alpha = 1.0 / 8
+		l.srtt.add(float64(d))
+	}
+}
+
+// rtt returns the smoothed RTT (0 before any sample).
+func (l *linkStats) rtt() time.Duration { return time.Duration(l.srtt.v) }
+
+// noteMargin records an arrival margin, in ms.
+func (l *linkStats) noteMargin(ms int16) {
+	l.margin.alpha = 1.0 / 16
+	l.margin.add(float64(ms))
+	l.margins.add(float64(ms))
+}
+
+// noteReceived takes the server's count of distinct Input datagrams
+// received, as of the datagram sent as number sent; it updates the loss-up
+// estimate over a window of 60 to 1200 datagrams.
+func (l *linkStats) noteReceived(sent uint32, received uint16) {
+	d := int16(received - l.lastRecv)
+	if l.upHave && d <= 0 {
+		return // a reordered or duplicated Ack: nothing newer
+	}
+	l.recvExt += uint32(uint16(d))
+	l.lastRecv = received
+	recv := l.recvExt
+	if !l.upHave {
+		l.upBase, l.upHave = [2]uint32{sent, recv}, true
+		return
+	}
+	if ds := sent - l.upBase[0]; ds >= 60 {
+		dr := recv - l.upBase[1]
+		l.lossUp = min(1, max(0, 1-float64(dr)/float64(ds)))
+		if ds >= 1200 { // slide the window
+			l.upBase = [2]uint32{sent - ds/2, recv - dr/2}
+		}
+	}
+}

@@ -1,0 +1,297 @@
+package netcode
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// seatState is where one seat is in its life cycle; doc.go draws the
+// machine. Every change goes through seat.to, which panics on a transition
+// the machine does not have, so an illegal one is loud, never silent.
+type seatState uint8
+
+const (
+	// seatFree: nobody holds the seat.
+	seatFree seatState = iota
+	// seatBot: a server-side bot holds it for the server's life.
+	seatBot
+	// seatHeld: a network player holds it and was heard within LostAfter.
+	seatHeld
+	// seatLost: its player has been silent for LostAfter; the tank idles
+	// on neutral input, the roster shows it as not connected, and the seat
+	// is freed after FreeAfter of silence.
+	seatLost
+)
+
+var seatStateNames = [...]string{seatFree: "free", seatBot: "bot", seatHeld: "held", seatLost: "lost"}
+
+func (s seatState) String() string { return seatStateNames[s] }
+
+// seatMoves lists the legal transitions: seatMoves[from] has bit 1<<to.
+var seatMoves = [...]uint8{
+	seatFree: 1<<seatBot | 1<<seatHeld,                // bot placed; join
+	seatBot:  1 << seatFree,                           // fault or shutdown clears the table
+	seatHeld: 1<<seatHeld | 1<<seatLost | 1<<seatFree, // reconnect; silence; leave, timeout, clear
+	seatLost: 1<<seatHeld | 1<<seatFree,               // heard again or reconnect; timeout, leave, clear
+}
+
+// link is the network side of a peer: where it is, its session, and the
+// sequence numbers sent to it.
+type link struct {
+	addr    netip.AddrPort
+	session uint64
+	name    string
+	seq     uint32    // the last sequence number sent to it
+	heard   time.Time // its last sign of life
+	// started is set by the peer's first Input after the Start of a
+	// running match: until then the server resends Start.
+	started bool
+	// rtt is the handshake's round trip, the server's only measure of
+	// the peer's distance (it schedules match starts by it).
+	rtt time.Duration
+}
+
+// next returns the next sequence number to send on the link.
+func (l *link) next() uint32 {
+	l.seq++
+	return l.seq
+}
+
+// seat is one of the match's places.
+type seat struct {
+	slot  int
+	state seatState
+	link
+	token proto.Token
+	bot   InputSource
+	in    inputBuffer
+}
+
+// to moves the seat to state next, or panics on an illegal transition.
+func (s *seat) to(next seatState) {
+	if seatMoves[s.state]&(1<<next) == 0 {
+		panic(fmt.Sprintf("netcode: illegal seat transition %v → %v", s.state, next))
+	}
+	s.state = next
+}
+
+// human reports whether a network player holds the seat.
+func (s *seat) human() bool { return s.state == seatHeld || s.state == seatLost }
+
+// spectator is a peer that watches without a seat.
+type spectator struct {
+	link
+}
+
+// seatTable holds the seats and the spectators, and applies every
+// transition of their life cycles. Seats are indexed by slot; spectators
+// are kept in joining order.
+type seatTable struct {
+	n        int // seats in the match
+	seats    [game.MaxPlayers]seat
+	specs    []*spectator
+	maxSpecs int
+	// changed records that the roster (names, connected flags) changed
+	// since the last call to rosterChanged.
+	changed bool
+}
+
+func newSeatTable(n, maxSpecs int) seatTable {
+	t := seatTable{n: n, maxSpecs: maxSpecs}
+	for i := range t.seats[:n] {
+		t.seats[i].slot = i
+		t.seats[i].in = newInputBuffer()
+	}
+	return t
+}
+
+// at returns the seat of slot, which must be below n.
+func (t *seatTable) at(slot int) *seat { return &t.seats[slot] }
+
+// free returns how many seats are free.
+func (t *seatTable) free() int {
+	n := 0
+	for i := range t.seats[:t.n] {
+		if t.seats[i].state == seatFree {
+			n++
+		}
+	}
+	return n
+}
+
+// humans returns how many seats network players hold.
+func (t *seatTable) humans() int {
+	n := 0
+	for i := range t.seats[:t.n] {
+		if t.seats[i].human() {
+			n++
+		}
+	}
+	return n
+}
+
+// placeBot puts a bot in a free seat.
+func (t *seatTable) placeBot(slot int, name string, bot InputSource) {
+	s := &t.seats[slot]
+	s.to(seatBot)
+	s.link, s.bot = link{name: name}, bot
+	s.in.reset()
+	t.changed = true
+}
+
+// take seats a new player in the first free seat and returns it, or nil
+// when every seat is taken.
+func (t *seatTable) take(l link, token proto.Token) *seat {
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.state == seatFree {
+			s.to(seatHeld)
+			s.link, s.token, s.bot = l, token, nil
+			s.in.reset()
+			t.changed = true
+			return s
+		}
+	}
+	return nil
+}
+
+// resume gives a held (or lost) seat to its player at a new address or
+// session, after a reconnect with its token.
+func (t *seatTable) resume(s *seat, addr netip.AddrPort, session uint64, rtt time.Duration, now time.Time) {
+	s.to(seatHeld)
+	s.addr, s.session, s.heard, s.rtt = addr, session, now, rtt
+	s.started = false
+	s.in.reset()
+	t.changed = true
+}
+
+// release frees a human's seat.
+func (t *seatTable) release(s *seat) {
+	s.to(seatFree)
+	s.link, s.token, s.bot = link{}, proto.Token{}, nil
+	s.in.reset()
+	t.changed = true
+}
+
+// hear notes a sign of life from a seat's player: a lost seat is held
+// again.
+func (t *seatTable) hear(s *seat, now time.Time) {
+	s.heard = now
+	if s.state == seatLost {
+		s.to(seatHeld)
+		t.changed = true
+	}
+}
+
+// addSpectator adds a spectator, or returns nil at the limit.
+func (t *seatTable) addSpectator(l link) *spectator {
+	if len(t.specs) >= t.maxSpecs {
+		return nil
+	}
+	sp := &spectator{link: l}
+	t.specs = append(t.specs, sp)
+	return sp
+}
+
+// dropSpectator removes a spectator.
+func (t *seatTable) dropSpectator(sp *spectator) {
+	for i, q := range t.specs {
+		if q == sp {
+			t.specs = append(t.specs[:i], t.specs[i+1:]...)
+			return
+		}
+	}
+}
+
+// expire applies silence at now: held seats silent for LostAfter become
+// lost; seats and spectators silent for FreeAfter are freed. It calls
+// freed for each seat it frees, before freeing it, and returns how many
+// places it freed.
+func (t *seatTable) expire(now time.Time, freed func(s *seat)) int {
+	n := 0
+	for i := range t.seats[:t.n] {
+		s := &t.seats[i]
+		if !s.human() {
+			continue
+		}
+		switch silent := now.Sub(s.heard); {
+		case silent > FreeAfter:
+			freed(s)
+			t.release(s)
+			n++
+		case silent > LostAfter && s.state == seatHeld:
+			s.to(seatLost)
+			t.changed = true
+		}
+	}
+	for i := 0; i < len(t.specs); {
+		if now.Sub(t.specs[i].heard) > FreeAfter {
+			t.specs = append(t.specs[:i], t.specs[i+1:]...)
+			n++
+			continue
+		}
+		i++
+	}
+	return n
+}
+
+// clearSeats frees every seat, bots' included; spectators stay.
+func (t *seatTable) clearSeats() {
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.state != seatFree {
+			s.to(seatFree)
+			s.link, s.token, s.bot = link{}, proto.Token{}, nil
+			s.in.reset()
+		}
+	}
+	t.changed = true
+}
+
+// bySession returns the seat or spectator place of session at addr.
+func (t *seatTable) bySession(addr netip.AddrPort, session uint64) (*seat, *spectator) {
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.human() && s.session == session && s.addr == addr {
+			return s, nil
+		}
+	}
+	for _, sp := range t.specs {
+		if sp.session == session && sp.addr == addr {
+			return nil, sp
+		}
+	}
+	return nil, nil
+}
+
+// byToken returns the human seat holding token, comparing in constant
+// time, or nil.
+func (t *seatTable) byToken(tok *proto.Token) *seat {
+	var found *seat
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.human() && sameToken(&s.token, tok) {
+			found = s
+		}
+	}
+	return found
+}
+
+// rosterChanged reports, once, whether the roster changed.
+func (t *seatTable) rosterChanged() bool {
+	c := t.changed
+	t.changed = false
+	return c
+}
+
+// each calls f for every network peer: human seats, then spectators.
+func (t *seatTable) each(f func(l *link, slot int)) {
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.human() {
+			f(&s.link, i)
+		}
+	}
+	for _, sp := range t.specs {
+		f(&sp.link, -1)
+	}
+}

@@ -1,0 +1,266 @@
+package netcode
+
+import (
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// helloEvery is how often a connecting client repeats its Hello or Join.
+const helloEvery = 250 * time.Millisecond
+
+// Leave delivery: a closing client repeats its Leave every leaveEvery
+// until the server acknowledges it, for at most leaveFor.
+const (
+	leaveEvery = 100 * time.Millisecond
+	leaveFor   = time.Second
+)
+
+// Silence thresholds: after SilenceReconnecting without a datagram from the
+// server the client shows "reconnecting" and stops predicting; after
+// SilenceGone it gives up.
+const (
+	SilenceReconnecting = 3 * time.Second
+	SilenceGone         = 20 * time.Second
+)
+
+// session is the client's life cycle with one server: the handshake, the
+// seat and match it was given, the roster, silence and reconnects, and how
+// it ended. Its status changes only through its methods.
+type session struct {
+	status    Status
+	err       error  // why it ended, once StatusClosed
+	note      string // a word for the player while reconnecting
+	id        uint64
+	cookie    proto.Cookie
+	hasCookie bool
+	token     proto.Token
+	match     uint32
+	slot      int
+	slots     int
+	need      int
+	names     [game.MaxPlayers]string
+	connected [game.MaxPlayers]bool
+	startTick game.Tick
+	seq       uint32
+	heard     time.Time // last genuine datagram from the server (or the first attempt)
+	nextHello time.Time
+	helloAt   time.Time // when the last Hello or Join went out
+	handRTT   time.Duration
+	keepAlive time.Time
+	// leaving: a Leave is out and not yet acknowledged.
+	leaving    bool
+	leaveUntil time.Time
+	nextLeave  time.Time
+}
+
+func newSession(id uint64) session { return session{id: id, slot: -1} }
+
+// header returns the header of our next datagram (without its sequence
+// number).
+func (s *session) header() proto.Header {
+	h := proto.Header{Session: s.id, Match: s.match, Player: proto.SpectatorSlot}
+	if s.slot >= 0 {
+		h.Player = uint8(s.slot)
+	}
+	return h
+}
+
+// nextSeq returns the sequence number of our next datagram.
+func (s *session) nextSeq() uint32 {
+	s.seq++
+	return s.seq
+}
+
+// end closes the session with err (the first reason wins).
+func (s *session) end(err error) {
+	if s.status != StatusClosed {
+		s.status, s.err, s.note = StatusClosed, err, ""
+	}
+}
+
+// hear notes a genuine datagram from the server.
+func (s *session) hear(now time.Time) { s.heard = now }
+
+// silence returns how long the server has been silent at now.
+func (s *session) silence(now time.Time) time.Duration {
+	if s.heard.IsZero() {
+		s.heard = now
+	}
+	return now.Sub(s.heard)
+}
+
+// challenged takes a Challenge's cookie; it reports whether we were
+// waiting for one.
+func (s *session) challenged(now time.Time, c proto.Cookie) bool {
+	if s.status != StatusConnecting && s.status != StatusReconnecting {
+		return false
+	}
+	if !s.helloAt.IsZero() {
+		s.handRTT = now.Sub(s.helloAt)
+	}
+	s.cookie, s.hasCookie = c, true
+	s.nextHello = now.Add(helloEvery)
+	return true
+}
+
+// join returns our Join.
+func (s *session) join(now time.Time, name string, spectate bool) *proto.Join {
+	s.helloAt = now
+	return &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie, Token: s.token, Spectate: spectate, Name: name}
+}
+
+// hello returns our Hello.
+func (s *session) hello(now time.Time) *proto.Hello {
+	s.helloAt = now
+	return &proto.Hello{Header: proto.Header{Session: s.id}}
+}
+
+// rejected takes a Reject; it ends the session unless the cookie was only
+// stale (then the handshake starts over).
+func (s *session) rejected(r proto.RejectReason, spectate bool) {
+	if s.status != StatusConnecting && s.status != StatusWaiting && s.status != StatusReconnecting {
+		return // a stray answer to a duplicate Join
+	}
+	switch r {
+	case proto.RejectBadCookie:
+		s.hasCookie = false // start the handshake over
+		return
+	case proto.RejectFull:
+		if spectate {
+			s.end(ErrSpectatorsFull)
+		} else {
+			s.end(ErrServerFull)
+		}
+	case proto.RejectVersion:
+		s.end(&VersionError{})
+	default:
+		s.end(&RefusedError{Reason: r})
+	}
+}
+
+// startKind says what a Start meant to the session.
+type startKind uint8
+
+const (
+	startIgnored startKind = iota // stale or irrelevant
+	startRoster                   // only the roster was news
+	startLobby                    // seated, waiting for players
+	startNew                      // a match to build (or, running, to join)
+)
+
+// started takes a Start and says what it means: the session moves to
+// waiting or playing. newMatch reports that the match id changed (a new
+// match or a new server).
+func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newMatch bool) {
+	if s.status == StatusClosed {
+		return startIgnored, false
+	}
+	s.slots, s.need, s.token = int(st.Slots), int(st.Need), st.Token
+	for i := range s.names {
+		s.names[i], s.connected[i] = "", false
+		if i < s.slots {
+			s.names[i], s.connected[i] = st.Roster[i].Name, st.Roster[i].Connected
+		}
+	}
+	reconnected := s.status == StatusReconnecting
+	if reconnected {
+		s.status, s.note = StatusPlaying, ""
+	}
+	s.slot = -1
+	if st.Slot != proto.SpectatorSlot {
+		s.slot = int(st.Slot)
+	}
+	same := s.status == StatusPlaying && haveWorld && s.match == st.Match && s.startTick == st.StartTick && !reconnected
+	if st.Need > 0 && s.match == st.Match && s.status == StatusPlaying {
+		return startIgnored, false // a delayed Start from the lobby: a running match never goes back
+	}
+	newMatch = s.match != st.Match
+	s.match = st.Match
+	if st.Need > 0 {
+		s.status = StatusWaiting
+		return startLobby, newMatch
+	}
+	if same {
+		return startRoster, newMatch
+	}
+	s.startTick = st.StartTick
+	s.status = StatusPlaying
+	return startNew, newMatch
+}
+
+// lost moves a playing session to reconnecting after silence.
+func (s *session) lost(now time.Time) {
+	s.status, s.note = StatusReconnecting, "no word from the server: reconnecting…"
+	s.nextHello = now
+}
+
+// knock returns the Hello of a reconnect attempt when one is due.
+func (s *session) knock(now time.Time) *proto.Hello {
+	if now.Before(s.nextHello) {
+		return nil
+	}
+	s.nextHello = now.Add(helloEvery)
+	s.hasCookie = false
+	return s.hello(now)
+}
+
+// close starts leaving: the Leave goes out now and is repeated until
+// acknowledged or leaveFor has passed. It returns the Leave, or nil when
+// there is no match to leave.
+func (s *session) close(now time.Time) *proto.Leave {
+	had := s.status != StatusClosed && s.match != 0
+	s.end(ErrQuit)
+	if !had {
+		return nil
+	}
+	s.leaving, s.leaveUntil, s.nextLeave = true, now.Add(leaveFor), now.Add(leaveEvery)
+	return s.leave()
+}
+
+func (s *session) leave() *proto.Leave {
+	return &proto.Leave{Header: s.header(), Reason: proto.LeaveQuit}
+}
+
+// resendLeave returns the Leave again when it is due, and stops trying
+// after leaveFor.
+func (s *session) resendLeave(now time.Time) *proto.Leave {
+	if !s.leaving {
+		return nil
+	}
+	if now.After(s.leaveUntil) {
+		s.leaving = false
+		return nil
+	}
+	if now.Before(s.nextLeave) {
+		return nil
+	}
+	s.nextLeave = now.Add(leaveEvery)
+	return s.leave()
+}
+
+// left takes a Leave from the server for our match: an acknowledgement of
+// ours, or the server ending the session.
+func (s *session) left(l *proto.Leave) {
+	if s.leaving {
+		s.leaving = false // acknowledged: the seat is free
+		return
+	}
+	if l.Match == s.match {
+		s.end(&EndedError{Reason: l.Reason})
+	}
+}
+
+// deadline returns the session's next timer at or after now (zero: none).
+func (s *session) deadline() time.Time {
+	switch {
+	case s.leaving:
+		return s.nextLeave
+	case s.status == StatusConnecting || s.status == StatusReconnecting:
+		return s.nextHello
+	case s.status == StatusWaiting:
+		return s.keepAlive
+	}
+	return time.Time{}
+}
