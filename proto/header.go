@@ -92,8 +92,10 @@ type Header struct {
 	// seat (server → client); zero before Start, SpectatorSlot for
 	// spectators.
 	Player uint8
-	// Seq counts the datagrams each side sends in a session, from 0,
-	// wrapping; receivers use it to measure loss.
+	// Seq counts the datagrams each side sends in a session, from 1,
+	// wrapping; receivers use it to measure loss. The server's replies to
+	// an address that holds no seat for the session carry 0 (PROTOCOL.md
+	// §3).
 	Seq uint32
 }
 
