@@ -1,0 +1,97 @@
+// Package netcode is ttytanks' server-authoritative rollback netcode: the
+// server core, the predicting client core, and the drivers and transports
+// that run them.
+//
+// # The contract
+//
+// Both cores are sans-IO state machines, like etcd raft's RawNode: they
+// read no clock and touch no socket. A driver feeds them time and
+// datagrams and sends what they hand back:
+//
+//	out := srv.Receive(now, from, datagram) // validate, admit, buffer
+//	out  = srv.Advance(now)                 // the 60 Hz ticks due by now
+//	next := srv.Deadline()                  // when to call Advance again
+//
+//	out  = cli.Advance(now, heldInput)      // predict the ticks the clock says
+//	out  = cli.Receive(now, from, datagram) // validate, restore, replay
+//	next  = cli.Deadline()
+//	cli.View(&view)                         // what the renderer draws
+//
+// Returned datagrams are valid until the next call. Time comes in as now;
+// the cost of a replay is measured through ClientConfig.Clock; random
+// bytes (seeds, secrets, tokens, session ids) come from an injected
+// io.Reader. So a test drives either core on a virtual clock with no
+// sockets (harness_test.go), and ServerDriver and ClientDriver
+// (driver.go) are loops that own no game logic. Why a session ended is a
+// typed error (errors.go): test it with errors.Is and errors.As.
+//
+// # The parts
+//
+// Server (server.go) is a composition:
+//
+//   - admission (admission.go): stateless cookies, the per-source rate
+//     limit (ratelimit.go), reconnect tokens, the memory of recent
+//     departures that lets a repeated Leave be acknowledged again;
+//   - the seat table (seats.go): seats and spectators, and the seat state
+//     machine below, every transition checked;
+//   - one input buffer per seat (inputbuf.go): inputs by tick, hold and
+//     neutral, arrival margins, distinct receive counts (seqwindow.go);
+//   - the match (match.go): lobby, countdown and running phases, the
+//     world, one Save per tick for every State.
+//
+// Client (client.go) is a composition:
+//
+//   - the session (session.go): handshake, seat and roster, silence and
+//     reconnect, the repeated Leave, the end reason;
+//   - the timeline (timeline.go): the predicted world, input and snapshot
+//     rings (ring.go), restore and replay;
+//   - clock sync (clocksync.go, clock.go): the tick clock, its rate, the
+//     jumps, and the redundancy and margin that loss calls for;
+//   - link statistics (linkstats.go): RTT, loss both ways, bandwidth.
+//
+// A part's fields are its own: other parts and the drivers call its
+// methods. Transports (transport.go, mux.go) move datagrams; netsim.go
+// impairs them, seeded.
+//
+// # The data path of one input
+//
+// The TUI maps keys to a held game.Input → ClientDriver.SetInput →
+// Client.Advance: the timeline stores it for tick T, predicts the remote
+// players, steps and saves the snapshot; the session's header and the
+// newest k inputs go into an Input datagram (linkstats remembers it by
+// ClientTime) → transport → Server.Receive: header parsed once, identity
+// (seat, address, session, match), sequence number not seen, tick window
+// → the seat's input buffer → Server.Advance at tick T: the match takes
+// each seat's input (its own, the last held for HoldTicks, or neutral),
+// steps, hashes, and sends each peer an Ack or a State with the seat's
+// arrival margin and receive count → Client.Receive: identity, freshness,
+// hash, then the timeline restores and replays from T+1 to the present;
+// clock sync takes the margin, link statistics the RTT and loss.
+//
+// # The seat state machine
+//
+//	                 join (cookie, free seat)
+//	     ┌──────┐ ───────────────────────────► ┌──────┐   silence ≥ LostAfter   ┌──────┐
+//	     │ free │                              │ held │ ──────────────────────► │ lost │
+//	     └──────┘ ◄─────────────────────────── └──────┘ ◄────────────────────── └──────┘
+//	      ▲   │     leave, close                  │ ▲     heard, reconnect        │
+//	      │   │                                   └─┘ reconnect (token)           │
+//	      │   ▼ placeBot (lobby opens)                                            │
+//	     ┌──────┐                                                                 │
+//	     │ bot  │      free ◄─── silence ≥ FreeAfter, leave, close ───────────────┘
+//	     └──────┘ ──► free (close: the lobby reopens, or a fault)
+//
+// The transitions are seatTable's methods: take (free → held), placeBot
+// (free → bot), hear (lost → held), resume (held or lost → held, from a
+// new address), expire (held → lost → free), release (held or lost →
+// free), clearSeats (any → free). seat.to panics on any other, and the
+// panic is caught at the match's boundary (Server.guard): a fault ends
+// that match with a "server error" Leave to its peers and a log line with
+// the stack, and the server goes on. When the last network player's seat
+// is freed, the match closes and a new lobby opens.
+//
+// The match: lobby (seats free) → countdown (the last seat taken: the
+// world is built at a start tick one round trip plus a margin ahead, and
+// Start announces it with the server's clock) → running (one step per
+// server tick) → lobby (no network player left).
+package netcode
