@@ -98,7 +98,7 @@ func (f *sshFlags) check() error {
 
 // start opens the SSH listener for the game server behind mux; the
 // returned server is serving.
-func (f *sshFlags) start(mux *sshplay.MuxTransport, ui tui.Options, logger *slog.Logger) (*sshplay.Server, error) {
+func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog.Logger) (*sshplay.Server, error) {
 	path := f.hostKey
 	if path == "" {
 		p, err := sshplay.DefaultHostKeyPath()
@@ -187,11 +187,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 		return 1
 	}
-	var mux *sshplay.MuxTransport
+	var mux *netcode.MuxTransport
 	if sf.addr != "" {
 		// One server driver on both the UDP socket and the in-memory
 		// network of the SSH sessions' clients.
-		mux = sshplay.NewMuxTransport(tr)
+		mux = netcode.NewMuxTransport(tr)
 		tr = mux
 	}
 	srv, err := netcode.NewServer(f.config())

@@ -70,16 +70,16 @@
 //
 // # The seat state machine
 //
-//	                 join (cookie, free seat)
-//	     ┌──────┐ ───────────────────────────► ┌──────┐   silence ≥ LostAfter   ┌──────┐
-//	     │ free │                              │ held │ ──────────────────────► │ lost │
-//	     └──────┘ ◄─────────────────────────── └──────┘ ◄────────────────────── └──────┘
-//	      ▲   │     leave, close                  │ ▲     heard, reconnect        │
-//	      │   │                                   └─┘ reconnect (token)           │
-//	      │   ▼ placeBot (lobby opens)                                            │
-//	     ┌──────┐                                                                 │
-//	     │ bot  │      free ◄─── silence ≥ FreeAfter, leave, close ───────────────┘
-//	     └──────┘ ──► free (close: the lobby reopens, or a fault)
+//	            join (cookie, free seat)
+//	┌──────┐ ───────────────────────────► ┌──────┐   silence ≥ LostAfter   ┌──────┐
+//	│ free │                              │ held │ ──────────────────────► │ lost │
+//	└──────┘ ◄─────────────────────────── └──────┘ ◄────────────────────── └──────┘
+//	 ▲   │     leave, close                  │ ▲     heard, reconnect        │
+//	 │   │                                   └─┘ reconnect (token)           │
+//	 │   ▼ placeBot (lobby opens)                                            │
+//	┌──────┐                                                                 │
+//	│ bot  │      free ◄─── silence ≥ FreeAfter, leave, close ───────────────┘
+//	└──────┘ ──► free (close: the lobby reopens, or a fault)
 //
 // The transitions are seatTable's methods: take (free → held), placeBot
 // (free → bot), hear (lost → held), resume (held or lost → held, from a

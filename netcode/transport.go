@@ -77,6 +77,10 @@ func (u *UDP) LocalAddr() netip.AddrPort {
 // Close implements Transport.
 func (u *UDP) Close() error { return u.conn.Close() }
 
+// MemPrefix holds every address a MemNetwork hands out (Listen uses its
+// first host, 127.0.77.1, and a fresh port). MuxTransport routes by it.
+var MemPrefix = netip.MustParsePrefix("127.0.77.0/24")
+
 // MemNetwork is an in-memory datagram network: transports attached to it
 // reach each other by address, with no sockets. Delivery is immediate and
 // lossless; wrap a transport with NewSimTransport for impairments.
@@ -98,7 +102,7 @@ func (n *MemNetwork) Listen() *Mem {
 	var addr netip.AddrPort
 	for { // the next free port, skipping 0 when the counter wraps
 		n.next++
-		addr = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 77, 1}), n.next)
+		addr = netip.AddrPortFrom(MemPrefix.Addr().Next(), n.next)
 		if _, taken := n.ports[addr]; n.next != 0 && !taken {
 			break
 		}

@@ -56,7 +56,7 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRi
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := sshplay.NewMuxTransport(udp)
+	mux := netcode.NewMuxTransport(udp)
 	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1,
 		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
 	if err != nil {

@@ -3,7 +3,7 @@
 //
 // # How a session plays
 //
-// The game server runs in the same process. MuxTransport lets its one
+// The game server runs in the same process. netcode.MuxTransport lets its one
 // netcode.ServerDriver listen on the UDP socket and on an in-memory
 // netcode.MemNetwork at once. Each SSH session with a PTY starts the same
 // predicting netcode.Client as "ttytanks join", on a fresh in-memory
@@ -34,7 +34,7 @@
 // # Use
 //
 //	udp, _ := netcode.ListenUDP(":7777")
-//	mux := sshplay.NewMuxTransport(udp)
+//	mux := netcode.NewMuxTransport(udp)
 //	driver := netcode.NewServerDriver(server, mux)
 //	go driver.Run(ctx)
 //

@@ -1,4 +1,4 @@
-package sshplay
+package netcode
 
 import (
 	"errors"
@@ -8,12 +8,10 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
-
-	"ttytanks/netcode"
 )
 
 // recvTimeout is Recv with a bound, for tests.
-func recvTimeout(t *testing.T, tr netcode.Transport, d time.Duration) (string, netip.AddrPort) {
+func recvTimeout(t *testing.T, tr Transport, d time.Duration) (string, netip.AddrPort) {
 	t.Helper()
 	type got struct {
 		data string
@@ -43,7 +41,7 @@ func recvTimeout(t *testing.T, tr netcode.Transport, d time.Duration) (string, n
 // side its address belongs to.
 func TestMuxRoutes(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	udp, err := netcode.ListenUDP("127.0.0.1:0")
+	udp, err := ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +52,7 @@ func TestMuxRoutes(t *testing.T) {
 	if !MemPrefix.Contains(mux.MemAddr().Addr()) {
 		t.Errorf("MemAddr %v is outside MemPrefix %v", mux.MemAddr(), MemPrefix)
 	}
-	peerUDP, err := netcode.ListenUDP("127.0.0.1:0")
+	peerUDP, err := ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +104,7 @@ func TestMuxRoutes(t *testing.T) {
 // itself an in-memory transport here, whose peers have such addresses;
 // the test stays on loopback 127.0.0.1 for real sockets.
 func TestMuxDropsSpoofedMemSources(t *testing.T) {
-	outside := netcode.NewMemNetwork()
+	outside := NewMemNetwork()
 	side := outside.Listen()
 	mux := NewMuxTransport(side)
 	defer mux.Close()
@@ -140,7 +138,7 @@ func TestMuxDropsSpoofedMemSources(t *testing.T) {
 }
 
 // errTransport fails its Recv with a non-close error.
-type errTransport struct{ netcode.Transport }
+type errTransport struct{ Transport }
 
 var errBroken = errors.New("broken socket")
 

@@ -1,24 +1,17 @@
-package sshplay
+package netcode
 
 import (
 	"errors"
 	"net"
 	"net/netip"
 	"sync"
-
-	"ttytanks/netcode"
 )
-
-// MemPrefix holds every address netcode.MemNetwork hands out
-// (MemNetwork.Listen uses 127.0.77.1 and a fresh port). MuxTransport
-// routes by it.
-var MemPrefix = netip.MustParsePrefix("127.0.77.0/24")
 
 // MuxTransport is the game server's transport when it also serves SSH
 // players: it joins a network transport (the UDP socket, possibly wrapped
 // by the simulator) and an in-memory transport on a MemNetwork of its own,
-// where the SSH sessions' clients live, into one netcode.Transport that a
-// single netcode.ServerDriver can run on.
+// where the SSH sessions' clients live, into one Transport that a
+// single ServerDriver can run on.
 //
 // Recv fans in: one goroutine per side copies datagrams into a shared
 // queue. Send routes by address: to MemPrefix goes to the in-memory side,
@@ -27,11 +20,11 @@ var MemPrefix = netip.MustParsePrefix("127.0.77.0/24")
 // an SSH player (the cost: a UDP client bound to 127.0.77.x cannot play).
 // LocalAddr is the network side's. It is safe for concurrent use.
 type MuxTransport struct {
-	net  netcode.Transport
-	mem  *netcode.Mem
-	mnet *netcode.MemNetwork
+	net  Transport
+	mem  *Mem
+	mnet *MemNetwork
 
-	in   chan netcode.Datagram
+	in   chan Datagram
 	errc chan error // the network side's first non-close error
 	done chan struct{}
 	once sync.Once
@@ -41,10 +34,10 @@ type MuxTransport struct {
 // NewMuxTransport returns a transport on t and on a new in-memory network;
 // Network and MemAddr say where in-memory clients reach the server. Close
 // closes t too.
-func NewMuxTransport(t netcode.Transport) *MuxTransport {
-	mnet := netcode.NewMemNetwork()
+func NewMuxTransport(t Transport) *MuxTransport {
+	mnet := NewMemNetwork()
 	m := &MuxTransport{net: t, mem: mnet.Listen(), mnet: mnet,
-		in: make(chan netcode.Datagram, 1024), errc: make(chan error, 1), done: make(chan struct{})}
+		in: make(chan Datagram, 1024), errc: make(chan error, 1), done: make(chan struct{})}
 	m.wg.Add(2)
 	go m.pump(t, true)
 	go m.pump(m.mem, false)
@@ -52,13 +45,13 @@ func NewMuxTransport(t netcode.Transport) *MuxTransport {
 }
 
 // Network is the in-memory network the SSH sessions' clients attach to.
-func (m *MuxTransport) Network() *netcode.MemNetwork { return m.mnet }
+func (m *MuxTransport) Network() *MemNetwork { return m.mnet }
 
 // MemAddr is the server's address on Network: the ClientConfig.Server of
 // an in-memory client.
 func (m *MuxTransport) MemAddr() netip.AddrPort { return m.mem.LocalAddr() }
 
-func (m *MuxTransport) pump(t netcode.Transport, fromNet bool) {
+func (m *MuxTransport) pump(t Transport, fromNet bool) {
 	defer m.wg.Done()
 	buf := make([]byte, 2048)
 	for {
@@ -76,14 +69,14 @@ func (m *MuxTransport) pump(t netcode.Transport, fromNet bool) {
 			continue // spoofing an in-memory peer
 		}
 		select {
-		case m.in <- netcode.Datagram{Addr: from, Data: append([]byte(nil), buf[:n]...)}:
+		case m.in <- Datagram{Addr: from, Data: append([]byte(nil), buf[:n]...)}:
 		case <-m.done:
 			return
 		}
 	}
 }
 
-// Send implements netcode.Transport.
+// Send implements Transport.
 func (m *MuxTransport) Send(to netip.AddrPort, b []byte) error {
 	if MemPrefix.Contains(to.Addr()) {
 		return m.mem.Send(to, b)
@@ -91,7 +84,7 @@ func (m *MuxTransport) Send(to netip.AddrPort, b []byte) error {
 	return m.net.Send(to, b)
 }
 
-// Recv implements netcode.Transport. It returns the network side's error
+// Recv implements Transport. It returns the network side's error
 // if that fails, and net.ErrClosed after Close.
 func (m *MuxTransport) Recv(buf []byte) (int, netip.AddrPort, error) {
 	select {
@@ -104,7 +97,7 @@ func (m *MuxTransport) Recv(buf []byte) (int, netip.AddrPort, error) {
 	}
 }
 
-// LocalAddr implements netcode.Transport: the network side's address.
+// LocalAddr implements Transport: the network side's address.
 func (m *MuxTransport) LocalAddr() netip.AddrPort { return m.net.LocalAddr() }
 
 // Close closes both sides and waits for the pumps. It is idempotent.
