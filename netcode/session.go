@@ -46,7 +46,7 @@ type session struct {
 	seq       uint32
 	heard     time.Time // last genuine datagram from the server (or the first attempt)
 	nextHello time.Time
-	helloAt   time.Time // when the last Hello or Join went out
+	helloAt   time.Time // when the first Hello of this attempt went out
 	handRTT   time.Duration
 	keepAlive time.Time
 	// leaving: a Leave is out and not yet acknowledged.
@@ -99,6 +99,7 @@ func (s *session) challenged(now time.Time, c proto.Cookie) bool {
 	}
 	if !s.helloAt.IsZero() {
 		s.handRTT = now.Sub(s.helloAt)
+		s.helloAt = time.Time{}
 	}
 	s.cookie, s.hasCookie = c, true
 	s.nextHello = now.Add(helloEvery)
@@ -107,13 +108,17 @@ func (s *session) challenged(now time.Time, c proto.Cookie) bool {
 
 // join returns our Join.
 func (s *session) join(now time.Time, name string, spectate bool) *proto.Join {
-	s.helloAt = now
 	return &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie, Token: s.token, Spectate: spectate, Name: name}
 }
 
-// hello returns our Hello.
+// hello returns our Hello. The handshake's round trip is measured from
+// the first Hello of an attempt (a retransmission's answer cannot be told
+// from the original's): too long rather than too short, so the first
+// inputs of a match arrive early rather than late.
 func (s *session) hello(now time.Time) *proto.Hello {
-	s.helloAt = now
+	if s.helloAt.IsZero() {
+		s.helloAt = now
+	}
 	return &proto.Hello{Header: proto.Header{Session: s.id}}
 }
 
