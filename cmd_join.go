@@ -220,6 +220,12 @@ type headlessStats struct {
 	RTTMillis       float64 `json:"rtt_ms"`
 	LossUp          float64 `json:"loss_up"`
 	LossDown        float64 `json:"loss_down"`
+	InputLead       int32   `json:"input_lead_ticks"`
+	MarginP5Millis  float64 `json:"arrival_margin_p5_ms"`
+	MarginP50Millis float64 `json:"arrival_margin_p50_ms"`
+	StateDelay      int32   `json:"state_delay_ticks"`
+	GuessedTicks    uint64  `json:"guessed_ticks"`
+	Redundancy      int     `json:"redundancy"`
 	HashMismatches  uint64  `json:"hash_mismatches"`
 	Resyncs         uint64  `json:"resyncs"`
 	Dropped         uint64  `json:"dropped"`
@@ -279,6 +285,8 @@ loop:
 	out := headlessStats{Status: v.Status.String(), Message: v.Message, Slot: v.Slot, Seconds: secs,
 		Rollbacks: m.Rollbacks, ReplayMaxTicks: m.ReplayMax, ReplayP99Micros: float64(m.ReplayCostP99) / 1e3,
 		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
+		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
+		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
 		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World))}
 	// Rounds finished so far; a round's winner scores only by a kill (a
 	// round that runs out of time is a draw).

@@ -471,6 +471,9 @@ func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
 	}
 	c.hear(now, a.Seq)
 	c.noteAck(now, &a.AckInfo)
+	if c.sess.slot >= 0 {
+		c.link.noteGuessed(a.Guessed)
+	}
 }
 
 func (c *Client) isUs(player uint8) bool {

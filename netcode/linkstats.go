@@ -35,6 +35,9 @@ type linkStats struct {
 	lastRecv    uint16
 	recvExt     uint32 // Received, extended past its 16-bit wrap
 	datagramsUp uint64
+	// guessed: the server's count of our ticks it had to guess
+	guessed     uint64
+	lastGuessed uint16
 }
 
 // sentInfo is what the client remembers of an Input datagram: how many it
@@ -58,6 +61,7 @@ func (l *linkStats) reset() {
 	l.upHave, l.lastRecv, l.recvExt, l.lossUp = false, 0, 0, 0
 	l.sentAt.Clear()
 	l.margins.reset()
+	l.guessed, l.lastGuessed = 0, 0
 }
 
 // sentUp counts n bytes sent at now.
@@ -107,6 +111,18 @@ func (l *linkStats) noteSeq(seq uint32) {
 	l.downGot++
 	if l.downExp > 2400 { // halve both: a long, sliding horizon
 		l.downExp, l.downGot = l.downExp/2, l.downGot/2
+	}
+}
+
+// noteGuessed takes the server's wrapping count of our guessed ticks.
+func (l *linkStats) noteGuessed(g uint16) {
+	switch d := int16(g - l.lastGuessed); {
+	case d > 0:
+		l.guessed += uint64(d)
+		l.lastGuessed = g
+	case d < -1000: // the server's count restarted (a reconnect took the seat afresh)
+		l.guessed += uint64(g)
+		l.lastGuessed = g
 	}
 }
 

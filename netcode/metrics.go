@@ -32,6 +32,7 @@ func (c *Client) Metrics() Metrics {
 		BytesDown:        l.down.total,
 		DatagramsUp:      l.datagramsUp,
 		Redundancy:       c.redundancy(),
+		Guessed:          l.guessed,
 	}
 	if w := c.tl.world; w != nil {
 		out.LocalTick = w.Tick()

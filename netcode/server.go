@@ -108,6 +108,8 @@ type Server struct {
 	stats  serverCounters
 	// tickDur holds the driver's tick durations.
 	tickDur *window
+	// departed holds the figures of the last players who left.
+	departed []PlayerStats
 }
 
 type serverCounters struct {
@@ -466,6 +468,7 @@ func (s *Server) release(st *seat) {
 	if s.match.live() {
 		s.match.world.Seat(st.slot, false)
 	}
+	s.remember(st)
 	s.seats.release(st)
 	if s.seats.humans() == 0 {
 		s.seats.clearSeats()
@@ -555,9 +558,12 @@ func (s *Server) step(now time.Time) {
 	s.seats.each(func(l *link, slot int) {
 		hdr := proto.Header{Session: l.session, Match: m.id, Player: proto.SpectatorSlot, Seq: l.next()}
 		ai := proto.AckInfo{ServerTick: w.Tick()}
+		m.ack.Guessed = 0
 		if slot >= 0 {
 			hdr.Player = uint8(slot)
-			ai = s.seats.at(slot).in.ackInfo(now, w.Tick())
+			in := &s.seats.at(slot).in
+			ai = in.ackInfo(now, w.Tick())
+			m.ack.Guessed = uint16(in.heldN + in.neutral)
 		}
 		if isState {
 			m.state.Header, m.state.AckInfo = hdr, ai
@@ -577,6 +583,7 @@ func (s *Server) expire(now time.Time) {
 		if s.match.live() {
 			s.match.world.Seat(st.slot, false)
 		}
+		s.remember(st)
 	})
 	s.stats.timeouts += uint64(freed)
 	if humans > 0 && s.seats.humans() == 0 {
@@ -627,6 +634,14 @@ func (s *Server) fault(r any, stack []byte) {
 	// Rebuild the seat table rather than walk one a fault may have left
 	// half-changed.
 	old := s.seats
+	for i := 0; i < s.cfg.Players; i++ {
+		if st := old.at(i); st.human() {
+			func() {
+				defer func() { _ = recover() }() // best effort: the figures may be what failed
+				s.remember(st)
+			}()
+		}
+	}
 	s.seats = newSeatTable(s.cfg.Players, s.cfg.MaxSpectators)
 	old.each(func(l *link, slot int) {
 		var p uint8 = proto.SpectatorSlot

@@ -48,6 +48,9 @@ type ServerStats struct {
 	// Reconnects counts seats resumed with a token; Timeouts places freed
 	// after FreeAfter of silence.
 	Reconnects, Timeouts uint64
+	// Departed holds the figures of the last players who left or timed
+	// out (at most departedMemory), oldest first.
+	Departed []PlayerStats
 	// Faults counts matches stopped by a panic in the server (each one is
 	// logged with its stack).
 	Faults uint64
@@ -73,20 +76,35 @@ func (s *Server) Stats() ServerStats {
 		st.Tick = w.Tick()
 	}
 	for i := 0; i < s.cfg.Players; i++ {
-		p := s.seats.at(i)
-		if p.state == seatFree {
-			continue
+		if p := s.seats.at(i); p.state != seatFree {
+			st.Players = append(st.Players, s.playerStats(p))
 		}
-		ps := PlayerStats{Slot: i, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
-			MarginMs: int(p.in.margin), RealTicks: p.in.real, HeldTicks: p.in.heldN, NeutralTicks: p.in.neutral,
-			LateInputs: p.in.late}
-		if p.human() {
-			ps.Addr = p.addr.String()
-		}
-		if w := s.match.world; w != nil {
-			ps.Score = w.State().Tanks[i].Score
-		}
-		st.Players = append(st.Players, ps)
 	}
+	st.Departed = append(st.Departed, s.departed...)
 	return st
+}
+
+// departedMemory is how many departed players' figures Stats keeps.
+const departedMemory = 64
+
+// playerStats returns the figures of a taken seat.
+func (s *Server) playerStats(p *seat) PlayerStats {
+	ps := PlayerStats{Slot: p.slot, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
+		MarginMs: int(p.in.margin), RealTicks: p.in.real, HeldTicks: p.in.heldN, NeutralTicks: p.in.neutral,
+		LateInputs: p.in.late}
+	if p.human() {
+		ps.Addr = p.addr.String()
+	}
+	if w := s.match.world; w != nil {
+		ps.Score = w.State().Tanks[p.slot].Score
+	}
+	return ps
+}
+
+// remember keeps the figures of a player whose seat is about to be freed.
+func (s *Server) remember(p *seat) {
+	if len(s.departed) == departedMemory {
+		s.departed = append(s.departed[:0], s.departed[1:]...)
+	}
+	s.departed = append(s.departed, s.playerStats(p))
 }

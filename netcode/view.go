@@ -65,6 +65,9 @@ type Metrics struct {
 	// says our inputs arrive, smoothed; ArrivalMarginP5 and P50 are the 5th
 	// percentile and median of the last 256 reports.
 	ArrivalMargin, ArrivalMarginP5, ArrivalMarginP50 time.Duration
+	// Guessed is how many of our ticks the server stepped with a guess
+	// (our last input held, or neutral), as its Acks report.
+	Guessed uint64
 	// Redundancy is how many inputs each Input datagram carries now (more
 	// under loss, see clocksync.go).
 	Redundancy int

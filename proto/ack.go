@@ -32,8 +32,8 @@ type AckInfo struct {
 // in both Ack and State.
 const ackInfoLen = 4 + 4 + 2 + 2 + 2 + 2 + 8
 
-// AckLen is the size of an Ack: 45 bytes.
-const AckLen = HeaderLen + ackInfoLen
+// AckLen is the size of an Ack: 47 bytes.
+const AckLen = HeaderLen + ackInfoLen + 2
 
 func appendAckInfo(b []byte, a *AckInfo, tick game.Tick, hash uint64) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(tick))
@@ -61,6 +61,10 @@ type Ack struct {
 	AckInfo
 	// Hash is game.Hash of the server world at AckInfo.ServerTick.
 	Hash uint64
+	// Guessed counts the ticks the server has stepped with a guess for
+	// this player's input (its last one held, or neutral) since the player
+	// took the seat, wrapping; zero for spectators.
+	Guessed uint16
 }
 
 // Len returns AckLen.
@@ -69,7 +73,8 @@ func (p *Ack) Len() int { return AckLen }
 // Append appends the Ack to b.
 func (p *Ack) Append(b []byte) []byte {
 	b = p.appendAs(b, TypeAck)
-	return appendAckInfo(b, &p.AckInfo, p.ServerTick, p.Hash)
+	b = appendAckInfo(b, &p.AckInfo, p.ServerTick, p.Hash)
+	return binary.BigEndian.AppendUint16(b, p.Guessed)
 }
 
 // ParseAck decodes an Ack. It does not allocate.
@@ -90,6 +95,7 @@ func ParseAckBody(h Header, b []byte) (Ack, error) {
 	r := reader{b: b, off: HeaderLen}
 	p := Ack{Header: h}
 	p.Hash = readAckInfo(&r, &p.AckInfo)
+	p.Guessed = r.u16()
 	if err := r.end(); err != nil {
 		return Ack{}, err
 	}

@@ -118,7 +118,7 @@ func codecCases() []codecCase {
 			goldenJoin, parseAs(ParseJoin)},
 		{"Start", testStart(TypeStart), goldenStart, parseAs(ParseStart)},
 		{"Input", testInput(), goldenInput, parseAs(ParseInput)},
-		{"Ack", &Ack{Header: testHeader(TypeAck), AckInfo: testAckInfo(), Hash: 0x1122334455667788}, goldenAck, parseAs(ParseAck)},
+		{"Ack", &Ack{Header: testHeader(TypeAck), AckInfo: testAckInfo(), Hash: 0x1122334455667788, Guessed: 0x102}, goldenAck, parseAs(ParseAck)},
 		{"State", testState(), goldenState, parseState},
 		{"Leave", &Leave{testHeader(TypeLeave), LeaveQuit}, goldenLeave, parseAs(ParseLeave)},
 		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},

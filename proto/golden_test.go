@@ -35,7 +35,8 @@ const (
 	goldenAck = "5454" + "02" + "06" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + // server tick 1000, newest input 1003, margin -12 ms
 		"beef" + "0096" + "03d1" + // echo time, echo delay 1.5 ms, received 977
-		"1122334455667788" // hash
+		"1122334455667788" + // hash
+		"0102" // guessed 258
 
 	goldenState = "5454" + "02" + "07" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack

@@ -27,7 +27,7 @@ type State struct {
 const (
 	// stateFixedLen is the header, AckInfo with hash, and the snapshot
 	// fields before the tanks: rng u64, slots u8, bullets u8, round 16.
-	stateFixedLen = AckLen + 8 + 1 + 1 + 16
+	stateFixedLen = HeaderLen + ackInfoLen + 8 + 1 + 1 + 16
 	// TankLen is the encoded size of one tank in a State.
 	TankLen = 12
 	// BulletLen is the encoded size of one bullet in a State.

@@ -191,7 +191,7 @@ func TestWireSizeBudgets(t *testing.T) {
 		{"Start, 8 seats with 16-byte names", &maxStart, 0, MaxDatagram},
 		{"Input with 4 inputs", &Input{N: 4}, 0, 40},
 		{"Input with 8 inputs", &Input{N: 8}, 0, 52},
-		{"Ack", &Ack{}, 0, 45},
+		{"Ack", &Ack{}, 0, 47},
 		{"State, 2 tanks, 0 bullets", &State{Snapshot: two}, 0, 110},
 		{"State, 2 tanks, 4 bullets", &State{Snapshot: two4}, 0, 110 + 4*8},
 		{"State, 8 tanks, 64 bullets, 63x31", &largest, 0, MaxDatagram},
