@@ -71,6 +71,10 @@ func BenchmarkServerTick8Players(b *testing.B) {
 	if !s.Running() {
 		b.Fatal("match did not start")
 	}
+	for s.clock.Before(s.match.world.Tick()) { // the start countdown
+		now = now.Add(TickDuration)
+		s.Tick(now)
+	}
 	var buf []byte
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -78,7 +82,7 @@ func BenchmarkServerTick8Players(b *testing.B) {
 		now = now.Add(TickDuration)
 		t := s.World().Tick()
 		for k := 0; k < 8; k++ {
-			in := proto.Input{Header: proto.Header{Session: uint64(100 + k), Match: s.Match(), Player: uint8(k)}, N: 1}
+			in := proto.Input{Header: proto.Header{Session: uint64(100 + k), Match: s.Match(), Player: uint8(k), Seq: uint32(i + 1)}, N: 1}
 			in.Inputs[0] = game.Input{Tick: t, MoveX: int8(k%3 - 1), MoveY: int8((i/30)%3 - 1)}
 			buf = in.Append(buf[:0])
 			s.Receive(now, addrs[k], buf)
