@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -168,7 +169,10 @@ func guessed(n *simnet, sc *simClient, d time.Duration) (real, guess uint64, min
 // TestGuessedTicksUnderLoss: with loss both ways, input redundancy and the
 // clock sync's margin keep the share of a player's ticks the server has to
 // guess at most 1% at 100 ms RTT / 20% loss and at most 0.5% at 50 ms RTT /
-// 10% loss (settled, 60 s of virtual time each).
+// 10% loss: settled for 10 s, then 60 s of virtual time each (5 s and 10 s
+// under the race detector). One seed each, as a run of 70 s of virtual
+// time costs seconds of real time; over seeds 1–10 the worst shares were
+// 0.39% and 0.17%.
 func TestGuessedTicksUnderLoss(t *testing.T) {
 	for _, tc := range []struct {
 		oneWay time.Duration
@@ -179,27 +183,78 @@ func TestGuessedTicksUnderLoss(t *testing.T) {
 		{25 * time.Millisecond, 0.10, 0.005},
 	} {
 		t.Run(fmt.Sprintf("rtt%v_loss%.0f", 2*tc.oneWay, 100*tc.loss), func(t *testing.T) {
+			const seed = 17
 			path := Impairment{Latency: tc.oneWay, Loss: tc.loss}
-			n := newSimnet(t, ServerConfig{Players: 1})
-			sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(9, slot, w.Tick()) }},
-				path, path, 17)
+			n := newSimnet(t, ServerConfig{Players: 1, Seed: seed})
+			sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(seed, slot, w.Tick()) }},
+				path, path, seed)
 			if !n.runUntil(10*time.Second, n.playing) {
-				t.Fatal("match did not start")
+				t.Fatalf("seed %d: match did not start", seed)
 			}
-			n.run(10 * time.Second)
-			real, guess, minLead, maxLead := guessed(n, sc, 60*time.Second)
+			settle, measure := 10*time.Second, 60*time.Second
+			if raceBuild() {
+				settle, measure = 5*time.Second, 10*time.Second // the race detector's run hunts races, not shares
+			}
+			n.run(settle)
+			real, guess, minLead, maxLead := guessed(n, sc, measure)
 			share := float64(guess) / float64(real+guess)
 			m := sc.c.Metrics()
-			t.Logf("RTT %v, loss %.0f%% both ways: guessed %d of %d ticks = %.3f%%; input lead %d ticks (%d..%d over 60 s), half RTT %.1f ticks; redundancy %d, LossUp %.3f, margin p5 %v",
-				2*tc.oneWay, 100*tc.loss, guess, real+guess, 100*share, m.InputLead, minLead, maxLead,
+			t.Logf("seed %d: RTT %v, loss %.0f%% both ways: guessed %d of %d ticks = %.3f%%; input lead %d ticks (%d..%d over %v), half RTT %.1f ticks; redundancy %d, LossUp %.3f, margin p5 %v",
+				seed, 2*tc.oneWay, 100*tc.loss, guess, real+guess, 100*share, m.InputLead, minLead, maxLead, measure,
 				float64(tc.oneWay)/float64(TickDuration), m.Redundancy, m.LossUp, m.ArrivalMarginP5)
-			if real+guess < 3500 {
-				t.Fatalf("only %d ticks stepped in 60 s", real+guess)
+			if want := uint64(measure / TickDuration); real+guess < want*97/100 {
+				t.Fatalf("seed %d: only %d ticks stepped in %v, want %d", seed, real+guess, measure, want)
 			}
 			if share > tc.budget {
-				t.Fatalf("the server guessed %.3f%% of the player's ticks, want ≤ %.1f%%", 100*share, 100*tc.budget)
+				t.Errorf("seed %d: the server guessed %.3f%% of the player's ticks, want ≤ %.1f%%", seed, 100*share, 100*tc.budget)
 			}
 		})
+	}
+}
+
+// raceBuild reports whether the test binary has the race detector; its
+// runs measure less (as exactnessTicks does).
+func raceBuild() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" {
+				return s.Value == "true"
+			}
+		}
+	}
+	return false
+}
+
+// TestMatchStartKeepsInputs: the server has the player's real input from
+// the match's first tick: it guesses at most 2 of the player's ticks in the
+// first 3 s, at 1000 ms RTT without loss (and at 100 and 300 ms). The
+// client places its clock from the handshake's round trip, so an RTT
+// longer than the Hello's repeat interval must not be measured from a
+// repeated Hello.
+func TestMatchStartKeepsInputs(t *testing.T) {
+	for _, rtt := range []time.Duration{1000 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond} {
+		path := Impairment{Latency: rtt / 2}
+		n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+		sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(4, slot, w.Tick()) }},
+			path, path, 8)
+		if !n.runUntil(10*time.Second, n.server.Running) {
+			t.Fatalf("RTT %v: match was not scheduled", rtt)
+		}
+		start := n.server.match.start
+		end := start.Add(3 * int32(time.Second/TickDuration))
+		if !n.runUntil(10*time.Second, func() bool { return !n.server.World().Tick().Before(end) }) {
+			t.Fatalf("RTT %v: the match did not run 3 s", rtt)
+		}
+		p := &n.server.seats.at(sc.c.Slot()).in
+		t.Logf("RTT %v: start tick %d; first 3 s: real %d, held %d, neutral %d; client %v, input lead %d",
+			rtt, start, p.real, p.heldN, p.neutral, sc.c.Status(), sc.c.Metrics().InputLead)
+		if p.real+p.heldN+p.neutral != uint64(end-start) {
+			t.Fatalf("RTT %v: counted %d ticks, want %d", rtt, p.real+p.heldN+p.neutral, end-start)
+		}
+		if g := p.heldN + p.neutral; g > 2 {
+			t.Errorf("RTT %v: the server guessed %d of the player's first %d ticks (held %d, neutral %d), want ≤ 2",
+				rtt, g, end-start, p.heldN, p.neutral)
+		}
 	}
 }
 
