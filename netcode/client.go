@@ -134,26 +134,26 @@ func NewClient(cfg ClientConfig) *Client {
 }
 
 // Status returns where the client is in its life cycle.
-func (c *Client) Status() Status { return c.sess.status }
+func (c *Client) Status() Status { return c.sess.state() }
 
 // Err returns why the session ended (nil before StatusClosed): ErrQuit,
 // ErrServerFull, or one of the error types of errors.go.
-func (c *Client) Err() error { return c.sess.err }
+func (c *Client) Err() error { return c.sess.reason() }
 
 // Session returns the session id.
-func (c *Client) Session() uint64 { return c.sess.id }
+func (c *Client) Session() uint64 { return c.sess.sessionID() }
 
 // Slot returns our seat, or -1 (spectating or not yet seated).
-func (c *Client) Slot() int { return c.sess.slot }
+func (c *Client) Slot() int { return c.sess.seat() }
 
 // World returns the predicted world, or nil before the match starts. It
 // must not be modified.
-func (c *Client) World() *game.World { return c.tl.world }
+func (c *Client) World() *game.World { return c.tl.current() }
 
 // Leaving reports whether a Leave is out and not yet acknowledged: a
 // driver keeps calling Advance and Receive until it is false (at most
 // about a second).
-func (c *Client) Leaving() bool { return c.sess.leaving }
+func (c *Client) Leaving() bool { return c.sess.pendingLeave() }
 
 // Close ends the session: it returns a Leave for the server, moves to
 // StatusClosed with ErrQuit, and, until the server acknowledges the Leave
@@ -180,7 +180,7 @@ func (c *Client) Deadline() time.Time {
 	if t := c.sess.deadline(); !t.IsZero() && t.Before(d) {
 		d = t
 	}
-	if c.sess.status == StatusPlaying && c.tl.world != nil {
+	if c.sess.state() == StatusPlaying && c.tl.current() != nil {
 		if t := c.lastNow.Add(c.sync.until(c.lastNow)); t.Before(d) {
 			d = t
 		}
@@ -214,32 +214,28 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 		c.send(l)
 	}
 	silence := c.sess.silence(now)
-	switch c.sess.status {
+	switch c.sess.state() {
 	case StatusConnecting:
 		if silence > c.cfg.ConnectTimeout {
 			c.sess.end(&NoAnswerError{Server: c.cfg.Server, After: c.cfg.ConnectTimeout})
 			return c.out.datagrams()
 		}
-		if !now.Before(c.sess.nextHello) {
-			c.sess.nextHello = now.Add(helloEvery)
-			if c.sess.hasCookie {
-				c.send(c.sess.join(now, c.cfg.Name, c.cfg.Spectate))
-			} else {
-				c.send(c.sess.hello(now))
-			}
+		if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate); p != nil {
+			c.send(p)
 		}
 	case StatusWaiting, StatusReconnecting:
 		if silence > SilenceGone {
 			c.sess.end(&GoneError{Server: c.cfg.Server, After: SilenceGone})
 			return c.out.datagrams()
 		}
-		if c.sess.status == StatusWaiting && !now.Before(c.sess.keepAlive) {
+		if c.sess.state() == StatusWaiting {
 			// In the lobby nothing else goes up: tell the server we are
 			// still here, so it keeps our seat.
-			c.sess.keepAlive = now.Add(time.Second)
-			c.sendKeepAlive(now, c.sess.startTick)
+			if t, due := c.sess.keepAliveDue(now); due {
+				c.sendKeepAlive(now, t)
+			}
 		}
-		if c.sess.status == StatusReconnecting {
+		if c.sess.state() == StatusReconnecting {
 			// Knock again: a fresh challenge, then a Join with our token,
 			// resumes the seat (from a new address too).
 			if h := c.sess.knock(now); h != nil {
@@ -251,10 +247,10 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			c.sess.lost(now)
 			return c.out.datagrams()
 		}
-		if c.tl.world == nil {
+		if c.tl.current() == nil {
 			return c.out.datagrams()
 		}
-		due := c.sync.due(now, c.tl.tick(), c.sess.slot >= 0)
+		due := c.sync.due(now, c.tl.tick(), c.sess.seat() >= 0)
 		for i := 0; i < due; i++ {
 			c.step(now, in)
 		}
@@ -274,7 +270,7 @@ func (c *Client) sendKeepAlive(now time.Time, t game.Tick) {
 // step predicts one tick: store the local input, guess the others, step,
 // store the snapshot, send the newest inputs.
 func (c *Client) step(now time.Time, in game.Input) {
-	slot := c.sess.slot
+	slot := c.sess.seat()
 	if slot < 0 {
 		// Spectators show the server's States as they come; every 15 ticks
 		// they send a keep-alive so the server keeps them.
@@ -284,7 +280,7 @@ func (c *Client) step(now time.Time, in game.Input) {
 		return
 	}
 	if c.cfg.LocalInput != nil {
-		in = c.cfg.LocalInput(c.tl.world, slot)
+		in = c.cfg.LocalInput(c.tl.current(), slot)
 	}
 	t := c.tl.tick()
 	c.tl.predict(slot, in)
@@ -293,7 +289,7 @@ func (c *Client) step(now time.Time, in game.Input) {
 
 // redundancy returns how many inputs each Input datagram carries now.
 func (c *Client) redundancy() int {
-	return min(max(c.cfg.Redundancy, c.sync.copies), proto.MaxInputs)
+	return min(max(c.cfg.Redundancy, c.sync.needed()), proto.MaxInputs)
 }
 
 func (c *Client) sendInputs(now time.Time, newest game.Tick) {
@@ -337,12 +333,12 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	if err != nil {
 		c.m.dropped++
 		var ve *proto.VersionError
-		if errors.As(err, &ve) && c.sess.status == StatusConnecting {
+		if errors.As(err, &ve) && c.sess.state() == StatusConnecting {
 			c.sess.end(&VersionError{Server: ve.Got, Client: ve.Want})
 		}
 		return c.out.datagrams()
 	}
-	if h.Session != c.sess.id {
+	if h.Session != c.sess.sessionID() {
 		c.m.dropped++
 		return c.out.datagrams()
 	}
@@ -382,7 +378,7 @@ func (c *Client) onChallenge(now time.Time, h proto.Header, b []byte) {
 		return
 	}
 	c.hear(now, ch.Seq)
-	c.link.sampleRTT(c.sess.handRTT)
+	c.link.sampleRTT(c.sess.handshakeRTT())
 	c.send(c.sess.join(now, c.cfg.Name, c.cfg.Spectate))
 }
 
@@ -414,11 +410,11 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	if c.sess.status == StatusClosed {
+	if c.sess.state() == StatusClosed {
 		return
 	}
 	c.hear(now, st.Seq)
-	kind, newMatch := c.sess.started(&st, c.tl.world != nil)
+	kind, newMatch := c.sess.started(&st, c.tl.current() != nil)
 	if newMatch {
 		// A new match (or server): nothing of the old one carries over.
 		c.tl.reset()
@@ -442,7 +438,7 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 		return
 	}
 	c.tl.adopt(w)
-	if c.sess.slot >= 0 {
+	if c.sess.seat() >= 0 {
 		c.sync.place(c.startOffset(&st))
 	}
 }
@@ -465,22 +461,22 @@ func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	if a.Match != c.sess.match || !c.isUs(a.Player) {
+	if a.Match != c.sess.matchID() || !c.isUs(a.Player) {
 		c.m.dropped++
 		return
 	}
 	c.hear(now, a.Seq)
 	c.noteAck(now, &a.AckInfo)
-	if c.sess.slot >= 0 {
+	if c.sess.seat() >= 0 {
 		c.link.noteGuessed(a.Guessed)
 	}
 }
 
 func (c *Client) isUs(player uint8) bool {
-	if c.sess.slot < 0 {
+	if c.sess.seat() < 0 {
 		return player == proto.SpectatorSlot
 	}
-	return int(player) == c.sess.slot
+	return int(player) == c.sess.seat()
 }
 
 // noteAck takes the server's report: its tick, RTT echo, arrival margin and
@@ -489,7 +485,7 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	if !c.haveServerTick || a.ServerTick.After(c.serverTick) {
 		c.serverTick, c.serverTickAt, c.haveServerTick = a.ServerTick, now, true
 	}
-	if c.sess.slot < 0 || c.link.sent == 0 {
+	if c.sess.seat() < 0 || c.link.sentInputs() == 0 {
 		return
 	}
 	sent := c.link.echo(c.clientTime(now), a)
@@ -505,7 +501,7 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 		c.link.noteMargin(a.MarginMs)
 	}
 	c.link.noteReceived(sent.count, a.Received)
-	c.sync.setLoss(c.link.lossUp)
+	c.sync.setLoss(c.link.upLoss())
 }
 
 // onState applies an authoritative State, in this order: decode; identity;
@@ -517,11 +513,11 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	if st.Match != c.sess.match || !c.isUs(st.Player) {
+	if st.Match != c.sess.matchID() || !c.isUs(st.Player) {
 		c.m.dropped++
 		return
 	}
-	if c.sess.status != StatusPlaying {
+	if c.sess.state() != StatusPlaying {
 		return
 	}
 	auth := &st.Snapshot
@@ -536,20 +532,20 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.hashMismatches++
 		return
 	}
-	if int(auth.Slots) != c.sess.slots {
+	if int(auth.Slots) != c.sess.seats() {
 		c.m.slotMismatches++
 		return
 	}
 	c.hear(now, st.Seq) // a genuine State of our session and match: the server lives
 	c.noteAck(now, &st.AckInfo)
-	if w := c.tl.world; w != nil && auth.Tick.Diff(w.Tick()) > syncJumpTicks {
+	if w := c.tl.current(); w != nil && auth.Tick.Diff(w.Tick()) > syncJumpTicks {
 		// Far behind, the margins the server reported for our old inputs
 		// say nothing about where we are now: forget them, or the next
 		// jump would leap by the whole gap.
 		c.sync.forget(auth.Tick)
 	}
 	began := c.cfg.Clock.Now()
-	r, err := c.tl.apply(auth, c.sess.slot)
+	r, err := c.tl.apply(auth, c.sess.seat())
 	if err != nil {
 		c.m.dropped++
 		return

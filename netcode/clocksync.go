@@ -116,7 +116,7 @@ func (c *clockSync) due(now time.Time, tick game.Tick, seated bool) int {
 // adjust sets the clock rate from the arrival margins and returns a jump:
 // extra ticks to step now (positive) or to skip (negative).
 func (c *clockSync) adjust(tick game.Tick, seated bool) int {
-	if !seated || c.margins.n < syncMinSamples {
+	if !seated || c.margins.len() < syncMinSamples {
 		c.clock.SetRate(1)
 		return 0
 	}
@@ -156,3 +156,6 @@ func (c *clockSync) until(now time.Time) time.Duration { return c.clock.Until(no
 
 // rate returns the clock's speed factor.
 func (c *clockSync) rate() float64 { return c.clock.Rate() }
+
+// needed returns how many copies of each input must arrive in time.
+func (c *clockSync) needed() int { return c.copies }

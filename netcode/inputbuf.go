@@ -117,10 +117,24 @@ func (b *inputBuffer) take(t game.Tick) (game.Input, inputKind) {
 type inputKind uint8
 
 const (
-	inputReal inputKind = iota
-	inputHeld
-	inputNeutral
+	inputReal    inputKind = iota // the player's own
+	inputHeld                     // the last one, held
+	inputNeutral                  // neutral, after HoldTicks
+	inputNone                     // not a player's: a bot's or an empty seat's
 )
+
+// guessed returns the ticks stepped with a guess, wrapping as the Ack
+// carries it.
+func (b *inputBuffer) guessed() uint16 { return uint16(b.heldN + b.neutral) }
+
+// counts returns the ticks stepped with the player's input, a held one
+// and neutral, and the datagrams that came too late.
+func (b *inputBuffer) counts() (real, held, neutral, late uint64) {
+	return b.real, b.heldN, b.neutral, b.late
+}
+
+// marginMs returns the arrival margin of the newest datagram, in ms.
+func (b *inputBuffer) marginMs() int { return int(b.margin) }
 
 // ackInfo fills the seat's part of an Ack or State at now.
 func (b *inputBuffer) ackInfo(now time.Time, serverTick game.Tick) proto.AckInfo {

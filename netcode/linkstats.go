@@ -192,3 +192,23 @@ func (l *linkStats) noteReceived(sent uint32, received uint16) {
 		}
 	}
 }
+
+// sentInputs returns how many Input datagrams were sent.
+func (l *linkStats) sentInputs() uint32 { return l.sent }
+
+// upLoss returns the estimated loss client → server, 0..1.
+func (l *linkStats) upLoss() float64 { return l.lossUp }
+
+// fill copies the link's figures into m.
+func (l *linkStats) fill(m *Metrics) {
+	m.RTT = l.rtt()
+	m.ArrivalMargin = time.Duration(l.margin.v * float64(time.Millisecond))
+	m.ArrivalMarginP5 = time.Duration(l.margins.quantile(0.05) * float64(time.Millisecond))
+	m.ArrivalMarginP50 = time.Duration(l.margins.quantile(0.5) * float64(time.Millisecond))
+	m.LossUp, m.LossDown = l.lossUp, l.lossDown()
+	m.BytesUpPerSec, m.BytesDownPerSec = l.up.perS, l.down.perS
+	m.BytesUp, m.BytesDown = l.up.total, l.down.total
+	m.DatagramsUp = l.datagramsUp
+	m.Guessed = l.guessed
+	m.RTTSparkN = l.rttSpark.fill(&m.RTTSpark)
+}

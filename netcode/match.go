@@ -1,6 +1,8 @@
 package netcode
 
 import (
+	"time"
+
 	"ttytanks/game"
 	"ttytanks/proto"
 )
@@ -60,4 +62,81 @@ func (m *match) live() bool { return m.phase != phaseLobby }
 // due reports whether the world's next step is the server's tick clock.
 func (m *match) due(clock game.Tick) bool {
 	return m.live() && !clock.Before(m.world.Tick())
+}
+
+// matchID returns the match id.
+func (m *match) matchID() uint32 { return m.id }
+
+// current returns the world, or nil in the lobby.
+func (m *match) current() *game.World { return m.world }
+
+// origin returns the first tick and the world seed of a live match.
+func (m *match) origin() (game.Tick, uint64) { return m.start, m.seed }
+
+// counting reports whether the match counts down to its first tick.
+func (m *match) counting() bool { return m.phase == phaseCountdown }
+
+// seat seats or unseats slot in a live match's world: a tank that comes
+// plays from the next round, one that goes leaves the world at once.
+func (m *match) seat(slot int, on bool) {
+	if m.live() {
+		m.world.Seat(slot, on)
+	}
+}
+
+// score returns slot's score, or 0 in the lobby.
+func (m *match) score(slot int) uint16 {
+	if m.world == nil {
+		return 0
+	}
+	return m.world.State().Tanks[slot].Score
+}
+
+// step runs the match's tick at now when the server's clock has reached
+// the world: one input per seat from the seat table, Step, Hash, and each
+// peer's Ack or (every stateEvery ticks) State, all encoded from one Save,
+// into out. It counts the kinds of input used in stats.
+func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seatTable, stats *serverCounters, out *outbox) {
+	if !m.due(clock) {
+		return
+	}
+	m.phase = phaseRunning
+	w := m.world
+	t := w.Tick()
+	for i := range m.inputs {
+		in, kind := seats.input(i, t, w)
+		m.inputs[i] = in
+		switch kind {
+		case inputReal:
+			stats.real++
+		case inputHeld:
+			stats.held++
+		case inputNeutral:
+			stats.neutral++
+		}
+	}
+	w.Step(m.inputs)
+	hash := w.Hash()
+	m.played++
+	isState := m.played%uint64(stateEvery) == 0
+	if isState {
+		w.Save(&m.state.Snapshot) // once, for every peer
+		m.state.Hash = hash
+	}
+	m.ack.Hash = hash
+	seats.each(func(l *link, slot int) {
+		hdr := proto.Header{Session: l.session, Match: m.id, Player: proto.SpectatorSlot, Seq: l.next()}
+		ai, guessed := proto.AckInfo{ServerTick: w.Tick()}, uint16(0)
+		if slot >= 0 {
+			hdr.Player = uint8(slot)
+			ai, guessed = seats.report(slot, now, w.Tick())
+		}
+		if isState {
+			m.state.Header, m.state.AckInfo = hdr, ai
+			out.put(l.addr, &m.state)
+		} else {
+			m.ack.Header, m.ack.AckInfo, m.ack.Guessed = hdr, ai, guessed
+			out.put(l.addr, &m.ack)
+		}
+	})
 }

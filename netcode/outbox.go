@@ -21,6 +21,12 @@ type outbox struct {
 	bytes uint64 // total bytes ever put
 }
 
+// newOutbox returns an outbox whose arena starts with room for n bytes.
+func newOutbox(n int) outbox { return outbox{arena: make([]byte, 0, n)} }
+
+// total returns the bytes ever put.
+func (o *outbox) total() uint64 { return o.bytes }
+
 // reset empties the outbox for the next call; the previous result is no
 // longer valid.
 func (o *outbox) reset() { o.out, o.arena = o.out[:0], o.arena[:0] }

@@ -295,3 +295,28 @@ func (t *seatTable) each(f func(l *link, slot int)) {
 		f(&sp.link, -1)
 	}
 }
+
+// spectatorCount returns the number of spectators.
+func (t *seatTable) spectatorCount() int { return len(t.specs) }
+
+// input returns slot's input for tick tk of world w: nothing for a free
+// seat, the bot's choice, or what the player's input buffer holds (its
+// own input, the last one held, or neutral), and which it was.
+func (t *seatTable) input(slot int, tk game.Tick, w *game.World) (game.Input, inputKind) {
+	s := &t.seats[slot]
+	switch s.state {
+	case seatFree:
+		return game.Neutral(tk), inputNone
+	case seatBot:
+		in := s.bot.Input(w.State(), w.Maze(), slot)
+		in.Tick = tk
+		return in, inputNone
+	}
+	return s.in.take(tk)
+}
+
+// report returns what slot's Ack or State says of its inputs at now.
+func (t *seatTable) report(slot int, now time.Time, serverTick game.Tick) (proto.AckInfo, uint16) {
+	in := &t.seats[slot].in
+	return in.ackInfo(now, serverTick), in.guessed()
+}

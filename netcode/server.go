@@ -168,7 +168,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy),
 		seats: newSeatTable(cfg.Players, cfg.MaxSpectators), clock: cfg.StartTick, tickDur: newWindow(600)}
-	s.out.arena = make([]byte, 0, 64<<10)
+	s.out = newOutbox(64 << 10)
 	s.openLobby()
 	return s, nil
 }
@@ -207,7 +207,7 @@ func (s *Server) schedule() {
 }
 
 // Match returns the current match ID.
-func (s *Server) Match() uint32 { return s.match.id }
+func (s *Server) Match() uint32 { return s.match.matchID() }
 
 // Running reports whether a match has begun: counting down to its first
 // tick or being played.
@@ -215,7 +215,7 @@ func (s *Server) Running() bool { return s.match.live() }
 
 // World returns the authoritative world of the match, or nil in the
 // lobby. It must not be modified.
-func (s *Server) World() *game.World { return s.match.world }
+func (s *Server) World() *game.World { return s.match.current() }
 
 // Receive handles one datagram from addr.
 func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
@@ -337,7 +337,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		st.name = fmt.Sprintf("player%d", st.slot+1)
 	}
 	if s.match.live() {
-		s.match.world.Seat(st.slot, true) // plays from the next round
+		s.match.seat(st.slot, true) // plays from the next round
 	} else if s.seats.free() == 0 {
 		s.schedule() // sends every peer the Start
 		return
@@ -355,7 +355,7 @@ func (s *Server) reject(to netip.AddrPort, session uint64, r proto.RejectReason)
 // or -1 for a spectator.
 func (s *Server) sendStart(l *link, slot int) {
 	m := &s.match
-	st := proto.Start{Header: proto.Header{Session: l.session, Match: m.id, Seq: l.next()},
+	st := proto.Start{Header: proto.Header{Session: l.session, Match: m.matchID(), Seq: l.next()},
 		Slots: uint8(s.cfg.Players), Need: uint8(s.seats.free()), MazeW: uint8(s.cfg.MazeW),
 		MazeH: uint8(s.cfg.MazeH), StateEvery: uint8(s.cfg.StateEvery), StartTick: s.clock, ServerTick: s.clock}
 	st.Slot = proto.SpectatorSlot
@@ -365,7 +365,8 @@ func (s *Server) sendStart(l *link, slot int) {
 	}
 	st.Player = st.Slot
 	if m.live() {
-		st.Need, st.StartTick, st.WorldSeed = 0, m.start, m.seed
+		st.StartTick, st.WorldSeed = m.origin()
+		st.Need = 0
 	}
 	for i := 0; i < s.cfg.Players; i++ {
 		q := s.seats.at(i)
@@ -373,9 +374,7 @@ func (s *Server) sendStart(l *link, slot int) {
 			continue
 		}
 		st.Roster[i] = proto.Seat{Name: q.name, Connected: q.state != seatLost}
-		if m.live() {
-			st.Roster[i].Score = m.world.State().Tanks[i].Score
-		}
+		st.Roster[i].Score = m.score(i)
 	}
 	s.out.put(l.addr, &st)
 }
@@ -389,7 +388,7 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b [
 	if in.Player == proto.SpectatorSlot {
 		// A spectator's keep-alive: it carries no input that matters.
 		_, sp := s.seats.bySession(from, in.Session)
-		if sp == nil || in.Match != s.match.id {
+		if sp == nil || in.Match != s.match.matchID() {
 			s.drop(DropUnknownPlayer)
 			return
 		}
@@ -408,7 +407,7 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b [
 	case st.session != in.Session:
 		s.drop(DropWrongSession)
 		return
-	case in.Match != s.match.id:
+	case in.Match != s.match.matchID():
 		s.drop(DropWrongMatch)
 		return
 	case st.in.seen(in.Seq):
@@ -436,16 +435,16 @@ func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b [
 		return
 	}
 	st, sp := s.seats.bySession(from, l.Session)
-	ack := proto.Leave{Header: proto.Header{Session: l.Session, Match: s.match.id, Player: l.Player}, Reason: l.Reason}
+	ack := proto.Leave{Header: proto.Header{Session: l.Session, Match: s.match.matchID(), Player: l.Player}, Reason: l.Reason}
 	switch {
 	case st != nil:
 		ack.Seq = st.next()
-		s.adm.departed(from, l.Session, s.match.id, now)
+		s.adm.departed(from, l.Session, s.match.matchID(), now)
 		s.out.put(from, &ack)
 		s.release(st)
 	case sp != nil:
 		ack.Seq = sp.next()
-		s.adm.departed(from, l.Session, s.match.id, now)
+		s.adm.departed(from, l.Session, s.match.matchID(), now)
 		s.out.put(from, &ack)
 		s.seats.dropSpectator(sp)
 	default:
@@ -465,9 +464,7 @@ func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b [
 // round, and when no network player is left the match ends and a new
 // lobby opens.
 func (s *Server) release(st *seat) {
-	if s.match.live() {
-		s.match.world.Seat(st.slot, false)
-	}
+	s.match.seat(st.slot, false)
 	s.remember(st)
 	s.seats.release(st)
 	if s.seats.humans() == 0 {
@@ -526,7 +523,7 @@ func (s *Server) step(now time.Time) {
 		s.seats.each(func(l *link, slot int) { s.sendStart(l, slot) })
 	} else {
 		every := uint64(startResendTicks)
-		if m.phase == phaseCountdown {
+		if m.counting() {
 			every = countdownResendTicks
 		}
 		if s.ticks%every == 0 {
@@ -537,42 +534,7 @@ func (s *Server) step(now time.Time) {
 			})
 		}
 	}
-	if !m.due(s.clock) {
-		return
-	}
-	m.phase = phaseRunning
-	w := m.world
-	t := w.Tick()
-	for i := range m.inputs {
-		m.inputs[i] = s.inputFor(i, t)
-	}
-	w.Step(m.inputs)
-	hash := w.Hash()
-	m.played++
-	isState := m.played%uint64(s.cfg.StateEvery) == 0
-	if isState {
-		w.Save(&m.state.Snapshot) // once, for every peer
-		m.state.Hash = hash
-	}
-	m.ack.Hash = hash
-	s.seats.each(func(l *link, slot int) {
-		hdr := proto.Header{Session: l.session, Match: m.id, Player: proto.SpectatorSlot, Seq: l.next()}
-		ai := proto.AckInfo{ServerTick: w.Tick()}
-		m.ack.Guessed = 0
-		if slot >= 0 {
-			hdr.Player = uint8(slot)
-			in := &s.seats.at(slot).in
-			ai = in.ackInfo(now, w.Tick())
-			m.ack.Guessed = uint16(in.heldN + in.neutral)
-		}
-		if isState {
-			m.state.Header, m.state.AckInfo = hdr, ai
-			s.out.put(l.addr, &m.state)
-		} else {
-			m.ack.Header, m.ack.AckInfo = hdr, ai
-			s.out.put(l.addr, &m.ack)
-		}
-	})
+	m.step(now, s.clock, s.cfg.StateEvery, &s.seats, &s.stats, &s.out)
 }
 
 // expire applies silence: lost players idle, and the places of peers
@@ -580,9 +542,7 @@ func (s *Server) step(now time.Time) {
 func (s *Server) expire(now time.Time) {
 	humans := s.seats.humans()
 	freed := s.seats.expire(now, func(st *seat) {
-		if s.match.live() {
-			s.match.world.Seat(st.slot, false)
-		}
+		s.match.seat(st.slot, false)
 		s.remember(st)
 	})
 	s.stats.timeouts += uint64(freed)
@@ -590,29 +550,6 @@ func (s *Server) expire(now time.Time) {
 		s.seats.clearSeats()
 		s.openLobby()
 	}
-}
-
-// inputFor picks slot's input for tick t.
-func (s *Server) inputFor(slot int, t game.Tick) game.Input {
-	st := s.seats.at(slot)
-	switch st.state {
-	case seatFree:
-		return game.Neutral(t)
-	case seatBot:
-		in := st.bot.Input(s.match.world.State(), s.match.world.Maze(), slot)
-		in.Tick = t
-		return in
-	}
-	in, kind := st.in.take(t)
-	switch kind {
-	case inputReal:
-		s.stats.real++
-	case inputHeld:
-		s.stats.held++
-	default:
-		s.stats.neutral++
-	}
-	return in
 }
 
 // guard runs f, and recovers a panic in it at the match's boundary: the
@@ -629,7 +566,7 @@ func (s *Server) guard(f func()) {
 
 func (s *Server) fault(r any, stack []byte) {
 	s.stats.faults++
-	s.log.Error("match stopped after a server error", "match", s.match.id, "panic", fmt.Sprint(r), "stack", string(stack))
+	s.log.Error("match stopped after a server error", "match", s.match.matchID(), "panic", fmt.Sprint(r), "stack", string(stack))
 	s.out.reset() // whatever the failed step produced is not to be trusted
 	// Rebuild the seat table rather than walk one a fault may have left
 	// half-changed.
@@ -648,7 +585,7 @@ func (s *Server) fault(r any, stack []byte) {
 		if slot >= 0 {
 			p = uint8(slot)
 		}
-		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.id, Player: p, Seq: l.seq + 1},
+		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.matchID(), Player: p, Seq: l.seq + 1},
 			Reason: proto.LeaveServerError})
 	})
 	// Opening the lobby places the bots; should that fail too, the server
@@ -671,7 +608,7 @@ func (s *Server) Shutdown() []Datagram {
 		if slot >= 0 {
 			p = uint8(slot)
 		}
-		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.id, Player: p, Seq: l.next()},
+		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.matchID(), Player: p, Seq: l.next()},
 			Reason: proto.LeaveShutdown})
 	})
 	return s.out.datagrams()

@@ -67,12 +67,12 @@ func (st *ServerStats) DroppedTotal() uint64 {
 
 // Stats returns the server's counters.
 func (s *Server) Stats() ServerStats {
-	st := ServerStats{Match: s.match.id, Running: s.match.live(), Need: s.seats.free(), Spectators: len(s.seats.specs),
+	st := ServerStats{Match: s.match.matchID(), Running: s.match.live(), Need: s.seats.free(), Spectators: s.seats.spectatorCount(),
 		Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
-		BytesIn: s.stats.bytesIn, BytesOut: s.out.bytes, DatagramsIn: s.stats.datagramsIn,
+		BytesIn: s.stats.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.stats.datagramsIn,
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
 		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults}
-	if w := s.match.world; w != nil {
+	if w := s.match.current(); w != nil {
 		st.Tick = w.Tick()
 	}
 	for i := 0; i < s.cfg.Players; i++ {
@@ -90,13 +90,10 @@ const departedMemory = 64
 // playerStats returns the figures of a taken seat.
 func (s *Server) playerStats(p *seat) PlayerStats {
 	ps := PlayerStats{Slot: p.slot, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
-		MarginMs: int(p.in.margin), RealTicks: p.in.real, HeldTicks: p.in.heldN, NeutralTicks: p.in.neutral,
-		LateInputs: p.in.late}
+		MarginMs: p.in.marginMs(), Score: s.match.score(p.slot)}
+	ps.RealTicks, ps.HeldTicks, ps.NeutralTicks, ps.LateInputs = p.in.counts()
 	if p.human() {
 		ps.Addr = p.addr.String()
-	}
-	if w := s.match.world; w != nil {
-		ps.Score = w.State().Tanks[p.slot].Score
 	}
 	return ps
 }

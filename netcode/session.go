@@ -269,3 +269,60 @@ func (s *session) deadline() time.Time {
 	}
 	return time.Time{}
 }
+
+// state returns the session's status.
+func (s *session) state() Status { return s.status }
+
+// seat returns our seat, or -1.
+func (s *session) seat() int { return s.slot }
+
+// seats returns the number of seats in the match.
+func (s *session) seats() int { return s.slots }
+
+// reason returns why the session ended (nil before it has).
+func (s *session) reason() error { return s.err }
+
+// sessionID returns the session id.
+func (s *session) sessionID() uint64 { return s.id }
+
+// matchID returns the match the server put us in (0 before Start).
+func (s *session) matchID() uint32 { return s.match }
+
+// pendingLeave reports whether our Leave awaits its acknowledgement.
+func (s *session) pendingLeave() bool { return s.leaving }
+
+// handshakeRTT returns the round trip of the handshake's first Hello.
+func (s *session) handshakeRTT() time.Duration { return s.handRTT }
+
+// connect returns the Hello, or the Join once we hold a cookie, that is
+// due at now, or nil.
+func (s *session) connect(now time.Time, name string, spectate bool) packet {
+	if now.Before(s.nextHello) {
+		return nil
+	}
+	s.nextHello = now.Add(helloEvery)
+	if s.hasCookie {
+		return s.join(now, name, spectate)
+	}
+	return s.hello(now)
+}
+
+// keepAliveDue reports whether a lobby keep-alive is due at now (about
+// once a second), and the tick it names.
+func (s *session) keepAliveDue(now time.Time) (game.Tick, bool) {
+	if now.Before(s.keepAlive) {
+		return 0, false
+	}
+	s.keepAlive = now.Add(time.Second)
+	return s.startTick, true
+}
+
+// fill copies the session's part of a View.
+func (s *session) fill(dst *View) {
+	dst.Status, dst.Slot, dst.Need = s.status, s.slot, s.need
+	dst.Message = s.note
+	if s.err != nil {
+		dst.Message = s.err.Error()
+	}
+	dst.Names, dst.Connected = s.names, s.connected
+}

@@ -26,6 +26,9 @@ func (w *window) add(v float64) {
 
 func (w *window) reset() { w.next, w.n = 0, 0 }
 
+// len returns how many samples the window holds.
+func (w *window) len() int { return w.n }
+
 // quantile returns the q-quantile (0..1) of the samples, 0 when empty.
 func (w *window) quantile(q float64) float64 {
 	if w.n == 0 {

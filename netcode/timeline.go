@@ -174,3 +174,9 @@ func localDiffers(p, a *game.Tank) bool {
 	return dx > rollbackThreshold || dx < -rollbackThreshold || dy > rollbackThreshold || dy < -rollbackThreshold ||
 		p.HP != a.HP || p.Hitstun != a.Hitstun || p.Alive != a.Alive
 }
+
+// current returns the predicted world, or nil.
+func (t *timeline) current() *game.World { return t.world }
+
+// auth returns the tick of the newest authoritative State, if any.
+func (t *timeline) auth() (game.Tick, bool) { return t.lastAuth, t.haveAuth }
