@@ -110,6 +110,9 @@ type ClientDriver struct {
 	t         Transport
 	in        game.Input
 	wake      chan struct{} // a datagram changed the client's deadline
+	left      chan struct{} // closed once a closing client's Leave is settled
+	closing   bool
+	leftOnce  sync.Once
 	done      chan struct{}
 	stop      chan struct{}
 	once      sync.Once // closes done
@@ -119,7 +122,8 @@ type ClientDriver struct {
 
 // StartClient starts driving c on t. Stop it with Close.
 func StartClient(c *Client, t Transport) *ClientDriver {
-	d := &ClientDriver{c: c, t: t, wake: make(chan struct{}, 1), done: make(chan struct{}), stop: make(chan struct{})}
+	d := &ClientDriver{c: c, t: t, wake: make(chan struct{}, 1), left: make(chan struct{}), done: make(chan struct{}),
+		stop: make(chan struct{})}
 	d.wg.Add(2)
 	go d.receive()
 	go d.tick()
@@ -177,10 +181,14 @@ func (d *ClientDriver) receive() {
 	}
 }
 
-// checkDone closes Done when the client has closed. Call with mu held.
+// checkDone closes Done when the client has closed, and, once Close has
+// begun, left when its Leave is settled. Call with mu held.
 func (d *ClientDriver) checkDone() {
 	if d.c.Status() == StatusClosed {
 		d.once.Do(func() { close(d.done) })
+	}
+	if d.closing && !d.c.Leaving() {
+		d.leftOnce.Do(func() { close(d.left) })
 	}
 }
 
@@ -225,23 +233,21 @@ func (d *ClientDriver) Close() {
 		if d.c.Status() != StatusClosed {
 			d.sendAll(d.c.Close())
 		}
+		d.closing = true
 		d.checkDone()
 		d.mu.Unlock()
-		// The tick goroutine repeats the Leave; the receive goroutine takes
-		// the acknowledgement.
-		deadline := time.Now().Add(leaveFor + leaveEvery)
-		for {
-			d.mu.Lock()
-			leaving := d.c.Leaving()
-			d.mu.Unlock()
-			if !leaving || time.Now().After(deadline) {
-				break
-			}
-			select {
-			case <-time.After(5 * time.Millisecond):
-			case <-d.stop:
-			}
+		select {
+		case d.wake <- struct{}{}: // the tick goroutine takes the Leave's schedule
+		default:
 		}
+		// The tick goroutine repeats the Leave; the receive goroutine takes
+		// the acknowledgement; the client gives up by itself after leaveFor.
+		bound := time.NewTimer(leaveFor + leaveEvery)
+		select {
+		case <-d.left:
+		case <-bound.C:
+		}
+		bound.Stop()
 		close(d.stop)
 		_ = d.t.Close()
 		d.wg.Wait()
