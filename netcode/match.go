@@ -35,10 +35,12 @@ type match struct {
 	inputs []game.Input
 	state  proto.State // the tick's State: one Save for every peer
 	ack    proto.Ack
+	rec    Recorder // nil: none
 }
 
-// begin builds the world for a match whose first tick is start.
-func (m *match) begin(cfg *ServerConfig, seed uint64, start game.Tick) {
+// begin builds the world for a match whose first tick is start; names are
+// the seats' players.
+func (m *match) begin(cfg *ServerConfig, seed uint64, start game.Tick, names []string) {
 	w, err := game.NewWorld(game.Config{Slots: cfg.Players, Seed: seed,
 		MazeW: cfg.MazeW, MazeH: cfg.MazeH, StartTick: start})
 	if err != nil {
@@ -49,10 +51,17 @@ func (m *match) begin(cfg *ServerConfig, seed uint64, start game.Tick) {
 	if m.inputs == nil {
 		m.inputs = make([]game.Input, cfg.Players)
 	}
+	if m.rec != nil {
+		m.rec.MatchStarted(MatchInfo{ID: m.id, Slots: cfg.Players, Seed: seed, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
+			Start: start, StateEvery: cfg.StateEvery, Names: names})
+	}
 }
 
 // reset returns to the lobby with a new id.
 func (m *match) reset(id uint32) {
+	if m.rec != nil && m.world != nil {
+		m.rec.MatchEnded(m.world.Tick())
+	}
 	m.id, m.phase, m.world, m.played = id, phaseLobby, nil, 0
 }
 
@@ -63,6 +72,9 @@ func (m *match) live() bool { return m.phase != phaseLobby }
 func (m *match) due(clock game.Tick) bool {
 	return m.live() && !clock.Before(m.world.Tick())
 }
+
+// recordTo makes r the match's Recorder (nil: none).
+func (m *match) recordTo(r Recorder) { m.rec = r }
 
 // matchID returns the match id.
 func (m *match) matchID() uint32 { return m.id }
@@ -78,9 +90,13 @@ func (m *match) counting() bool { return m.phase == phaseCountdown }
 
 // seat seats or unseats slot in a live match's world: a tank that comes
 // plays from the next round, one that goes leaves the world at once.
-func (m *match) seat(slot int, on bool) {
-	if m.live() {
-		m.world.Seat(slot, on)
+func (m *match) seat(slot int, name string, on bool) {
+	if !m.live() {
+		return
+	}
+	m.world.Seat(slot, on)
+	if m.rec != nil {
+		m.rec.Seated(m.world.Tick(), slot, name, on)
 	}
 }
 
@@ -117,6 +133,9 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 	}
 	w.Step(m.inputs)
 	hash := w.Hash()
+	if m.rec != nil {
+		m.rec.Stepped(t, m.inputs, hash)
+	}
 	m.played++
 	isState := m.played%uint64(stateEvery) == 0
 	if isState {

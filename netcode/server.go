@@ -82,6 +82,9 @@ type ServerConfig struct {
 	Entropy io.Reader
 	// Logger receives the reports of faults (nil: discarded).
 	Logger *slog.Logger
+	// Recorder, if set, is told every match's start, inputs, hashes and
+	// seat changes (see Recorder).
+	Recorder Recorder
 }
 
 // Server is the authoritative game server core. It does no IO and reads
@@ -169,6 +172,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy),
 		seats: newSeatTable(cfg.Players, cfg.MaxSpectators), clock: cfg.StartTick, tickDur: newWindow(600)}
 	s.out = newOutbox(64 << 10)
+	s.match.recordTo(cfg.Recorder)
 	s.openLobby()
 	return s, nil
 }
@@ -196,7 +200,11 @@ func (s *Server) schedule() {
 		}
 	}
 	lead = min(lead, startLeadMax)
-	s.match.begin(&s.cfg, s.rng.Next()|1, s.clock.Add(int32(lead)))
+	names := make([]string, s.cfg.Players)
+	for i := range names {
+		names[i] = s.seats.at(i).name
+	}
+	s.match.begin(&s.cfg, s.rng.Next()|1, s.clock.Add(int32(lead)), names)
 	for i := 0; i < s.cfg.Players; i++ {
 		s.seats.at(i).in.restart()
 	}
@@ -337,7 +345,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		st.name = fmt.Sprintf("player%d", st.slot+1)
 	}
 	if s.match.live() {
-		s.match.seat(st.slot, true) // plays from the next round
+		s.match.seat(st.slot, st.name, true) // plays from the next round
 	} else if s.seats.free() == 0 {
 		s.schedule() // sends every peer the Start
 		return
@@ -464,7 +472,7 @@ func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b [
 // round, and when no network player is left the match ends and a new
 // lobby opens.
 func (s *Server) release(st *seat) {
-	s.match.seat(st.slot, false)
+	s.match.seat(st.slot, st.name, false)
 	s.remember(st)
 	s.seats.release(st)
 	if s.seats.humans() == 0 {
@@ -542,7 +550,7 @@ func (s *Server) step(now time.Time) {
 func (s *Server) expire(now time.Time) {
 	humans := s.seats.humans()
 	freed := s.seats.expire(now, func(st *seat) {
-		s.match.seat(st.slot, false)
+		s.match.seat(st.slot, st.name, false)
 		s.remember(st)
 	})
 	s.stats.timeouts += uint64(freed)
