@@ -140,7 +140,9 @@ func (b *inputBuffer) marginMs() int { return int(b.margin) }
 func (b *inputBuffer) ackInfo(now time.Time, serverTick game.Tick) proto.AckInfo {
 	ai := proto.AckInfo{ServerTick: serverTick, NewestInput: b.newest, MarginMs: b.margin,
 		EchoTime: b.echo, Received: b.recv}
-	if !b.echoAt.IsZero() {
+	if b.echoAt.IsZero() {
+		ai.EchoDelay = 0xffff // nothing to echo yet: a saturated hold tells the client so
+	} else {
 		ai.EchoDelay = uint16(min(max(now.Sub(b.echoAt), 0)/(10*time.Microsecond), 0xffff))
 	}
 	return ai
