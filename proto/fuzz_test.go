@@ -133,6 +133,11 @@ func FuzzParseAck(f *testing.F) {
 	fuzzParser(f, parseAs(ParseAck))
 }
 
+// FuzzParseState's inputs are exact-length and up to MaxStateLen bytes, so
+// no shorter input keeps what a mutant finds in the tanks or bullets, and
+// Go's minimizer spends ~230,000 runs (17-20 s on 2 cores) on each such
+// input before giving up. Fuzz it with -fuzzminimizetime 10000x, as
+// .ci/fuzz does, or most of a short run is spent waiting.
 func FuzzParseState(f *testing.F) {
 	big := State{Snapshot: largestSnapshot()}
 	one := State{Snapshot: game.Snapshot{Slots: 1, Round: game.Round{Winner: -1, MazeW: 3, MazeH: 3}}}
