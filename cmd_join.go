@@ -61,6 +61,8 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	var sim simFlags
 	sim.register(fs)
 	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
+	level := bot.Normal
+	registerBotLevel(fs, &level, "with --bot: how well your bot plays")
 	headless := fs.Bool("headless", false, "no screen: play (with --bot) for --duration and print or write metrics")
 	duration := fs.Duration("duration", 20*time.Second, "with --headless: how long to play")
 	statsJSON := fs.String("stats-json", "", "with --headless: write the final metrics as JSON to this file")
@@ -84,6 +86,9 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	if err == nil && *duration <= 0 {
 		err = fmt.Errorf("--duration must be positive")
 	}
+	if err == nil && fs.Changed("bot-level") && !*useBot {
+		err = fmt.Errorf("--bot-level needs --bot")
+	}
 	if err != nil {
 		return usageError(stderr, "join", err.Error())
 	}
@@ -96,12 +101,16 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)
 		return 1
 	}
+	var botLevel *bot.Level // nil: no bot
+	if *useBot {
+		botLevel = &level
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *headless {
-		return runHeadless(ctx, target, nm, *useBot, uf.spectate, sim, *duration, *statsJSON, stdout, stderr)
+		return runHeadless(ctx, target, nm, botLevel, uf.spectate, sim, *duration, *statsJSON, stdout, stderr)
 	}
-	return runClientUI(ctx, target, nm, *useBot, uf, sim, target.String(), stderr)
+	return runClientUI(ctx, target, nm, botLevel, uf, sim, target.String(), stderr)
 }
 
 // splitServer checks the form of HOST:PORT (or HOST, port 7777; IPv6 in
@@ -160,29 +169,30 @@ func usageError(stderr io.Writer, cmd, msg string) int {
 	return 2
 }
 
-// botInput is the bot policy as a client's LocalInput.
-func botInput(seed uint64) func(w *game.World, slot int) game.Input {
-	b := bot.New(seed)
+// botInput is the bot policy at level l as a client's LocalInput.
+func botInput(seed uint64, l bot.Level) func(w *game.World, slot int) game.Input {
+	b := bot.NewLevel(seed, l)
 	return func(w *game.World, slot int) game.Input { return b.Input(w.State(), w.Maze(), slot) }
 }
 
-// startClient opens a UDP socket and starts a client session on it.
-func startClient(target netip.AddrPort, name string, useBot, spectate bool, sim simFlags) (*netcode.ClientDriver, error) {
+// startClient opens a UDP socket and starts a client session on it; with
+// a botLevel, that bot plays for the player.
+func startClient(target netip.AddrPort, name string, botLevel *bot.Level, spectate bool, sim simFlags) (*netcode.ClientDriver, error) {
 	ct, err := netcode.ListenUDP(":0")
 	if err != nil {
 		return nil, err
 	}
 	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate}
-	if useBot {
-		cfg.LocalInput = botInput(netcode.RandomSession())
+	if botLevel != nil {
+		cfg.LocalInput = botInput(netcode.RandomSession(), *botLevel)
 	}
 	return netcode.StartClient(netcode.NewClient(cfg), sim.wrap(ct)), nil
 }
 
 // runClientUI plays in the terminal until the player quits or the session
 // ends; it returns the exit code.
-func runClientUI(ctx context.Context, target netip.AddrPort, name string, useBot bool, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
-	d, err := startClient(target, name, useBot, uf.spectate, sim)
+func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
+	d, err := startClient(target, name, botLevel, uf.spectate, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1
@@ -232,8 +242,8 @@ type headlessStats struct {
 }
 
 // runHeadless plays without a screen for d and reports the metrics.
-func runHeadless(ctx context.Context, target netip.AddrPort, name string, useBot, spectate bool, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
-	cd, err := startClient(target, name, useBot, spectate, sim)
+func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, spectate bool, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
+	cd, err := startClient(target, name, botLevel, spectate, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

@@ -32,6 +32,7 @@ type serverFlags struct {
 	bots       int
 	maze       mazeSize
 	stateEvery int
+	botLevel   bot.Level
 	sim        simFlags
 }
 
@@ -42,6 +43,8 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.bots, "bots", 0, "seats the server fills with bots")
 	fs.Var(&f.maze, "maze", "maze size in tiles, odd WxH")
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
+	f.botLevel = bot.Normal
+	registerBotLevel(fs, &f.botLevel, "how well the server's bots play")
 	f.sim.register(fs)
 }
 
@@ -66,7 +69,7 @@ func (f *serverFlags) check() error {
 
 func (f *serverFlags) config() netcode.ServerConfig {
 	return netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
-		StateEvery: f.stateEvery, NewBot: newBot}
+		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel)}
 }
 
 // sshFlags configure serve --ssh: the game served to ssh clients.
@@ -140,7 +143,10 @@ func (f *sshFlags) start(mux *sshplay.MuxTransport, ui tui.Options, logger *slog
 	return s, nil
 }
 
-func newBot(slot int, seed uint64) netcode.InputSource { return bot.New(seed) }
+// newBot makes the server's bots, at level l.
+func newBot(l bot.Level) func(slot int, seed uint64) netcode.InputSource {
+	return func(slot int, seed uint64) netcode.InputSource { return bot.NewLevel(seed, l) }
+}
 
 // listen opens the server's socket, with the simulator around it if asked.
 func (f *serverFlags) listen() (netcode.Transport, *netcode.UDP, error) {
@@ -224,7 +230,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 	if *play {
 		target := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), addr.Port())
-		code := runClientUI(ctx, target, nm, false, uf, simFlags{}, share, stderr)
+		code := runClientUI(ctx, target, nm, nil, uf, simFlags{}, share, stderr)
 		stop()
 		if sshSrv != nil {
 			sshSrv.Close()

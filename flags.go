@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"ttytanks/game"
+	"ttytanks/game/bot"
 	"ttytanks/netcode"
 )
 
@@ -96,4 +97,29 @@ func (m *mazeSize) Set(s string) error {
 	}
 	m.w, m.h = w, h
 	return nil
+}
+
+// botLevelFlag is a --bot-level value: easy, normal or hard.
+type botLevelFlag struct{ l *bot.Level }
+
+func (f botLevelFlag) String() string {
+	if f.l == nil {
+		return bot.Normal.String()
+	}
+	return f.l.String()
+}
+func (f botLevelFlag) Type() string { return "easy|normal|hard" }
+func (f botLevelFlag) Set(s string) error {
+	l, err := bot.ParseLevel(strings.ToLower(strings.TrimSpace(s)))
+	if err != nil {
+		return err
+	}
+	*f.l = l
+	return nil
+}
+
+// registerBotLevel adds --bot-level to fs, stored in l (whose value is the
+// default).
+func registerBotLevel(fs *pflag.FlagSet, l *bot.Level, usage string) {
+	fs.Var(botLevelFlag{l}, "bot-level", usage+": easy, normal or hard")
 }

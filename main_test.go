@@ -49,6 +49,12 @@ func TestDispatch(t *testing.T) {
 		{[]string{"serve", "--help"}, 0, "--state-every", ""},
 		{[]string{"join", "--help"}, 0, "--stats-json", ""},
 		{[]string{"play", "--help"}, 0, "--bots", ""},
+		{[]string{"play", "--help"}, 0, "--bot-level", ""},
+		{[]string{"serve", "--help"}, 0, "--bot-level", ""},
+		{[]string{"join", "--help"}, 0, "--bot-level", ""},
+		{[]string{"play", "--bot-level", "expert"}, 2, "", `unknown bot level "expert" (want easy, normal or hard)`},
+		{[]string{"serve", "--bot-level", "expert"}, 2, "", `unknown bot level "expert"`},
+		{[]string{"join", "--bot-level", "easy"}, 2, "", "--bot-level needs --bot"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
