@@ -72,6 +72,13 @@ func (tm *tmux) format(f string) string {
 // is nothing to wait on but its output) until ok accepts it or d passes.
 func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) string {
 	tm.t.Helper()
+	return tm.waitScreenEvery(d, 50*time.Millisecond, what, ok)
+}
+
+// waitScreenEvery is waitScreen polling every poll, for what shows only
+// briefly.
+func (tm *tmux) waitScreenEvery(d, poll time.Duration, what string, ok func(string) bool) string {
+	tm.t.Helper()
 	end := time.Now().Add(d)
 	for {
 		s := tm.screen()
@@ -81,7 +88,7 @@ func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) s
 		if time.Now().After(end) {
 			tm.t.Fatalf("waiting for %s; screen:\n%s", what, s)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(poll)
 	}
 }
 

@@ -14,8 +14,11 @@ import (
 // cell at column X*2/SubTile, row Y/SubTile of the maze, a tank at its
 // drawn position r.pos (simulated plus smoothing offset). Tanks show their
 // facing, in their slot's colour; the local player's tank is in reverse
-// video; destroyed tanks are a wreck glyph, dimmed. Bullets take their
-// owner's colour.
+// video; a tank in hitstun flashes (hit marks either side, reverse video
+// toggled); a destroyed tank bursts for BurstTicks and is then a wreck
+// glyph, dimmed. Unless the HUD hides them, each tank has its name above
+// (or below) it. Bullets take their owner's colour; without colour, the
+// local player's bullets and everyone else's have different glyphs.
 func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	t := r.t
 	m := &v.Maze
@@ -41,16 +44,26 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	}
 
 	w := &v.World
+	slots := min(int(w.Slots), game.MaxPlayers)
+	if !r.hud.HideNames {
+		for i := range slots {
+			if tk := &w.Tanks[i]; tk.Seated && (tk.Alive || r.fx.burst(i, w.Tick) >= 0) {
+				r.drawLabel(l, i, slotName(v, i))
+			}
+		}
+	}
 	nb := min(int(w.NumBullets), game.MaxBullets)
 	for i := range nb {
 		bl := &w.Bullets[i]
-		st := t.text
+		st, glyph := t.text, t.g.bullet
 		if int(bl.Owner) < game.MaxPlayers {
 			st = t.slot[bl.Owner].Bold(false)
 		}
-		r.putAt(l, tileCol(bl.X), tileRow(bl.Y), t.g.bullet, st)
+		if t.noColor && int(bl.Owner) != v.Slot {
+			glyph = t.g.theirBullet
+		}
+		r.putAt(l, tileCol(bl.X), tileRow(bl.Y), glyph, st)
 	}
-	slots := min(int(w.Slots), game.MaxPlayers)
 	// Wrecks first, then live tanks, then the local tank, so the tanks that
 	// matter are on top when two share a cell.
 	for pass := 0; pass < 3; pass++ {
@@ -63,16 +76,48 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 			x, y := r.pos[i][0], r.pos[i][1]
 			switch {
 			case pass == 0 && !tk.Alive:
-				r.putAt(l, tileCol(x), tileRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+				if f := r.fx.burst(i, w.Tick); f >= 0 {
+					r.putAt(l, tileCol(x), tileRow(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
+				} else {
+					r.putAt(l, tileCol(x), tileRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+				}
 			case pass == 1 && tk.Alive && !local, pass == 2 && tk.Alive && local:
 				st := t.slot[i]
-				if local {
-					st = st.Reverse(true)
+				reverse := local
+				if flashing(tk.Hitstun) {
+					reverse = !reverse
+					r.drawHitMarks(l, m, tileCol(x), tileRow(y), st)
 				}
-				r.putAt(l, tileCol(x), tileRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st)
+				r.putAt(l, tileCol(x), tileRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
 			}
 		}
 	}
+}
+
+// drawHitMarks draws the hit marks either side of the tank in maze cell
+// (col, row), where no wall is.
+func (r *Renderer) drawHitMarks(l *layout, m *game.Maze, col, row int, st tcell.Style) {
+	for k, dc := range [2]int{-1, 1} {
+		if c := col + dc; !m.IsWall(c/2, row) {
+			r.putAt(l, c, row, r.t.g.hitMark[k], st)
+		}
+	}
+}
+
+// labelLen is the most cells of a name the map shows by a tank.
+const labelLen = 8
+
+// drawLabel draws the start of name centred on slot i's tank, on the row
+// above it (below it on the maze's top row), underlined in the slot's
+// colour.
+func (r *Renderer) drawLabel(l *layout, i int, name string) {
+	col, row := tileCol(r.pos[i][0]), tileRow(r.pos[i][1])-1
+	if row < 0 {
+		row += 2
+	}
+	name = truncate(name, labelLen, r.t.g.ellipsis)
+	x, y := l.field.x+col-textWidth(name)/2-l.viewX, l.field.y+row-l.viewY
+	r.putString(x, y, name, r.t.slot[i].Bold(false).Underline(true), l.field)
 }
 
 // putAt puts a one-cell glyph at maze cell (col, row) if it is in view.
@@ -119,9 +164,30 @@ func twoDigits(n int) string {
 	return strconv.Itoa(n)
 }
 
-// drawTitle draws the title row, centred over the play area.
+// feedRows is the most lines of the event feed shown under the map.
+const feedRows = 4
+
+// drawFeed draws the newest lines of the event feed under the map, as many
+// as fit (up to feedRows), the newest last.
+func (r *Renderer) drawFeed(l *layout) {
+	top := l.field.y + l.field.h
+	lines := r.feed.last(min(l.h-top, feedRows))
+	area := rect{x: l.play.x, y: top, w: l.play.w, h: l.h - top}
+	for k, line := range lines {
+		r.putString(l.field.x, top+k, truncate(line, area.w-l.field.x, r.t.g.ellipsis), r.t.text, area)
+	}
+}
+
+// drawTitle draws the title row, centred over the play area; a spectator's
+// starts with "SPECTATING".
 func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 	s, over := titleText(v, r.t.g)
+	if v.Slot < 0 {
+		s = "SPECTATING  " + r.t.g.dot + "  " + s
+		if f := r.hud.followed(); f >= 0 && f < int(v.World.Slots) && v.World.Tanks[f].Seated {
+			s += "  " + r.t.g.dot + "  following " + slotName(v, f)
+		}
+	}
 	st := r.t.title
 	if over {
 		st = r.t.banner

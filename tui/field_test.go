@@ -25,7 +25,9 @@ func drawTest(t *testing.T, w, h int, v *netcode.View, opts Options) tcell.Simul
 }
 
 func TestDrawWalls(t *testing.T) {
-	for _, opts := range []Options{{}, {ASCII: true}} {
+	// The tanks' name labels would cover some of the walls.
+	noNames := HUD{HideNames: true}
+	for _, opts := range []Options{{HUD: noNames}, {ASCII: true, HUD: noNames}} {
 		scr := drawTest(t, 80, 24, testView(t), opts)
 		wall := "█"
 		if opts.ASCII {
@@ -196,7 +198,7 @@ func TestLargeMazeViewport(t *testing.T) {
 // sidebar gets its border and section headers.
 func TestLargeTerminal(t *testing.T) {
 	v := bigView(t)
-	scr := drawTest(t, 200, 60, v, Options{})
+	scr := drawTest(t, 200, 60, v, Options{HUD: HUD{HideNames: true}}) // labels would cover walls
 	l := computeLayout(200, 60, v)
 	if l.field.w != 2*game.MaxMazeW || l.field.h != game.MaxMazeH {
 		t.Fatalf("field %+v does not show the whole %dx%d maze", l.field, game.MaxMazeW, game.MaxMazeH)

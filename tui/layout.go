@@ -48,12 +48,14 @@ type layout struct {
 func computeLayout(w, h int, v *netcode.View) layout {
 	var pos [game.MaxPlayers][2]int32
 	simPositions(v, &pos)
-	return computeLayoutFocus(w, h, v, &pos)
+	return computeLayoutFocus(w, h, v, &pos, v.Slot)
 }
 
 // computeLayoutFocus is computeLayout with each slot's tank drawn at pos
-// (sub-tiles), which the window that follows the local tank follows.
-func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int32) layout {
+// (sub-tiles); the window that follows a tank when the maze does not fit
+// follows slot focus's (the local tank, or the one a spectator follows;
+// -1 or an empty seat: the middle of the maze).
+func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int32, focus int) layout {
 	l := layout{w: w, h: h}
 	if w < MinWidth || h < MinHeight {
 		l.tooSmall = true
@@ -72,14 +74,16 @@ func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int3
 	l.titleY = 0
 	area := rect{x: 0, y: 1, w: l.play.w, h: h - 1}
 
-	// The point to keep in view when the maze does not fit: the local tank,
-	// or the middle of the maze when spectating.
+	// The point to keep in view when the maze does not fit: the focused
+	// tank, or the middle of the maze.
 	fx, fy := cols/2, rows/2
-	if s := v.Slot; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
+	if s := focus; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
 		fx, fy = tileCol(pos[s][0]), tileRow(pos[s][1])
 	}
 	l.field.x, l.field.w, l.viewX = fit(area.x, area.w&^1, cols, fx, 2)
 	l.field.y, l.field.h, l.viewY = fit(area.y, area.h, rows, fy, 1)
+	// The title row stays with the maze: right above it.
+	l.titleY = l.field.y - 1
 	return l
 }
 

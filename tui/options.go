@@ -60,6 +60,9 @@ type Options struct {
 	// jump. The default smooths corrections in the drawing only (see the
 	// package documentation); the simulation is never affected either way.
 	NoSmoothing bool
+	// HUD is what a session starts showing (names on the map, the sidebar's
+	// level, ...); the player's keys change it as the session goes on.
+	HUD HUD
 	// ShareAddr is shown on the waiting screen as the address other players
 	// pass to "ttytanks join"; empty hides the hint.
 	ShareAddr string

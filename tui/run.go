@@ -45,7 +45,9 @@ type loopHooks struct {
 // it copies s's view, draws it with Renderer.DrawAt at the current time
 // (so corrections are smoothed unless opts.NoSmoothing) and hands s the
 // input the Controls hold at that moment; a key event hands the new input
-// over at once as well. A resize re-syncs the screen and draws at once.
+// over at once as well. The display keys (names, help, sidebar level,
+// following; see HUD.Key) change the Renderer's HUD and draw at once. A
+// resize re-syncs the screen and draws at once.
 func Run(ctx context.Context, screen tcell.Screen, s Session, opts Options) error {
 	return run(ctx, screen, s, opts, loopHooks{})
 }
@@ -101,6 +103,13 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 			}
 			switch ev := ev.(type) {
 			case *tcell.EventKey:
+				if renderer.HUD().Key(ev, v.Slot < 0) {
+					frame() // show the change at once
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
 				t := now()
 				if controls.Key(ev, t) {
 					return nil

@@ -32,7 +32,7 @@ func TestTitleRow(t *testing.T) {
 		v := testView(t)
 		tt.edit(v)
 		scr := drawTest(t, 80, 24, v, Options{})
-		title := strings.TrimSpace(string([]rune(screenLines(scr)[0])[:50]))
+		title := strings.TrimSpace(string([]rune(screenLines(scr)[testOY-1])[:50])) // right above the maze
 		if title != tt.want {
 			t.Errorf("%s: title row %q, want %q", tt.name, title, tt.want)
 		}
