@@ -39,7 +39,9 @@ func TestTmuxHitsAndKills(t *testing.T) {
 // n again shows them.
 func TestTmuxNames(t *testing.T) {
 	tm := startTmux(t, "names", 100, 30, binary(t), "play", "--name", "zed", "--bot-level", "easy")
-	onMap := func(s string) bool { return strings.Contains(fieldText(s), "zed") && strings.Contains(fieldText(s), "bot2") }
+	onMap := func(s string) bool {
+		return strings.Contains(fieldText(s), "zed") && strings.Contains(fieldText(s), "bot2")
+	}
 	tm.waitScreen(10*time.Second, "the names on the map", func(s string) bool { return playing(s) && onMap(s) })
 	tm.keys("n")
 	tm.waitScreen(3*time.Second, "the names to go", func(s string) bool {
@@ -53,7 +55,9 @@ func TestTmuxNames(t *testing.T) {
 func TestTmuxHelp(t *testing.T) {
 	tm := startTmux(t, "help", 100, 30, binary(t), "play", "--bot-level", "easy")
 	tm.waitScreen(10*time.Second, "the match", playing)
-	help := func(s string) bool { return strings.Contains(s, "help — Esc closes") && strings.Contains(s, "show or hide the names") }
+	help := func(s string) bool {
+		return strings.Contains(s, "help — Esc closes") && strings.Contains(s, "show or hide the names")
+	}
 	for _, open := range []string{"?", "F1"} {
 		tm.keys(open)
 		tm.waitScreen(3*time.Second, "the help overlay after "+open, help)
