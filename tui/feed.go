@@ -20,7 +20,9 @@ const FeedLen = 8
 // applied is at or past the tick they were seen at and the world still
 // shows them (a predicted death that a State rolls back is dropped
 // unseen). The killer is the owner of the bullet nearest the wreck in the
-// previous view. A feed is not safe for concurrent use.
+// previous view or, when none was near (a point-blank shot the client
+// learnt of with the State that showed the death), of the last bullet seen
+// to hit the victim this round. A feed is not safe for concurrent use.
 type feed struct {
 	lines [FeedLen]string // a ring; lines[(next-1)%FeedLen] is the newest
 	next  int             // lines written so far
@@ -31,6 +33,8 @@ type feed struct {
 	connected [game.MaxPlayers]bool
 	seated    [game.MaxPlayers]bool
 	alive     [game.MaxPlayers]bool
+	hp        [game.MaxPlayers]int8
+	lastHit   [game.MaxPlayers]int // who last hit each tank this round, -1 unknown
 	bullets   [game.MaxBullets]game.Bullet // the previous view's bullets
 	nBullets  int
 
@@ -70,6 +74,9 @@ func (f *feed) observe(v *netcode.View) {
 	if !f.started {
 		// The players already here when we arrive are not news.
 		f.started = true
+		for i := range f.lastHit {
+			f.lastHit[i] = -1
+		}
 		f.names, f.connected = v.Names, v.Connected
 		f.snapshot(v)
 		return
@@ -80,6 +87,9 @@ func (f *feed) observe(v *netcode.View) {
 		// A new round or match: nothing pending carries over.
 		f.kill = [game.MaxPlayers]pendingEvent{}
 		f.roundOver, f.roundDone = pendingEvent{}, false
+		for i := range f.lastHit {
+			f.lastHit[i] = -1
+		}
 		f.snapshot(v)
 		return
 	}
@@ -90,8 +100,17 @@ func (f *feed) observe(v *netcode.View) {
 		switch {
 		case tk.Alive:
 			f.kill[i].on = false // a predicted death taken back
+			if tk.HP < f.hp[i] {
+				if s := f.shooter(tk); s >= 0 {
+					f.lastHit[i] = s
+				}
+			}
 		case f.alive[i] && tk.Seated:
-			f.kill[i] = pendingEvent{on: true, tick: w.Tick, who: f.shooter(tk)}
+			who := f.shooter(tk)
+			if who < 0 {
+				who = f.lastHit[i]
+			}
+			f.kill[i] = pendingEvent{on: true, tick: w.Tick, who: who}
 		}
 		if p := &f.kill[i]; p.on && tk.Seated && !tk.Alive && !confirmed.Before(p.tick) {
 			p.on = false
@@ -143,6 +162,7 @@ func (f *feed) snapshot(v *netcode.View) {
 	f.round = w.Round.Number
 	for i := range game.MaxPlayers {
 		f.alive[i] = i < int(w.Slots) && w.Tanks[i].Alive
+		f.hp[i] = w.Tanks[i].HP
 		f.seated[i] = i < int(w.Slots) && w.Tanks[i].Seated
 	}
 	f.nBullets = min(int(w.NumBullets), game.MaxBullets)
