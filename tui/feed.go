@@ -34,7 +34,7 @@ type feed struct {
 	seated    [game.MaxPlayers]bool
 	alive     [game.MaxPlayers]bool
 	hp        [game.MaxPlayers]int8
-	lastHit   [game.MaxPlayers]int // who last hit each tank this round, -1 unknown
+	lastHit   [game.MaxPlayers]int         // who last hit each tank this round, -1 unknown
 	bullets   [game.MaxBullets]game.Bullet // the previous view's bullets
 	nBullets  int
 
