@@ -42,7 +42,7 @@ func (f *uiFlags) check() error {
 		return fmt.Errorf("--fps must be 10..240")
 	}
 	if _, err := tui.ParseControlMode(f.controls); err != nil {
-		return fmt.Errorf("--controls: %v", err)
+		return fmt.Errorf("--controls %q is not a control mode: use hold (move while keys repeat) or sticky (move until the opposite key or x)", f.controls)
 	}
 	return nil
 }
@@ -88,6 +88,9 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil && fs.Changed("bot-level") && !*useBot {
 		err = fmt.Errorf("--bot-level needs --bot")
+	}
+	if err == nil && !*headless && (fs.Changed("stats-json") || fs.Changed("duration")) {
+		err = fmt.Errorf("--stats-json and --duration need --headless")
 	}
 	if err != nil {
 		return usageError(stderr, "join", err.Error())
@@ -147,6 +150,11 @@ func resolveServer(host string, port uint16) (netip.AddrPort, error) {
 	return netip.AddrPortFrom(ip.Unmap(), port), nil
 }
 
+// hostName is the default name of the player of serve --play: the login
+// name with "-host", so that in the two-terminal demo it differs from the
+// player who joins.
+func hostName() string { return defaultName() + "-host" }
+
 // defaultName is the login name, or "player".
 func defaultName() string {
 	if u := os.Getenv("USER"); u != "" {
@@ -201,9 +209,14 @@ func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLev
 	screen, err := newScreen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
+		if botLevel != nil {
+			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
+		}
 		return 1
 	}
-	err = tui.Run(ctx, screen, d, uf.options(share))
+	opts := uf.options(share)
+	opts.Server = target.String()
+	err = tui.Run(ctx, screen, d, opts)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

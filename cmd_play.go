@@ -23,7 +23,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	registerBotLevel(fs, &level, "how well the bots play")
 	name := fs.String("name", defaultName(), "your player name")
 	maze := mazeSize{game.DefaultMazeW, game.DefaultMazeH}
-	fs.Var(&maze, "maze", "maze size in tiles, odd WxH")
+	fs.Var(&maze, "maze", mazeUsage)
 	var uf uiFlags
 	uf.register(fs)
 	var sim simFlags

@@ -41,7 +41,7 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "addr", ":7777", "UDP address to listen on")
 	fs.IntVar(&f.players, "players", 2, "seats in a match, bots included (1-8); the match starts when all are taken")
 	fs.IntVar(&f.bots, "bots", 0, "seats the server fills with bots")
-	fs.Var(&f.maze, "maze", "maze size in tiles, odd WxH")
+	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
 	f.botLevel = bot.Normal
 	registerBotLevel(fs, &f.botLevel, "how well the server's bots play")
@@ -120,14 +120,16 @@ func (f *sshFlags) start(mux *sshplay.MuxTransport, ui tui.Options, logger *slog
 			return nil, err
 		}
 	}
-	s, err := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
-		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
-	if err != nil {
-		return nil, err
-	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+	}
+	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
+	s, err := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
+		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
+	if err != nil {
+		ln.Close()
+		return nil, err
 	}
 	go func() {
 		if err := s.Serve(ln); err != nil {
@@ -162,7 +164,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	var f serverFlags
 	f.register(fs)
 	play := fs.Bool("play", false, "also play in this terminal (the two-terminal demo: serve --play here, join there)")
-	name := fs.String("name", defaultName(), "your player name with --play")
+	name := fs.String("name", hostName(), "your player name with --play")
 	var uf uiFlags
 	uf.register(fs)
 	var sf sshFlags
@@ -175,6 +177,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := f.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
+	}
+	if *play && f.bots >= f.players {
+		return usageError(stderr, "serve", fmt.Sprintf("--play takes a seat: with --players %d, --bots must be 0..%d", f.players, f.players-1))
 	}
 	if err := sf.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
@@ -320,5 +325,15 @@ func shareAddr(listen string, port uint16) string {
 	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
-// newScreen opens the terminal for tcell.
-func newScreen() (tcell.Screen, error) { return tcell.NewScreen() }
+// sshShare is the command other players run to join over SSH: "ssh -p
+// PORT HOST", with the host as shareAddr names it.
+func sshShare(listen string, port int) string {
+	host, _, _ := net.SplitHostPort(shareAddr(listen, uint16(port)))
+	if port == 22 {
+		return "ssh " + host
+	}
+	return "ssh -p " + strconv.Itoa(port) + " " + host
+}
+
+// newScreen opens the terminal for tcell (see openScreen).
+func newScreen() (tcell.Screen, error) { return openScreen(os.Getenv("TERM"), os.Stderr) }

@@ -81,6 +81,9 @@ func (p *percent) Set(s string) error {
 // The smallest maze the server offers: room for a fight.
 const minMazeW, minMazeH = 9, 7
 
+// mazeUsage is the --maze flag's help, with the sizes it takes.
+var mazeUsage = fmt.Sprintf("maze size in tiles, odd WxH from %dx%d to %dx%d", minMazeW, minMazeH, game.MaxMazeW, game.MaxMazeH)
+
 // mazeSize is a --maze WxH value.
 type mazeSize struct{ w, h int }
 

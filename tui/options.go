@@ -66,6 +66,11 @@ type Options struct {
 	// ShareAddr is shown on the waiting screen as the address other players
 	// pass to "ttytanks join"; empty hides the hint.
 	ShareAddr string
+	// Share, when set, is the whole command the waiting screen tells other
+	// players to run instead (an SSH session shares "ssh -p PORT HOST").
+	Share string
+	// Server is the address the client connects to, shown while connecting.
+	Server string
 }
 
 func (o Options) fps() int {
