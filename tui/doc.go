@@ -78,9 +78,12 @@
 // One limit comes from the terminal: while two keys are held, only the
 // last one pressed auto-repeats, so the other expires after its deadline
 // and a held diagonal decays to the direction pressed last. ControlsSticky
-// avoids all timing: a direction key sets its axis until the opposite key
-// (which stops that axis; pressed again, it moves the other way) or 'x'
-// (which stops both axes). 'x' stops movement in hold mode too.
+// needs no repeats: a direction key sets the direction until another
+// direction key or 'x' (which stops). The opposite key reverses at once; a
+// perpendicular key turns, dropping the direction held before unless the
+// two were pressed within StickyChord (150 ms), which moves diagonally, so
+// a direction pressed earlier against a wall never lingers to turn a later
+// turn into a diagonal slide. 'x' stops movement in hold mode too.
 //
 // Controls takes the time of each event as an argument, so it is tested
 // with a fake clock.

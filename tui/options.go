@@ -11,8 +11,9 @@ const (
 	// HoldFirst after the first press of a key, HoldRepeat after each
 	// auto-repeat. It is the default.
 	ControlsHold ControlMode = iota
-	// ControlsSticky keeps moving along an axis until the opposite key
-	// (which stops that axis) or 'x' (which stops both).
+	// ControlsSticky keeps moving until another direction key or 'x'
+	// (which stops): the opposite key reverses at once, a perpendicular
+	// key turns, and two keys pressed within StickyChord move diagonally.
 	ControlsSticky
 )
 
