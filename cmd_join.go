@@ -29,6 +29,9 @@ type uiFlags struct {
 	fps      int
 	controls string
 	spectate bool
+	// confirmQuit and humanSeats: see tui.Options (serve --play sets them).
+	confirmQuit bool
+	humanSeats  int
 }
 
 func (f *uiFlags) register(fs *pflag.FlagSet) {
@@ -49,7 +52,8 @@ func (f *uiFlags) check() error {
 
 func (f *uiFlags) options(share string) tui.Options {
 	mode, _ := tui.ParseControlMode(f.controls)
-	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share}
+	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share,
+		ConfirmQuit: f.confirmQuit, HumanSeats: f.humanSeats}
 }
 
 func runJoin(args []string, stdout, stderr io.Writer) int {

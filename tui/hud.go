@@ -44,6 +44,9 @@ type HUD struct {
 	Detail SidebarDetail
 	// Follow is the slot a spectator follows plus one; 0 follows nobody.
 	Follow int
+	// Quitting shows the question whether to quit and end the match for
+	// the others (Options.ConfirmQuit).
+	Quitting bool
 }
 
 // Key applies a display key and reports whether ev was one: n toggles the

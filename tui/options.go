@@ -72,6 +72,13 @@ type Options struct {
 	Share string
 	// Server is the address the client connects to, shown while connecting.
 	Server string
+	// ConfirmQuit asks before q quits while another person is connected:
+	// the host of serve --play, whose quitting ends the match for everyone.
+	// HumanSeats is how many seats, the first ones, people take; the
+	// server's bots have the rest and are not asked about. Ctrl-C always
+	// quits at once.
+	ConfirmQuit bool
+	HumanSeats  int
 }
 
 func (o Options) fps() int {

@@ -144,6 +144,10 @@ func (r *Renderer) draw(v *netcode.View) {
 		if r.hud.Help {
 			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h))
 		}
+		if r.hud.Quitting {
+			r.paintCentred(rect{0, 0, w, h}, renderPanel(t, w, "quit?",
+				"others are playing: quitting ends the match for everyone", t.value.Render("y quit "+t.g.dot+" n play on")))
+		}
 	}
 	r.end()
 	r.screen.Show()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -45,7 +46,8 @@ type loopHooks struct {
 // it copies s's view, draws it with Renderer.DrawAt at the current time
 // (so corrections are smoothed unless opts.NoSmoothing) and hands s the
 // input the Controls hold at that moment; a key event hands the new input
-// over at once as well. The display keys (names, help, sidebar level,
+// over at once as well. With Options.ConfirmQuit, q while another person is
+// connected asks first (y quits; any other key plays on). The display keys (names, help, sidebar level,
 // following; see HUD.Key) change the Renderer's HUD and draw at once. A
 // resize re-syncs the screen and draws at once.
 func Run(ctx context.Context, screen tcell.Screen, s Session, opts Options) error {
@@ -103,7 +105,19 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 			}
 			switch ev := ev.(type) {
 			case *tcell.EventKey:
-				if renderer.HUD().Key(ev, v.Slot < 0) {
+				hud := renderer.HUD()
+				if hud.Quitting {
+					if isCtrlC(ev) || ev.Key() == tcell.KeyRune && strings.ContainsRune("yYqQ", ev.Rune()) {
+						return nil
+					}
+					hud.Quitting = false // anything else plays on
+					frame()
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
+				if hud.Key(ev, v.Slot < 0) {
 					frame() // show the change at once
 					if hooks.afterKey != nil {
 						hooks.afterKey()
@@ -112,6 +126,14 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 				}
 				t := now()
 				if controls.Key(ev, t) {
+					if opts.ConfirmQuit && !isCtrlC(ev) && othersConnected(&v, opts.HumanSeats) {
+						hud.Quitting = true
+						frame()
+						if hooks.afterKey != nil {
+							hooks.afterKey()
+						}
+						continue
+					}
 					return nil
 				}
 				s.SetInput(controls.Input(t))
@@ -130,4 +152,15 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 			return nil
 		}
 	}
+}
+
+// othersConnected reports whether a person other than us is connected in
+// one of the first humanSeats seats.
+func othersConnected(v *netcode.View, humanSeats int) bool {
+	for i := range min(humanSeats, game.MaxPlayers) {
+		if i != v.Slot && v.Names[i] != "" && v.Connected[i] {
+			return true
+		}
+	}
+	return false
 }
