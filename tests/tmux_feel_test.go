@@ -13,6 +13,17 @@ var hitMarks = regexp.MustCompile(`\([↑↗→↘↓↙←↖]|[↑↗→↘↓
 
 func fieldText(s string) string { return strings.Join(field(s), "\n") }
 
+// mapText is the rows of the maze: the field without the feed under it.
+func mapText(s string) string {
+	var rows []string
+	for _, l := range field(s) {
+		if strings.Contains(l, "██") {
+			rows = append(rows, l)
+		}
+	}
+	return strings.Join(rows, "\n")
+}
+
 // TestTmuxHitsAndKills plays against three hard bots: a hit tank flashes
 // (hit marks beside it) while a heart is gone from the roster, the marks
 // go with the hitstun, and the feed under the map reports a kill.
@@ -40,12 +51,12 @@ func TestTmuxHitsAndKills(t *testing.T) {
 func TestTmuxNames(t *testing.T) {
 	tm := startTmux(t, "names", 100, 30, binary(t), "play", "--name", "zed", "--bot-level", "easy")
 	onMap := func(s string) bool {
-		return strings.Contains(fieldText(s), "zed") && strings.Contains(fieldText(s), "bot2")
+		return strings.Contains(mapText(s), "zed") && strings.Contains(mapText(s), "bot2")
 	}
 	tm.waitScreen(10*time.Second, "the names on the map", func(s string) bool { return playing(s) && onMap(s) })
 	tm.keys("n")
 	tm.waitScreen(3*time.Second, "the names to go", func(s string) bool {
-		return playing(s) && !strings.Contains(fieldText(s), "zed") && !strings.Contains(fieldText(s), "bot2")
+		return playing(s) && !strings.Contains(mapText(s), "zed") && !strings.Contains(mapText(s), "bot2")
 	})
 	tm.keys("n")
 	tm.waitScreen(3*time.Second, "the names to come back", onMap)
