@@ -111,3 +111,30 @@ func TestSidebarDetail(t *testing.T) {
 		}
 	}
 }
+
+// TestSpectatorView: a spectator's screen says so, hints no movement
+// keys, and marks the player it follows in the title and the roster.
+func TestSpectatorView(t *testing.T) {
+	v := testView(t)
+	v.Slot = -1
+	scr := drawTest(t, 100, 30, v, Options{HUD: HUD{Follow: 3}})
+	lines := screenLines(scr)
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{"SPECTATING", "following carol", "1-8 follow a player"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("spectator screen lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "WASD") || strings.Contains(text, "space fire") {
+		t.Errorf("spectator screen hints movement keys:\n%s", text)
+	}
+	marked := false
+	for _, l := range lines {
+		if strings.Contains(l, "│*") && strings.Contains(l, "carol") {
+			marked = true
+		}
+	}
+	if !marked {
+		t.Errorf("the roster does not mark carol, who is followed:\n%s", text)
+	}
+}
