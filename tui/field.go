@@ -29,16 +29,20 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	// A view is drawn as it comes; a size beyond the grid's storage (which
 	// netcode never lets through) is clipped rather than trusted.
 	mw, mh := min(m.W, game.MaxMazeW), min(m.H, game.MaxMazeH)
-	// Walls: the view starts on a tile boundary (viewX is even).
-	tx0 := l.viewX / 2
-	for row := 0; row < f.h && l.viewY+row < mh; row++ {
-		ty := l.viewY + row
+	// Walls: the view starts on a tile boundary (viewX and viewY are
+	// multiples of a tile's cells).
+	tw := 2 * l.scale // columns per tile
+	tx0 := l.viewX / tw
+	for row := 0; row < f.h && (l.viewY+row)/l.scale < mh; row++ {
+		ty := (l.viewY + row) / l.scale
 		bits := m.Wall[ty]
-		for tx := tx0; tx < mw && 2*(tx-tx0) < f.w; tx++ {
+		for tx := tx0; tx < mw && tw*(tx-tx0) < f.w; tx++ {
 			if bits>>uint(tx)&1 != 0 {
-				x := f.x + 2*(tx-tx0)
-				r.put(x, f.y+row, t.g.wall[:t.g.wallHalf], 1, t.wall)
-				r.put(x+1, f.y+row, t.g.wall[t.g.wallHalf:], 1, t.wall)
+				x := f.x + tw*(tx-tx0)
+				for k := 0; k < tw; k += 2 {
+					r.put(x+k, f.y+row, t.g.wall[:t.g.wallHalf], 1, t.wall)
+					r.put(x+k+1, f.y+row, t.g.wall[t.g.wallHalf:], 1, t.wall)
+				}
 			}
 		}
 	}
@@ -62,7 +66,7 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 		if t.noColor && int(bl.Owner) != v.Slot {
 			glyph = t.g.theirBullet
 		}
-		r.putAt(l, tileCol(bl.X), tileRow(bl.Y), glyph, st)
+		r.putAt(l, l.col(bl.X), l.row(bl.Y), glyph, st)
 	}
 	// Wrecks first, then live tanks, then the local tank, so the tanks that
 	// matter are on top when two share a cell.
@@ -77,18 +81,18 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 			switch {
 			case pass == 0 && !tk.Alive:
 				if f := r.fx.burst(i, w.Tick); f >= 0 {
-					r.putAt(l, tileCol(x), tileRow(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
+					r.putAt(l, l.col(x), l.row(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
 				} else {
-					r.putAt(l, tileCol(x), tileRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+					r.putAt(l, l.col(x), l.row(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
 				}
 			case pass == 1 && tk.Alive && !local, pass == 2 && tk.Alive && local:
 				st := t.slot[i]
 				reverse := local
 				if flashing(tk.Hitstun) {
 					reverse = !reverse
-					r.drawHitMarks(l, m, tileCol(x), tileRow(y), st)
+					r.drawHitMarks(l, m, l.col(x), l.row(y), st)
 				}
-				r.putAt(l, tileCol(x), tileRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
+				r.putAt(l, l.col(x), l.row(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
 			}
 		}
 	}
@@ -98,7 +102,7 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 // (col, row), where no wall is.
 func (r *Renderer) drawHitMarks(l *layout, m *game.Maze, col, row int, st tcell.Style) {
 	for k, dc := range [2]int{-1, 1} {
-		if c := col + dc; !m.IsWall(c/2, row) {
+		if c := col + dc; !m.IsWall(l.tile(c, row)) {
 			r.putAt(l, c, row, r.t.g.hitMark[k], st)
 		}
 	}
@@ -111,7 +115,7 @@ const labelLen = 8
 // above it (below it on the maze's top row), underlined in the slot's
 // colour.
 func (r *Renderer) drawLabel(l *layout, i int, name string) {
-	col, row := tileCol(r.pos[i][0]), tileRow(r.pos[i][1])-1
+	col, row := l.col(r.pos[i][0]), l.row(r.pos[i][1])-1
 	if row < 0 {
 		row += 2
 	}
