@@ -34,7 +34,7 @@ func (r rect) contains(x, y int) bool {
 type layout struct {
 	w, h     int
 	tooSmall bool
-	scale    int // cells per tile: 2*scale columns by scale rows
+	scale    int  // cells per tile: 2*scale columns by scale rows
 	side     rect // the sidebar, flush with the right edge
 	play     rect // left of the sidebar: the title row and the field
 	titleY   int  // the title/status row, at the top of play
