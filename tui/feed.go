@@ -26,6 +26,7 @@ const FeedLen = 8
 type feed struct {
 	lines [FeedLen]string // a ring; lines[(next-1)%FeedLen] is the newest
 	next  int             // lines written so far
+	out   [FeedLen]string // what last returns
 
 	started   bool
 	round     uint16
@@ -57,10 +58,11 @@ func (f *feed) add(s string) {
 	f.next++
 }
 
-// last returns up to n of the newest lines, oldest first.
+// last returns up to n of the newest lines, oldest first, in a slice
+// that the next call reuses.
 func (f *feed) last(n int) []string {
-	n = min(n, f.next, FeedLen)
-	out := make([]string, 0, n)
+	n = max(min(n, f.next, FeedLen), 0)
+	out := f.out[:0]
 	for k := f.next - n; k < f.next; k++ {
 		out = append(out, f.lines[k%FeedLen])
 	}

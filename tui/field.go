@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -121,7 +122,16 @@ func (r *Renderer) drawLabel(l *layout, i int, name string) {
 	}
 	name = truncate(name, labelLen, r.t.g.ellipsis)
 	x, y := l.field.x+col-textWidth(name)/2-l.viewX, l.field.y+row-l.viewY
-	r.putString(x, y, name, r.t.slot[i].Bold(false).Underline(true), l.field)
+	st := r.t.slot[i].Bold(false).Underline(true)
+	for k := 0; k < len(name); {
+		// Names are sanitised to printable, one-cell characters.
+		_, n := utf8.DecodeRuneInString(name[k:])
+		if l.field.contains(x, y) {
+			r.put(x, y, name[k:k+n], 1, st)
+		}
+		x++
+		k += n
+	}
 }
 
 // putAt puts a one-cell glyph at maze cell (col, row) if it is in view.
