@@ -276,3 +276,27 @@ func TestDoubleSizeMap(t *testing.T) {
 		t.Errorf("at 80x24 the scale is %d, want 1", small.scale)
 	}
 }
+
+// TestNoColorBullets: without colour, your own bullets and everyone
+// else's have different glyphs (bob, slot 1, is us).
+func TestNoColorBullets(t *testing.T) {
+	cases := []struct {
+		opts              Options
+		mine, theirs, col string
+	}{
+		{Options{NoColor: true}, "•", "◦", "no colour"},
+		{Options{NoColor: true, ASCII: true}, "*", "o", "no colour, ASCII"},
+		{Options{}, "•", "•", "colour (told apart by colour)"},
+	}
+	for _, c := range cases {
+		scr := drawTest(t, 80, 24, testView(t), c.opts)
+		for _, b := range []struct {
+			col, row int
+			want     string
+		}{{7, 1, c.theirs}, {17, 3, c.mine}, {19, 5, c.theirs}} {
+			if got, _ := cellAt(scr, testOX+b.col, testOY+b.row); got != b.want {
+				t.Errorf("%s: bullet at maze cell (%d,%d) = %q, want %q", c.col, b.col, b.row, got, b.want)
+			}
+		}
+	}
+}
