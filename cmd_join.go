@@ -37,7 +37,7 @@ type uiFlags struct {
 func (f *uiFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (for terminals without box drawing)")
 	fs.IntVar(&f.fps, "fps", 60, "display frames per second (10-240)")
-	fs.StringVar(&f.controls, "controls", "hold", "movement keys: hold (move while keys repeat) or sticky (move until the opposite key or x)")
+	fs.StringVar(&f.controls, "controls", "hold", "movement keys: hold (move while keys repeat) or sticky (move until another direction key or x)")
 }
 
 func (f *uiFlags) check() error {
@@ -45,7 +45,7 @@ func (f *uiFlags) check() error {
 		return fmt.Errorf("--fps must be 10..240")
 	}
 	if _, err := tui.ParseControlMode(f.controls); err != nil {
-		return fmt.Errorf("--controls %q is not a control mode: use hold (move while keys repeat) or sticky (move until the opposite key or x)", f.controls)
+		return fmt.Errorf("--controls %q is not a control mode: use hold (move while keys repeat) or sticky (move until another direction key or x)", f.controls)
 	}
 	return nil
 }
