@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,4 +113,24 @@ func TestTmuxSidebarLevels(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// TestTmuxSpectate: a spectator of a bots-only match sees "SPECTATING",
+// no movement keys in the hints, and follows a player with a number key.
+func TestTmuxSpectate(t *testing.T) {
+	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
+	srv := startTmux(t, "server", 100, 30, binary(t), "serve", "--addr", addr, "--players", "2", "--bots", "2")
+	srv.waitScreen(5*time.Second, "the server", func(s string) bool { return strings.TrimSpace(s) != "" })
+	tm := startTmux(t, "spectator", 100, 30, binary(t), "join", addr, "--spectate")
+	s := tm.waitScreen(10*time.Second, "the spectator's view", func(s string) bool {
+		return strings.Contains(s, "SPECTATING") && len(tanks(s)) >= 2
+	})
+	if strings.Contains(s, "WASD") || !strings.Contains(s, "1-8 follow") {
+		t.Errorf("the spectator's hints are not the spectator's:\n%s", s)
+	}
+	followed := regexp.MustCompile(`│\*\S bot2 `) // the roster's marker, then the tank
+	tm.keys("2")
+	tm.waitScreen(3*time.Second, "following bot2", func(s string) bool {
+		return strings.Contains(s, "following bot2") && followed.MatchString(s)
+	})
 }
