@@ -45,10 +45,17 @@ func startTmux(t *testing.T, name string, w, h int, cmd ...string) *tmux {
 		t.Fatal(err)
 	}
 	args := append([]string{"-L", tm.socket, "-f", conf, "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmd...)
-	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	var path string // the server's socket file, which kill-server leaves behind
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
+		if path != "" {
+			os.Remove(path)
+		}
+	})
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
+	path = tm.format("#{socket_path}")
 	return tm
 }
 
