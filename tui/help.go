@@ -38,8 +38,9 @@ var helpFigures = []helpEntry{
 }
 
 // helpPanel returns the help overlay for a w×h screen: every key and what
-// it does, and a short meaning of each sidebar figure, or only the keys
-// when both do not fit.
+// it does, and a short meaning of each sidebar figure; packed tighter when
+// the roomy box does not fit (80x24 takes the packed one), and only the
+// keys when even that does not.
 func helpPanel(t *theme, w, h int) string {
 	table := func(es []helpEntry) string {
 		kw := 0
@@ -56,6 +57,11 @@ func helpPanel(t *theme, w, h int) string {
 	full := renderPanel(t, w, title, table(helpKeys), table(helpFigures))
 	if fw, fh := lipgloss.Size(full); fw <= w && fh <= h {
 		return full
+	}
+	packed := t.panel.Padding(0, 1).Render(lipgloss.JoinVertical(lipgloss.Center,
+		t.panelTitle.Render(title), table(helpKeys), table(helpFigures)))
+	if pw, ph := lipgloss.Size(packed); pw <= w && ph <= h {
+		return packed
 	}
 	return renderPanel(t, w, title, table(helpKeys), t.label.Render("(a larger window also explains the sidebar)"))
 }

@@ -69,10 +69,8 @@ func TestHelpOverlay(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {100, 30}} {
 		scr := drawTest(t, sz[0], sz[1], testView(t), Options{HUD: HUD{Help: true}})
 		text := strings.Join(screenLines(scr), "\n")
-		want := []string{"help — Esc closes", "show or hide the names", "sidebar: full, middle, scores"}
-		if sz[1] >= 30 {
-			want = append(want, "round trip to the server", "States that corrected our own tank")
-		}
+		want := []string{"help — Esc closes", "show or hide the names", "sidebar: full, middle, scores",
+			"round trip to the server", "States that corrected our own tank", "full resynchronisations"}
 		for _, w := range want {
 			if !strings.Contains(text, w) {
 				t.Errorf("%dx%d: help overlay lacks %q:\n%s", sz[0], sz[1], w, text)
