@@ -30,12 +30,15 @@ type uiFlags struct {
 	fps      int
 	controls string
 	spectate bool
+	// confirmQuit and humanSeats: see tui.Options (serve --play sets them).
+	confirmQuit bool
+	humanSeats  int
 }
 
 func (f *uiFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (for terminals without box drawing)")
 	fs.IntVar(&f.fps, "fps", 60, "display frames per second (10-240)")
-	fs.StringVar(&f.controls, "controls", "hold", "movement keys: hold (move while keys repeat) or sticky (move until the opposite key or x)")
+	fs.StringVar(&f.controls, "controls", "hold", "movement keys: hold (move while keys repeat) or sticky (move until another direction key or x)")
 }
 
 func (f *uiFlags) check() error {
@@ -43,14 +46,15 @@ func (f *uiFlags) check() error {
 		return fmt.Errorf("--fps must be 10..240")
 	}
 	if _, err := tui.ParseControlMode(f.controls); err != nil {
-		return fmt.Errorf("--controls: %v", err)
+		return fmt.Errorf("--controls %q is not a control mode: use hold (move while keys repeat) or sticky (move until another direction key or x)", f.controls)
 	}
 	return nil
 }
 
 func (f *uiFlags) options(share string) tui.Options {
 	mode, _ := tui.ParseControlMode(f.controls)
-	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share}
+	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share,
+		ConfirmQuit: f.confirmQuit, HumanSeats: f.humanSeats}
 }
 
 func runJoin(args []string, stdout, stderr io.Writer) int {
@@ -62,6 +66,8 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	var sim simFlags
 	sim.register(fs)
 	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
+	level := bot.Normal
+	registerBotLevel(fs, &level, "with --bot: how well your bot plays")
 	headless := fs.Bool("headless", false, "no screen: play (with --bot) for --duration and print or write metrics")
 	duration := fs.Duration("duration", 20*time.Second, "with --headless: how long to play")
 	statsJSON := fs.String("stats-json", "", "with --headless: write the final metrics as JSON to this file")
@@ -85,6 +91,12 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	if err == nil && *duration <= 0 {
 		err = fmt.Errorf("--duration must be positive")
 	}
+	if err == nil && fs.Changed("bot-level") && !*useBot {
+		err = fmt.Errorf("--bot-level needs --bot")
+	}
+	if err == nil && !*headless && (fs.Changed("stats-json") || fs.Changed("duration")) {
+		err = fmt.Errorf("--stats-json and --duration need --headless")
+	}
 	if err != nil {
 		return usageError(stderr, "join", err.Error())
 	}
@@ -97,12 +109,16 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)
 		return 1
 	}
+	var botLevel *bot.Level // nil: no bot
+	if *useBot {
+		botLevel = &level
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *headless {
-		return runHeadless(ctx, target, nm, *useBot, uf.spectate, sim, *duration, *statsJSON, stdout, stderr)
+		return runHeadless(ctx, target, nm, botLevel, uf.spectate, sim, *duration, *statsJSON, stdout, stderr)
 	}
-	return runClientUI(ctx, target, nm, *useBot, uf, sim, target.String(), stderr)
+	return runClientUI(ctx, target, nm, botLevel, uf, sim, target.String(), stderr)
 }
 
 // splitServer checks the form of HOST:PORT (or HOST, port 7777; IPv6 in
@@ -139,6 +155,11 @@ func resolveServer(host string, port uint16) (netip.AddrPort, error) {
 	return netip.AddrPortFrom(ip.Unmap(), port), nil
 }
 
+// hostName is the default name of the player of serve --play: the login
+// name with "-host", so that in the two-terminal demo it differs from the
+// player who joins.
+func hostName() string { return defaultName() + "-host" }
+
 // defaultName is the login name, or "player".
 func defaultName() string {
 	if u := os.Getenv("USER"); u != "" {
@@ -161,29 +182,30 @@ func usageError(stderr io.Writer, cmd, msg string) int {
 	return 2
 }
 
-// botInput is the bot policy as a client's LocalInput.
-func botInput(seed uint64) func(w *game.World, slot int) game.Input {
-	b := bot.New(seed)
+// botInput is the bot policy at level l as a client's LocalInput.
+func botInput(seed uint64, l bot.Level) func(w *game.World, slot int) game.Input {
+	b := bot.NewLevel(seed, l)
 	return func(w *game.World, slot int) game.Input { return b.Input(w.State(), w.Maze(), slot) }
 }
 
-// startClient opens a UDP socket and starts a client session on it.
-func startClient(target netip.AddrPort, name string, useBot, spectate bool, sim simFlags) (*netcode.ClientDriver, error) {
+// startClient opens a UDP socket and starts a client session on it; with
+// a botLevel, that bot plays for the player.
+func startClient(target netip.AddrPort, name string, botLevel *bot.Level, spectate bool, sim simFlags) (*netcode.ClientDriver, error) {
 	ct, err := netcode.ListenUDP(":0")
 	if err != nil {
 		return nil, err
 	}
 	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate}
-	if useBot {
-		cfg.LocalInput = botInput(rand.Uint64())
+	if botLevel != nil {
+		cfg.LocalInput = botInput(rand.Uint64(), *botLevel)
 	}
 	return netcode.StartClient(netcode.NewClient(cfg), sim.wrap(ct)), nil
 }
 
 // runClientUI plays in the terminal until the player quits or the session
 // ends; it returns the exit code.
-func runClientUI(ctx context.Context, target netip.AddrPort, name string, useBot bool, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
-	d, err := startClient(target, name, useBot, uf.spectate, sim)
+func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
+	d, err := startClient(target, name, botLevel, uf.spectate, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1
@@ -192,9 +214,14 @@ func runClientUI(ctx context.Context, target netip.AddrPort, name string, useBot
 	screen, err := newScreen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
+		if botLevel != nil {
+			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
+		}
 		return 1
 	}
-	err = tui.Run(ctx, screen, d, uf.options(share))
+	opts := uf.options(share)
+	opts.Server = target.String()
+	err = tui.Run(ctx, screen, d, opts)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1
@@ -239,8 +266,8 @@ type headlessStats struct {
 }
 
 // runHeadless plays without a screen for d and reports the metrics.
-func runHeadless(ctx context.Context, target netip.AddrPort, name string, useBot, spectate bool, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
-	cd, err := startClient(target, name, useBot, spectate, sim)
+func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, spectate bool, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
+	cd, err := startClient(target, name, botLevel, spectate, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"ttytanks/game"
+	"ttytanks/game/bot"
 	"ttytanks/netcode"
 )
 
@@ -18,9 +19,11 @@ import (
 func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("play", "play [flags]", stdout)
 	bots := fs.Int("bots", 1, "bot opponents (1-7)")
+	level := bot.Normal
+	registerBotLevel(fs, &level, "how well the bots play")
 	name := fs.String("name", defaultName(), "your player name")
 	maze := mazeSize{game.DefaultMazeW, game.DefaultMazeH}
-	fs.Var(&maze, "maze", "maze size in tiles, odd WxH")
+	fs.Var(&maze, "maze", mazeUsage)
 	var uf uiFlags
 	uf.register(fs)
 	var sim simFlags
@@ -49,7 +52,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sf := serverFlags{addr: "127.0.0.1:0", players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2}
+	sf := serverFlags{addr: "127.0.0.1:0", players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2, botLevel: level}
 	tr, udp, err := sf.listen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks play: %v\n", err)
@@ -64,7 +67,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	served := make(chan error, 1)
 	go func() { served <- netcode.NewServerDriver(srv, tr).Run(sctx) }()
 	target := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), udp.LocalAddr().Port())
-	code := runClientUI(ctx, target, nm, false, uf, sim, target.String(), stderr)
+	code := runClientUI(ctx, target, nm, nil, uf, sim, target.String(), stderr)
 	stopServer()
 	<-served
 	return code

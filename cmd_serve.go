@@ -33,6 +33,7 @@ type serverFlags struct {
 	bots       int
 	maze       mazeSize
 	stateEvery int
+	botLevel   bot.Level
 	sim        simFlags
 }
 
@@ -41,8 +42,10 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "addr", ":7777", "UDP address to listen on")
 	fs.IntVar(&f.players, "players", 2, "seats in a match, bots included (1-8); the match starts when all are taken")
 	fs.IntVar(&f.bots, "bots", 0, "seats the server fills with bots")
-	fs.Var(&f.maze, "maze", "maze size in tiles, odd WxH")
+	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
+	f.botLevel = bot.Normal
+	registerBotLevel(fs, &f.botLevel, "how well the server's bots play")
 	f.sim.register(fs)
 }
 
@@ -67,7 +70,7 @@ func (f *serverFlags) check() error {
 
 func (f *serverFlags) config() netcode.ServerConfig {
 	return netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
-		StateEvery: f.stateEvery, NewBot: newBot}
+		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel)}
 }
 
 // sshFlags configure serve --ssh: the game served to ssh clients.
@@ -118,14 +121,16 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 			return nil, err
 		}
 	}
-	s, err := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
-		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
-	if err != nil {
-		return nil, err
-	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+	}
+	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
+	s, err := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
+		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
+	if err != nil {
+		ln.Close()
+		return nil, err
 	}
 	go func() {
 		if err := s.Serve(ln); err != nil {
@@ -141,7 +146,10 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 	return s, nil
 }
 
-func newBot(slot int, seed uint64) netcode.InputSource { return bot.New(seed) }
+// newBot makes the server's bots, at level l.
+func newBot(l bot.Level) func(slot int, seed uint64) netcode.InputSource {
+	return func(slot int, seed uint64) netcode.InputSource { return bot.NewLevel(seed, l) }
+}
 
 // listen opens the server's socket, with the simulator around it if asked.
 func (f *serverFlags) listen() (netcode.Transport, *netcode.UDP, error) {
@@ -157,7 +165,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	var f serverFlags
 	f.register(fs)
 	play := fs.Bool("play", false, "also play in this terminal (the two-terminal demo: serve --play here, join there)")
-	name := fs.String("name", defaultName(), "your player name with --play")
+	name := fs.String("name", hostName(), "your player name with --play")
 	statsFile := fs.String("stats-json", "", "at exit, write the server's figures as JSON to this file: per player real, held and neutral ticks, drops by reason, tick p50/p99")
 	var uf uiFlags
 	uf.register(fs)
@@ -171,6 +179,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := f.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
+	}
+	if *play && f.bots >= f.players {
+		return usageError(stderr, "serve", fmt.Sprintf("--play takes a seat: with --players %d, --bots must be 0..%d", f.players, f.players-1))
 	}
 	if err := sf.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
@@ -237,7 +248,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 	if *play {
 		target := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), addr.Port())
-		code := runClientUI(ctx, target, nm, false, uf, simFlags{}, share, stderr)
+		uf.confirmQuit, uf.humanSeats = true, f.players-f.bots // the host's q ends the match for all
+		code := runClientUI(ctx, target, nm, nil, uf, simFlags{}, share, stderr)
 		stop()
 		if sshSrv != nil {
 			sshSrv.Close()
@@ -384,5 +396,15 @@ func shareAddr(listen string, port uint16) string {
 	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
-// newScreen opens the terminal for tcell.
-func newScreen() (tcell.Screen, error) { return tcell.NewScreen() }
+// sshShare is the command other players run to join over SSH: "ssh -p
+// PORT HOST", with the host as shareAddr names it.
+func sshShare(listen string, port int) string {
+	host, _, _ := net.SplitHostPort(shareAddr(listen, uint16(port)))
+	if port == 22 {
+		return "ssh " + host
+	}
+	return "ssh -p " + strconv.Itoa(port) + " " + host
+}
+
+// newScreen opens the terminal for tcell (see openScreen).
+func newScreen() (tcell.Screen, error) { return openScreen(os.Getenv("TERM"), os.Stderr) }

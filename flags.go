@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"ttytanks/game"
+	"ttytanks/game/bot"
 	"ttytanks/netcode"
 )
 
@@ -80,6 +81,9 @@ func (p *percent) Set(s string) error {
 // The smallest maze the server offers: room for a fight.
 const minMazeW, minMazeH = 9, 7
 
+// mazeUsage is the --maze flag's help, with the sizes it takes.
+var mazeUsage = fmt.Sprintf("maze size in tiles, odd WxH from %dx%d to %dx%d", minMazeW, minMazeH, game.MaxMazeW, game.MaxMazeH)
+
 // mazeSize is a --maze WxH value.
 type mazeSize struct{ w, h int }
 
@@ -96,4 +100,29 @@ func (m *mazeSize) Set(s string) error {
 	}
 	m.w, m.h = w, h
 	return nil
+}
+
+// botLevelFlag is a --bot-level value: easy, normal or hard.
+type botLevelFlag struct{ l *bot.Level }
+
+func (f botLevelFlag) String() string {
+	if f.l == nil {
+		return bot.Normal.String()
+	}
+	return f.l.String()
+}
+func (f botLevelFlag) Type() string { return "easy|normal|hard" }
+func (f botLevelFlag) Set(s string) error {
+	l, err := bot.ParseLevel(strings.ToLower(strings.TrimSpace(s)))
+	if err != nil {
+		return err
+	}
+	*f.l = l
+	return nil
+}
+
+// registerBotLevel adds --bot-level to fs, stored in l (whose value is the
+// default).
+func registerBotLevel(fs *pflag.FlagSet, l *bot.Level, usage string) {
+	fs.Var(botLevelFlag{l}, "bot-level", usage+": easy, normal or hard")
 }

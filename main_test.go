@@ -49,12 +49,27 @@ func TestDispatch(t *testing.T) {
 		{[]string{"serve", "--help"}, 0, "--state-every", ""},
 		{[]string{"join", "--help"}, 0, "--stats-json", ""},
 		{[]string{"play", "--help"}, 0, "--bots", ""},
+		{[]string{"play", "--help"}, 0, "--bot-level", ""},
+		{[]string{"serve", "--help"}, 0, "--bot-level", ""},
+		{[]string{"join", "--help"}, 0, "--bot-level", ""},
+		{[]string{"play", "--bot-level", "expert"}, 2, "", `unknown bot level "expert" (want easy, normal or hard)`},
+		{[]string{"serve", "--bot-level", "expert"}, 2, "", `unknown bot level "expert"`},
+		{[]string{"join", "--bot-level", "easy"}, 2, "", "--bot-level needs --bot"},
+		{[]string{"join", "--stats-json", "out.json"}, 2, "", "--stats-json and --duration need --headless"},
+		{[]string{"join", "--duration", "5s"}, 2, "", "--stats-json and --duration need --headless"},
+		{[]string{"serve", "--play", "--players", "2", "--bots", "2"}, 2, "", "--play takes a seat: with --players 2, --bots must be 0..1"},
+		{[]string{"join", "--controls", "foo"}, 2, "", `--controls "foo" is not a control mode: use hold (move while keys repeat) or sticky`},
+		{[]string{"serve", "--help"}, 0, "odd WxH from 9x7 to 63x31", ""},
+		{[]string{"play", "--help"}, 0, "odd WxH from 9x7 to 63x31", ""},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
 		code := dispatch(c.args, &out, &errb)
 		if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), "panic") {
 			t.Errorf("dispatch(%q) printed a stack trace: %s", c.args, errb.String())
+		}
+		if strings.Contains(errb.String(), "tui:") {
+			t.Errorf("dispatch(%q) speaks of a package, not of the flag: %s", c.args, errb.String())
 		}
 		if code != c.code || !strings.Contains(out.String(), c.out) || !strings.Contains(errb.String(), c.err) {
 			t.Errorf("dispatch(%q) = %d, stdout %q, stderr %q; want %d, %q, %q",
@@ -110,6 +125,33 @@ func TestPercentFlag(t *testing.T) {
 		var p percent
 		if err := p.Set(c.in); err != nil || float64(p) != c.want {
 			t.Errorf("percent.Set(%q) = %v, %v; want %v", c.in, float64(p), err, c.want)
+		}
+	}
+}
+
+// TestDemoNamesDiffer: in the two-terminal demo (serve --play here, join
+// there, both without --name) the two players get different names.
+func TestDemoNamesDiffer(t *testing.T) {
+	t.Setenv("USER", "ann")
+	if h, j := hostName(), defaultName(); h == j {
+		t.Errorf("serve --play and join both default to %q", h)
+	}
+}
+
+func TestSSHShare(t *testing.T) {
+	cases := []struct {
+		listen string
+		port   int
+		want   string
+	}{
+		{"127.0.0.1:2222", 2222, "ssh -p 2222 127.0.0.1"},
+		{"127.0.0.1:0", 40001, "ssh -p 40001 127.0.0.1"},
+		{"10.0.0.5:22", 22, "ssh 10.0.0.5"},
+		{"[::1]:2222", 2222, "ssh -p 2222 ::1"},
+	}
+	for _, c := range cases {
+		if got := sshShare(c.listen, c.port); got != c.want {
+			t.Errorf("sshShare(%q, %d) = %q, want %q", c.listen, c.port, got, c.want)
 		}
 	}
 }

@@ -47,6 +47,5 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
-	exec.Command("tmux", "-L", tmuxSocket, "kill-server").Run() // ours only
 	os.Exit(code)
 }

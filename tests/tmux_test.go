@@ -4,39 +4,63 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // tmux drives a real terminal: a detached tmux session running the binary
-// at a fixed size, read with capture-pane. The tests use a tmux server of
-// their own (its own socket), never the user's.
+// at a fixed size, read with capture-pane. Each tmux has a server of its own
+// (its own socket and config), never the user's and never another
+// test's: ending one test's server cannot pull the ground from under
+// another's.
 type tmux struct {
-	t    *testing.T
-	name string
+	t      *testing.T
+	name   string
+	socket string
 }
 
-// tmuxSocket names this test process's tmux server.
-var tmuxSocket = fmt.Sprintf("ttytanks-test-%d", os.Getpid())
+// tmuxServers numbers the tmux servers this test process starts, so each
+// socket name is unique.
+var tmuxServers atomic.Int64
+
+// tmuxSocket returns a fresh socket name for one tmux server of this test
+// process.
+func tmuxSocket() string {
+	return fmt.Sprintf("ttytanks-test-%d-%d", os.Getpid(), tmuxServers.Add(1))
+}
 
 func startTmux(t *testing.T, name string, w, h int, cmd ...string) *tmux {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is required for the end-to-end tests (CI installs it): ", err)
 	}
-	tm := &tmux{t: t, name: fmt.Sprintf("%s-%d", name, time.Now().UnixNano())}
-	args := append([]string{"-L", tmuxSocket, "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmd...)
+	tm := &tmux{t: t, name: name, socket: tmuxSocket()}
+	// The server reads only this config, before the session starts: a
+	// program that exits at once still leaves its pane (and status) behind.
+	conf := filepath.Join(t.TempDir(), "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set-option -g remain-on-exit on\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"-L", tm.socket, "-f", conf, "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmd...)
+	var path string // the server's socket file, which kill-server leaves behind
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
+		if path != "" {
+			os.Remove(path)
+		}
+	})
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
-	tm.run("set-option", "-t", tm.name, "remain-on-exit", "on")
-	t.Cleanup(func() { exec.Command("tmux", "-L", tmuxSocket, "kill-session", "-t", tm.name).Run() })
+	path = tm.format("#{socket_path}")
 	return tm
 }
 
 func (tm *tmux) run(args ...string) string {
-	out, err := exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
 	}
@@ -55,6 +79,13 @@ func (tm *tmux) format(f string) string {
 // is nothing to wait on but its output) until ok accepts it or d passes.
 func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) string {
 	tm.t.Helper()
+	return tm.waitScreenEvery(d, 50*time.Millisecond, what, ok)
+}
+
+// waitScreenEvery is waitScreen polling every poll, for what shows only
+// briefly.
+func (tm *tmux) waitScreenEvery(d, poll time.Duration, what string, ok func(string) bool) string {
+	tm.t.Helper()
 	end := time.Now().Add(d)
 	for {
 		s := tm.screen()
@@ -64,7 +95,7 @@ func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) s
 		if time.Now().After(end) {
 			tm.t.Fatalf("waiting for %s; screen:\n%s", what, s)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(poll)
 	}
 }
 
@@ -130,10 +161,10 @@ func playing(s string) bool {
 	return strings.Contains(s, "playing") && strings.Contains(s, "██") && len(tanks(s)) >= 2
 }
 
-// TestPlayInTerminal runs `ttytanks play` in a real terminal at 100x30:
+// TestTmuxPlay runs `ttytanks play` in a real terminal at 100x30:
 // the maze and both tanks show, the sidebar's tick and RTT figures move,
 // and q leaves the game with the terminal out of the alternate screen.
-func TestPlayInTerminal(t *testing.T) {
+func TestTmuxPlay(t *testing.T) {
 	tm := startTmux(t, "play", 100, 30, binary(t), "play", "--name", "e2e")
 	s1 := tm.waitScreen(10*time.Second, "the match", playing)
 	if tm.format("#{alternate_on}") != "1" {
@@ -157,10 +188,10 @@ func TestPlayInTerminal(t *testing.T) {
 	}
 }
 
-// TestServePlayAndJoinInTerminals is the two-terminal demo: serve --play in
+// TestTmuxServePlayAndJoin is the two-terminal demo: serve --play in
 // one terminal, join in another; a key pressed in the first moves its tank
 // on both screens.
-func TestServePlayAndJoinInTerminals(t *testing.T) {
+func TestTmuxServePlayAndJoin(t *testing.T) {
 	port := freeUDPPort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	host := startTmux(t, "host", 100, 30, binary(t), "serve", "--play", "--addr", addr, "--name", "host")

@@ -23,13 +23,18 @@ const (
 	// HoldFire is how long one press of space holds the fire button, so
 	// that a tick whose cooldown blocks the shot does not lose the press.
 	HoldFire = 150 * time.Millisecond
+	// StickyChord is how close together two perpendicular keys must be
+	// pressed in sticky mode to move diagonally; a later press of one axis
+	// drops the other.
+	StickyChord = 150 * time.Millisecond
 )
 
 // axis is one movement axis: the direction held on it and, in hold mode,
 // the deadline at which it is released.
 type axis struct {
-	dir   int8      // -1, 0 or 1
-	until time.Time // hold mode: dir is held while now is before until
+	dir     int8      // -1, 0 or 1
+	until   time.Time // hold mode: dir is held while now is before until
+	pressed time.Time // sticky mode: when dir was last set
 }
 
 // held returns the direction held at now.
@@ -40,14 +45,19 @@ func (a *axis) held(mode ControlMode, now time.Time) int8 {
 	return 0
 }
 
-// press applies a press of the key for dir on this axis at now.
-func (a *axis) press(mode ControlMode, dir int8, now time.Time) {
+// press applies a press of the key for dir on this axis at now; other is
+// the perpendicular axis.
+//
+// In sticky mode the key sets the axis, the opposite key included (it
+// reverses at once), and the other axis is dropped unless it was set less
+// than StickyChord ago: two keys pressed together move diagonally, but a
+// direction pressed earlier (against a wall, say) does not linger to turn
+// a later turn into a diagonal slide.
+func (a *axis) press(mode ControlMode, dir int8, now time.Time, other *axis) {
 	if mode == ControlsSticky {
-		switch a.dir {
-		case -dir:
-			a.dir = 0 // the opposite key stops the axis
-		default:
-			a.dir = dir
+		a.dir, a.pressed = dir, now
+		if now.Sub(other.pressed) >= StickyChord {
+			other.dir = 0
 		}
 		return
 	}
@@ -93,25 +103,25 @@ func (c *Controls) Key(ev *tcell.EventKey, now time.Time) (quit bool) {
 	}
 	switch ev.Key() {
 	case tcell.KeyUp:
-		c.y.press(c.mode, -1, now)
+		c.y.press(c.mode, -1, now, &c.x)
 	case tcell.KeyDown:
-		c.y.press(c.mode, 1, now)
+		c.y.press(c.mode, 1, now, &c.x)
 	case tcell.KeyLeft:
-		c.x.press(c.mode, -1, now)
+		c.x.press(c.mode, -1, now, &c.y)
 	case tcell.KeyRight:
-		c.x.press(c.mode, 1, now)
+		c.x.press(c.mode, 1, now, &c.y)
 	case tcell.KeyRune:
 		switch ev.Rune() {
 		case 'q', 'Q':
 			return true
 		case 'w', 'W':
-			c.y.press(c.mode, -1, now)
+			c.y.press(c.mode, -1, now, &c.x)
 		case 's', 'S':
-			c.y.press(c.mode, 1, now)
+			c.y.press(c.mode, 1, now, &c.x)
 		case 'a', 'A':
-			c.x.press(c.mode, -1, now)
+			c.x.press(c.mode, -1, now, &c.y)
 		case 'd', 'D':
-			c.x.press(c.mode, 1, now)
+			c.x.press(c.mode, 1, now, &c.y)
 		case ' ':
 			c.fireUntil = now.Add(HoldFire)
 		case 'x', 'X':

@@ -183,21 +183,23 @@ func TestHoldStopKey(t *testing.T) {
 func TestSticky(t *testing.T) {
 	c := NewControls(ControlsSticky)
 	steps := []struct {
-		ev   *tcell.EventKey
-		want move
+		after time.Duration // since the previous step
+		ev    *tcell.EventKey
+		want  move
 	}{
-		{specialKey(tcell.KeyRight), move{1, 0}},
-		{runeKey('w'), move{1, -1}},               // perpendicular: diagonal
-		{runeKey(' '), move{1, -1}},               // firing keeps moving
-		{specialKey(tcell.KeyLeft), move{0, -1}},  // opposite: stops that axis
-		{specialKey(tcell.KeyLeft), move{-1, -1}}, // again: moves the other way
-		{runeKey('D'), move{0, -1}},
-		{runeKey('x'), move{}}, // x stops both axes
-		{runeKey('s'), move{0, 1}},
-		{runeKey('X'), move{}},
+		{0, specialKey(tcell.KeyRight), move{1, 0}},
+		{ms(10), runeKey('w'), move{1, -1}},                   // perpendicular, together: diagonal
+		{ms(10), runeKey(' '), move{1, -1}},                   // firing keeps moving
+		{time.Second, specialKey(tcell.KeyLeft), move{-1, 0}}, // opposite, later: reverses, drops the other axis
+		{time.Second, runeKey('s'), move{0, 1}},               // perpendicular, later: turns
+		{ms(50), runeKey('D'), move{1, 1}},                    // within StickyChord of s: diagonal
+		{ms(10), runeKey('x'), move{}},                        // x stops both axes
+		{ms(10), runeKey('s'), move{0, 1}},
+		{ms(10), runeKey('X'), move{}},
 	}
 	at := t0
 	for i, s := range steps {
+		at = at.Add(s.after)
 		c.Key(s.ev, at)
 		// Sticky movement does not time out.
 		for _, later := range []time.Duration{0, time.Second, time.Hour} {
@@ -205,7 +207,6 @@ func TestSticky(t *testing.T) {
 				t.Fatalf("step %d (%s), +%v: got %v, want %v", i, s.ev.Name(), later, got, s.want)
 			}
 		}
-		at = at.Add(ms(10))
 	}
 	c.Key(runeKey(' '), at)
 	if !c.Input(at.Add(HoldFire-time.Nanosecond)).Fire() || c.Input(at.Add(HoldFire)).Fire() {
@@ -261,6 +262,32 @@ func TestParseControlMode(t *testing.T) {
 		}
 		if err == nil && got.String() != tt.in {
 			t.Errorf("%v.String() = %q, want %q", got, got.String(), tt.in)
+		}
+	}
+}
+
+// TestStickyDefects are the two sticky-mode defects players met: a
+// direction pressed against a wall stayed active and later turned a Right
+// into a diagonal slide, and reversing took two presses.
+func TestStickyDefects(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []*tcell.EventKey // a second apart
+		want move
+	}{
+		{"up against a wall, then right", []*tcell.EventKey{specialKey(tcell.KeyUp), specialKey(tcell.KeyRight)}, move{1, 0}},
+		{"right, then left reverses at once", []*tcell.EventKey{specialKey(tcell.KeyRight), specialKey(tcell.KeyLeft)}, move{-1, 0}},
+		{"a, then d", []*tcell.EventKey{runeKey('a'), runeKey('d')}, move{1, 0}},
+	}
+	for _, tt := range tests {
+		c := NewControls(ControlsSticky)
+		at := t0
+		for _, k := range tt.keys {
+			c.Key(k, at)
+			at = at.Add(time.Second)
+		}
+		if got := moveOf(c.Input(at)); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

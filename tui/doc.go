@@ -6,11 +6,15 @@
 // A frame is a function of the view, the Options and the screen size
 // (Draw). The maze is on the left, each tile two columns by one row, so a
 // tank or bullet at (X, Y) sub-tiles is drawn at column X*2/game.SubTile,
-// row Y/game.SubTile of the maze; the maze is centred in its area, and when
-// it does not fit, a window of it follows the local tank. Above it a title
-// row shows the round and its timer, or the round's result. The sidebar on
-// the right lists the netcode figures, one labelled line each, the players
-// and the controls; its layout is done with lipgloss on a renderer of its
+// row Y/game.SubTile of the maze; when the whole maze fits at twice that
+// (four columns by two rows a tile) it is drawn so. The maze is centred in
+// its area, and when it does not fit, a window of it follows the local tank
+// (or the player a spectator follows). Right above it a title row shows the
+// round and its timer, or the round's result; below it the event feed
+// ("alice joined", "bot2 destroyed alice", "round 3: alice wins"). The
+// sidebar on the right lists the netcode figures, one labelled line each,
+// the players and the controls, at one of three levels (SidebarDetail);
+// its layout is done with lipgloss on a renderer of its
 // own whose colour profile is set from Options (never detected from
 // stdout), and an SGR painter copies lipgloss's ANSI output into tcell
 // cells. Below MinWidth×MinHeight only a "terminal too small" message is
@@ -23,6 +27,20 @@
 // is an 'x'. Each slot has its own colour; the local player's tank is in
 // reverse video, which also marks it when Options.NoColor removes every
 // colour.
+//
+// Each tank has its name above it (HUD.HideNames hides them). A tank in
+// hitstun flashes: hit marks either side and its reverse video toggled,
+// every few ticks while the view shows the hitstun. A destroyed tank
+// bursts for BurstTicks and is then a wreck; the renderer remembers the
+// tick it first drew the tank destroyed, and forgets it the moment a view
+// shows the tank alive again (a predicted death a State rolled back), so
+// nothing of a death that did not happen stays. The event feed derives
+// its lines from successive views and reports kills and round results only
+// once the newest State applied has reached them.
+//
+// The HUD holds what the player chose to see: n toggles the names, ? or F1
+// the help overlay (Esc closes it), Tab the sidebar's level, and a
+// spectator's number keys the player to follow.
 //
 // A Renderer keeps which cells its previous frame wrote and rewrites only
 // what is needed, so an unchanged cell costs nothing to show; Run uses one.
@@ -78,9 +96,12 @@
 // One limit comes from the terminal: while two keys are held, only the
 // last one pressed auto-repeats, so the other expires after its deadline
 // and a held diagonal decays to the direction pressed last. ControlsSticky
-// avoids all timing: a direction key sets its axis until the opposite key
-// (which stops that axis; pressed again, it moves the other way) or 'x'
-// (which stops both axes). 'x' stops movement in hold mode too.
+// needs no repeats: a direction key sets the direction until another
+// direction key or 'x' (which stops). The opposite key reverses at once; a
+// perpendicular key turns, dropping the direction held before unless the
+// two were pressed within StickyChord (150 ms), which moves diagonally, so
+// a direction pressed earlier against a wall never lingers to turn a later
+// turn into a diagonal slide. 'x' stops movement in hold mode too.
 //
 // Controls takes the time of each event as an argument, so it is tested
 // with a fake clock.

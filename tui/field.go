@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -14,8 +15,11 @@ import (
 // cell at column X*2/SubTile, row Y/SubTile of the maze, a tank at its
 // drawn position r.pos (simulated plus smoothing offset). Tanks show their
 // facing, in their slot's colour; the local player's tank is in reverse
-// video; destroyed tanks are a wreck glyph, dimmed. Bullets take their
-// owner's colour.
+// video; a tank in hitstun flashes (hit marks either side, reverse video
+// toggled); a destroyed tank bursts for BurstTicks and is then a wreck
+// glyph, dimmed. Unless the HUD hides them, each tank has its name above
+// (or below) it. Bullets take their owner's colour; without colour, the
+// local player's bullets and everyone else's have different glyphs.
 func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	t := r.t
 	m := &v.Maze
@@ -26,31 +30,45 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	// A view is drawn as it comes; a size beyond the grid's storage (which
 	// netcode never lets through) is clipped rather than trusted.
 	mw, mh := min(m.W, game.MaxMazeW), min(m.H, game.MaxMazeH)
-	// Walls: the view starts on a tile boundary (viewX is even).
-	tx0 := l.viewX / 2
-	for row := 0; row < f.h && l.viewY+row < mh; row++ {
-		ty := l.viewY + row
+	// Walls: the view starts on a tile boundary (viewX and viewY are
+	// multiples of a tile's cells).
+	tw := 2 * l.scale // columns per tile
+	tx0 := l.viewX / tw
+	for row := 0; row < f.h && (l.viewY+row)/l.scale < mh; row++ {
+		ty := (l.viewY + row) / l.scale
 		bits := m.Wall[ty]
-		for tx := tx0; tx < mw && 2*(tx-tx0) < f.w; tx++ {
+		for tx := tx0; tx < mw && tw*(tx-tx0) < f.w; tx++ {
 			if bits>>uint(tx)&1 != 0 {
-				x := f.x + 2*(tx-tx0)
-				r.put(x, f.y+row, t.g.wall[:t.g.wallHalf], 1, t.wall)
-				r.put(x+1, f.y+row, t.g.wall[t.g.wallHalf:], 1, t.wall)
+				x := f.x + tw*(tx-tx0)
+				for k := 0; k < tw; k += 2 {
+					r.put(x+k, f.y+row, t.g.wall[:t.g.wallHalf], 1, t.wall)
+					r.put(x+k+1, f.y+row, t.g.wall[t.g.wallHalf:], 1, t.wall)
+				}
 			}
 		}
 	}
 
 	w := &v.World
+	slots := min(int(w.Slots), game.MaxPlayers)
+	if !r.hud.HideNames {
+		for i := range slots {
+			if tk := &w.Tanks[i]; tk.Seated && (tk.Alive || r.fx.burst(i, w.Tick) >= 0) {
+				r.drawLabel(l, i, slotName(v, i))
+			}
+		}
+	}
 	nb := min(int(w.NumBullets), game.MaxBullets)
 	for i := range nb {
 		bl := &w.Bullets[i]
-		st := t.text
+		st, glyph := t.text, t.g.bullet
 		if int(bl.Owner) < game.MaxPlayers {
 			st = t.slot[bl.Owner].Bold(false)
 		}
-		r.putAt(l, tileCol(bl.X), tileRow(bl.Y), t.g.bullet, st)
+		if t.noColor && int(bl.Owner) != v.Slot {
+			glyph = t.g.theirBullet
+		}
+		r.putAt(l, l.col(bl.X), l.row(bl.Y), glyph, st)
 	}
-	slots := min(int(w.Slots), game.MaxPlayers)
 	// Wrecks first, then live tanks, then the local tank, so the tanks that
 	// matter are on top when two share a cell.
 	for pass := 0; pass < 3; pass++ {
@@ -63,15 +81,56 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 			x, y := r.pos[i][0], r.pos[i][1]
 			switch {
 			case pass == 0 && !tk.Alive:
-				r.putAt(l, tileCol(x), tileRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+				if f := r.fx.burst(i, w.Tick); f >= 0 {
+					r.putAt(l, l.col(x), l.row(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
+				} else {
+					r.putAt(l, l.col(x), l.row(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+				}
 			case pass == 1 && tk.Alive && !local, pass == 2 && tk.Alive && local:
 				st := t.slot[i]
-				if local {
-					st = st.Reverse(true)
+				reverse := local
+				if flashing(tk.Hitstun) {
+					reverse = !reverse
+					r.drawHitMarks(l, m, l.col(x), l.row(y), st)
 				}
-				r.putAt(l, tileCol(x), tileRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st)
+				r.putAt(l, l.col(x), l.row(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
 			}
 		}
+	}
+}
+
+// drawHitMarks draws the hit marks either side of the tank in maze cell
+// (col, row), where no wall is.
+func (r *Renderer) drawHitMarks(l *layout, m *game.Maze, col, row int, st tcell.Style) {
+	for k, dc := range [2]int{-1, 1} {
+		if c := col + dc; !m.IsWall(l.tile(c, row)) {
+			r.putAt(l, c, row, r.t.g.hitMark[k], st)
+		}
+	}
+}
+
+// labelLen is the most cells of a name the map shows by a tank.
+const labelLen = 8
+
+// drawLabel draws the start of name centred on slot i's tank, on the row
+// above it (below it on the maze's top row), underlined in the slot's
+// colour.
+func (r *Renderer) drawLabel(l *layout, i int, name string) {
+	col, row := l.col(r.pos[i][0]), l.row(r.pos[i][1])-1
+	if row < 0 {
+		row += 2
+	}
+	name = truncate(name, labelLen, r.t.g.ellipsis)
+	x, y := l.field.x+col-textWidth(name)/2-l.viewX, l.field.y+row-l.viewY
+	st := r.t.slot[i].Bold(false).Underline(true)
+	for k := 0; k < len(name); {
+		// Names are sanitised to printable, one-cell characters.
+		_, n := utf8.DecodeRuneInString(name[k:])
+		if l.field.contains(x, y) {
+			r.put(x, y, name[k:k+n], 1, st)
+		}
+		x++
+		k += n
 	}
 }
 
@@ -119,9 +178,30 @@ func twoDigits(n int) string {
 	return strconv.Itoa(n)
 }
 
-// drawTitle draws the title row, centred over the play area.
+// feedRows is the most lines of the event feed shown under the map.
+const feedRows = 4
+
+// drawFeed draws the newest lines of the event feed under the map, as many
+// as fit (up to feedRows), the newest last.
+func (r *Renderer) drawFeed(l *layout) {
+	top := l.field.y + l.field.h
+	lines := r.feed.last(min(l.h-top, feedRows))
+	area := rect{x: l.play.x, y: top, w: l.play.w, h: l.h - top}
+	for k, line := range lines {
+		r.putString(l.field.x, top+k, truncate(line, area.w-l.field.x, r.t.g.ellipsis), r.t.text, area)
+	}
+}
+
+// drawTitle draws the title row, centred over the play area; a spectator's
+// starts with "SPECTATING".
 func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 	s, over := titleText(v, r.t.g)
+	if v.Slot < 0 {
+		s = "SPECTATING  " + r.t.g.dot + "  " + s
+		if f := r.hud.followed(); f >= 0 && f < int(v.World.Slots) && v.World.Tanks[f].Seated {
+			s += "  " + r.t.g.dot + "  following " + slotName(v, f)
+		}
+	}
 	st := r.t.title
 	if over {
 		st = r.t.banner

@@ -25,7 +25,9 @@ func drawTest(t *testing.T, w, h int, v *netcode.View, opts Options) tcell.Simul
 }
 
 func TestDrawWalls(t *testing.T) {
-	for _, opts := range []Options{{}, {ASCII: true}} {
+	// The tanks' name labels would cover some of the walls.
+	noNames := HUD{HideNames: true}
+	for _, opts := range []Options{{HUD: noNames}, {ASCII: true, HUD: noNames}} {
 		scr := drawTest(t, 80, 24, testView(t), opts)
 		wall := "█"
 		if opts.ASCII {
@@ -196,7 +198,7 @@ func TestLargeMazeViewport(t *testing.T) {
 // sidebar gets its border and section headers.
 func TestLargeTerminal(t *testing.T) {
 	v := bigView(t)
-	scr := drawTest(t, 200, 60, v, Options{})
+	scr := drawTest(t, 200, 60, v, Options{HUD: HUD{HideNames: true}}) // labels would cover walls
 	l := computeLayout(200, 60, v)
 	if l.field.w != 2*game.MaxMazeW || l.field.h != game.MaxMazeH {
 		t.Fatalf("field %+v does not show the whole %dx%d maze", l.field, game.MaxMazeW, game.MaxMazeH)
@@ -237,5 +239,64 @@ func TestSpectator(t *testing.T) {
 	}
 	if got, _ := cellAt(scr, testOX, testOY); got != "█" {
 		t.Errorf("spectating: maze corner %q, want a wall", got)
+	}
+}
+
+// TestDoubleSizeMap: when the whole maze fits at twice the size, each tile
+// is four columns by two rows, the tanks are drawn at that scale, and the
+// round's title stays right above the maze.
+func TestDoubleSizeMap(t *testing.T) {
+	v := testView(t) // a 13×7 maze: 52×14 cells at 2x
+	scr := drawTest(t, 100, 30, v, Options{HUD: HUD{HideNames: true}})
+	l := computeLayout(100, 30, v)
+	if l.scale != 2 || l.field.w != 4*13 || l.field.h != 2*7 {
+		t.Fatalf("layout at 100x30: scale %d, field %+v; want the 13x7 maze at 2x (52x14)", l.scale, l.field)
+	}
+	for _, c := range []struct {
+		tx, ty int
+		wall   bool
+	}{{0, 0, true}, {6, 1, true}, {1, 1, false}, {12, 6, true}} {
+		for dy := range 2 {
+			for dx := range 4 {
+				got, _ := cellAt(scr, l.field.x+4*c.tx+dx, l.field.y+2*c.ty+dy)
+				if (got == "█") != c.wall {
+					t.Errorf("tile (%d,%d) cell +(%d,%d) = %q, wall %v", c.tx, c.ty, dx, dy, got, c.wall)
+				}
+			}
+		}
+	}
+	// alice is at the centre of tile (1,1), facing right.
+	if got, _ := cellAt(scr, l.field.x+6, l.field.y+3); got != "→" {
+		t.Errorf("alice's cell = %q, want →", got)
+	}
+	if row := screenLines(scr)[l.field.y-1]; !strings.Contains(row, "ROUND 7") {
+		t.Errorf("the row above the maze is %q, want the title", row)
+	}
+	if small := computeLayout(80, 24, v); small.scale != 1 {
+		t.Errorf("at 80x24 the scale is %d, want 1", small.scale)
+	}
+}
+
+// TestNoColorBullets: without colour, your own bullets and everyone
+// else's have different glyphs (bob, slot 1, is us).
+func TestNoColorBullets(t *testing.T) {
+	cases := []struct {
+		opts              Options
+		mine, theirs, col string
+	}{
+		{Options{NoColor: true}, "•", "◦", "no colour"},
+		{Options{NoColor: true, ASCII: true}, "*", "o", "no colour, ASCII"},
+		{Options{}, "•", "•", "colour (told apart by colour)"},
+	}
+	for _, c := range cases {
+		scr := drawTest(t, 80, 24, testView(t), c.opts)
+		for _, b := range []struct {
+			col, row int
+			want     string
+		}{{7, 1, c.theirs}, {17, 3, c.mine}, {19, 5, c.theirs}} {
+			if got, _ := cellAt(scr, testOX+b.col, testOY+b.row); got != b.want {
+				t.Errorf("%s: bullet at maze cell (%d,%d) = %q, want %q", c.col, b.col, b.row, got, b.want)
+			}
+		}
 	}
 }

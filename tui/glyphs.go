@@ -6,7 +6,12 @@ type glyphs struct {
 	wall     string // one maze tile: two cells
 	wallHalf int    // the byte length of wall's first cell
 	bullet   string
-	wreck    string // a destroyed tank
+	// theirBullet is another player's bullet when colours are off (your
+	// own are bullet).
+	theirBullet string
+	wreck       string    // a destroyed tank
+	burst       [4]string // a tank being destroyed, frame by frame
+	hitMark     [2]string // either side of a tank in hitstun, flashing
 	// tank is indexed by aimIndex: up, up-right, right, down-right, down,
 	// down-left, left, up-left.
 	tank           [8]string
@@ -17,50 +22,66 @@ type glyphs struct {
 	ellipsis       string
 	up, down       string // bandwidth arrows
 	you            string // marks the local player in the roster
+	followed       string // marks the player a spectator follows
 	keys           [2]string
 	keysShort      string
+	// watchKeys and watchKeysShort are the key help for a spectator.
+	watchKeys      [2]string
+	watchKeysShort string
 }
 
 var unicodeGlyphs = glyphs{
-	wall:     "██",
-	wallHalf: len("█"),
-	bullet:   "•",
-	wreck:    "x",
+	wall:        "██",
+	wallHalf:    len("█"),
+	bullet:      "•",
+	theirBullet: "◦",
+	wreck:       "x",
+	burst:       [4]string{"#", "*", "+", "·"},
+	hitMark:     [2]string{"(", ")"},
 	// Arrows from one Unicode block, so all eight read alike and are one
 	// cell wide in every common terminal font.
-	tank:      [8]string{"↑", "↗", "→", "↘", "↓", "↙", "←", "↖"},
-	heart:     "♥",
-	noHeart:   "♡",
-	spark:     [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-	dash:      "—",
-	dot:       "·",
-	ellipsis:  "…",
-	up:        "↑",
-	down:      "↓",
-	you:       "›",
-	keys:      [2]string{"←↑↓→/WASD move · space fire", "x stop · q quit"},
-	keysShort: "←↑↓→/WASD · spc fire · q quit",
+	tank:           [8]string{"↑", "↗", "→", "↘", "↓", "↙", "←", "↖"},
+	heart:          "♥",
+	noHeart:        "♡",
+	spark:          [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
+	dash:           "—",
+	dot:            "·",
+	ellipsis:       "…",
+	up:             "↑",
+	down:           "↓",
+	you:            "›",
+	followed:       "*",
+	keys:           [2]string{"←↑↓→/WASD move · space fire", "x stop · ? help · q quit"},
+	keysShort:      "←↑↓→/WASD · spc fire · q quit",
+	watchKeys:      [2]string{"1-8 follow a player", "Tab panel · ? help · q quit"},
+	watchKeysShort: "1-8 follow · ? help · q quit",
 }
 
 var asciiGlyphs = glyphs{
-	wall:     "##",
-	wallHalf: 1,
-	bullet:   "*",
-	wreck:    "x",
+	wall:        "##",
+	wallHalf:    1,
+	bullet:      "*",
+	theirBullet: "o",
+	wreck:       "x",
+	burst:       [4]string{"#", "*", "+", "."},
+	hitMark:     [2]string{"(", ")"},
 	// ^ > v < for the axes; a diagonal shows the slash along it, so '/' is
 	// up-right or down-left and '\' is down-right or up-left.
-	tank:      [8]string{"^", "/", ">", "\\", "v", "/", "<", "\\"},
-	heart:     "o",
-	noHeart:   ".",
-	spark:     [8]string{"_", ".", ":", "-", "=", "+", "*", "#"},
-	dash:      "-",
-	dot:       "|",
-	ellipsis:  "~",
-	up:        "^",
-	down:      "v",
-	you:       ">",
-	keys:      [2]string{"arrows/WASD move, space fire", "x stop, q quit"},
-	keysShort: "arrows/WASD, spc fire, q quit",
+	tank:           [8]string{"^", "/", ">", "\\", "v", "/", "<", "\\"},
+	heart:          "o",
+	noHeart:        ".",
+	spark:          [8]string{"_", ".", ":", "-", "=", "+", "*", "#"},
+	dash:           "-",
+	dot:            "|",
+	ellipsis:       "~",
+	up:             "^",
+	down:           "v",
+	you:            ">",
+	followed:       "*",
+	keys:           [2]string{"arrows/WASD move, space fire", "x stop, ? help, q quit"},
+	keysShort:      "arrows/WASD, spc fire, q quit",
+	watchKeys:      [2]string{"1-8 follow a player", "Tab panel, ? help, q quit"},
+	watchKeysShort: "1-8 follow, ? help, q quit",
 }
 
 // aimIndex maps a tank's aim (each of AimX, AimY in {-1,0,1}) to an index

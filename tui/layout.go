@@ -28,10 +28,13 @@ func (r rect) contains(x, y int) bool {
 }
 
 // layout is where each part of a frame goes on a w×h screen. Each maze tile
-// is two columns by one row, so a maze of W×H tiles needs 2W×H cells.
+// is two columns by one row, so a maze of W×H tiles needs 2W×H cells; at
+// scale 2, when the screen has room for it, a tile is four columns by two
+// rows.
 type layout struct {
 	w, h     int
 	tooSmall bool
+	scale    int  // cells per tile: 2*scale columns by scale rows
 	side     rect // the sidebar, flush with the right edge
 	play     rect // left of the sidebar: the title row and the field
 	titleY   int  // the title/status row, at the top of play
@@ -48,12 +51,14 @@ type layout struct {
 func computeLayout(w, h int, v *netcode.View) layout {
 	var pos [game.MaxPlayers][2]int32
 	simPositions(v, &pos)
-	return computeLayoutFocus(w, h, v, &pos)
+	return computeLayoutFocus(w, h, v, &pos, v.Slot)
 }
 
 // computeLayoutFocus is computeLayout with each slot's tank drawn at pos
-// (sub-tiles), which the window that follows the local tank follows.
-func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int32) layout {
+// (sub-tiles); the window that follows a tank when the maze does not fit
+// follows slot focus's (the local tank, or the one a spectator follows;
+// -1 or an empty seat: the middle of the maze).
+func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int32, focus int) layout {
 	l := layout{w: w, h: h}
 	if w < MinWidth || h < MinHeight {
 		l.tooSmall = true
@@ -63,23 +68,31 @@ func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int3
 	if mw <= 0 || mh <= 0 {
 		mw, mh = game.DefaultMazeW, game.DefaultMazeH
 	}
-	cols, rows := 2*mw, mh
 	// The sidebar grows with the terminal, but gives the maze at least half
 	// of every column beyond MinWidth.
-	sw := min(max(w-cols-2, SidebarMinW), SidebarMaxW, SidebarMinW+(w-MinWidth)/2)
+	sideW := func(cols int) int { return min(max(w-cols-2, SidebarMinW), SidebarMaxW, SidebarMinW+(w-MinWidth)/2) }
+	// Twice the size when the whole maze fits so, with the title above it.
+	l.scale = 1
+	if c := 4 * mw; c <= w-sideW(c) && 2*mh <= h-1 {
+		l.scale = 2
+	}
+	cols, rows := 2*mw*l.scale, mh*l.scale
+	sw := sideW(cols)
 	l.side = rect{x: w - sw, y: 0, w: sw, h: h}
 	l.play = rect{x: 0, y: 0, w: w - sw, h: h}
 	l.titleY = 0
 	area := rect{x: 0, y: 1, w: l.play.w, h: h - 1}
 
-	// The point to keep in view when the maze does not fit: the local tank,
-	// or the middle of the maze when spectating.
+	// The point to keep in view when the maze does not fit: the focused
+	// tank, or the middle of the maze.
 	fx, fy := cols/2, rows/2
-	if s := v.Slot; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
-		fx, fy = tileCol(pos[s][0]), tileRow(pos[s][1])
+	if s := focus; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
+		fx, fy = l.col(pos[s][0]), l.row(pos[s][1])
 	}
-	l.field.x, l.field.w, l.viewX = fit(area.x, area.w&^1, cols, fx, 2)
-	l.field.y, l.field.h, l.viewY = fit(area.y, area.h, rows, fy, 1)
+	l.field.x, l.field.w, l.viewX = fit(area.x, area.w&^1, cols, fx, 2*l.scale)
+	l.field.y, l.field.h, l.viewY = fit(area.y, area.h, rows, fy, l.scale)
+	// The title row stays with the maze: right above it.
+	l.titleY = l.field.y - 1
 	return l
 }
 
@@ -95,7 +108,15 @@ func fit(at, room, span, focus, step int) (pos, size, view int) {
 	return at, room, view
 }
 
+// col and row map a position in sub-tiles to the maze's column and row in
+// cells at the layout's scale.
+func (l *layout) col(x int32) int { return int(x) * 2 * l.scale / game.SubTile }
+func (l *layout) row(y int32) int { return int(y) * l.scale / game.SubTile }
+
+// tile returns the maze tile under the maze cell (col, row).
+func (l *layout) tile(col, row int) (int, int) { return col / (2 * l.scale), row / l.scale }
+
 // tileCol and tileRow map a position in sub-tiles to the maze's screen
-// column and row: two columns per tile.
+// column and row at scale 1: two columns per tile.
 func tileCol(x int32) int { return int(x) * 2 / game.SubTile }
 func tileRow(y int32) int { return int(y) / game.SubTile }

@@ -11,8 +11,9 @@ const (
 	// HoldFirst after the first press of a key, HoldRepeat after each
 	// auto-repeat. It is the default.
 	ControlsHold ControlMode = iota
-	// ControlsSticky keeps moving along an axis until the opposite key
-	// (which stops that axis) or 'x' (which stops both).
+	// ControlsSticky keeps moving until another direction key or 'x'
+	// (which stops): the opposite key reverses at once, a perpendicular
+	// key turns, and two keys pressed within StickyChord move diagonally.
 	ControlsSticky
 )
 
@@ -60,9 +61,24 @@ type Options struct {
 	// jump. The default smooths corrections in the drawing only (see the
 	// package documentation); the simulation is never affected either way.
 	NoSmoothing bool
+	// HUD is what a session starts showing (names on the map, the sidebar's
+	// level, ...); the player's keys change it as the session goes on.
+	HUD HUD
 	// ShareAddr is shown on the waiting screen as the address other players
 	// pass to "ttytanks join"; empty hides the hint.
 	ShareAddr string
+	// Share, when set, is the whole command the waiting screen tells other
+	// players to run instead (an SSH session shares "ssh -p PORT HOST").
+	Share string
+	// Server is the address the client connects to, shown while connecting.
+	Server string
+	// ConfirmQuit asks before q quits while another person is connected:
+	// the host of serve --play, whose quitting ends the match for everyone.
+	// HumanSeats is how many seats, the first ones, people take; the
+	// server's bots have the rest and are not asked about. Ctrl-C always
+	// quits at once.
+	ConfirmQuit bool
+	HumanSeats  int
 }
 
 func (o Options) fps() int {

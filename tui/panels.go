@@ -79,7 +79,11 @@ func statusPanel(t *theme, maxW int, v *netcode.View, opts Options) string {
 	g := t.g
 	switch v.Status {
 	case netcode.StatusConnecting:
-		return renderPanel(t, maxW, "connecting"+g.ellipsis, nonEmpty(v.Message)...)
+		title := "connecting" + g.ellipsis
+		if opts.Server != "" {
+			title = "connecting to " + opts.Server + g.ellipsis
+		}
+		return renderPanel(t, maxW, title, nonEmpty(v.Message)...)
 	case netcode.StatusWaiting:
 		return renderPanel(t, maxW, "waiting for players", waitingText(v, opts, g), rosterText(t, v, g))
 	case netcode.StatusReconnecting:
@@ -100,7 +104,10 @@ func waitingText(v *netcode.View, opts Options, g *glyphs) string {
 	if v.Need != 1 {
 		s += "s"
 	}
-	if opts.ShareAddr != "" {
+	switch {
+	case opts.Share != "":
+		s += " " + g.dash + " share: " + opts.Share
+	case opts.ShareAddr != "":
 		s += " " + g.dash + " share: ttytanks join " + opts.ShareAddr
 	}
 	return s

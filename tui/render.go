@@ -14,8 +14,9 @@ import (
 // style changes, then blanks the cells that the previous frame used and
 // this one leaves empty, instead of clearing the whole screen. The result is
 // the same as Draw's, which uses a fresh Renderer, provided nothing else
-// draws on the screen between frames. Run uses one Renderer for its whole
-// loop.
+// draws on the screen between frames, except for what the Renderer
+// remembers of earlier views: the event feed and the bursts of tanks it saw
+// destroyed. Run uses one Renderer for its whole loop.
 //
 // DrawAt also smooths corrections: a tank whose simulated position jumps
 // (the client restored an authoritative State and replayed) is drawn
@@ -37,6 +38,11 @@ type Renderer struct {
 	oneShot bool
 
 	smooth smoother
+	// hud is what the player chose to see; fx and feed remember what
+	// earlier frames showed, for the effects and the event feed.
+	hud  HUD
+	fx   effects
+	feed feed
 	// pos is where each slot's tank is drawn in the frame being drawn, in
 	// sub-tiles: its simulated position plus its smoothing offset.
 	pos [game.MaxPlayers][2]int32
@@ -56,8 +62,12 @@ var blankCell = shadowCell{s: " ", st: tcell.StyleDefault}
 
 // NewRenderer returns a Renderer that draws on screen with opts.
 func NewRenderer(screen tcell.Screen, opts Options) *Renderer {
-	return &Renderer{screen: screen, opts: opts, t: themeFor(opts)}
+	return &Renderer{screen: screen, opts: opts, t: themeFor(opts), hud: opts.HUD}
 }
+
+// HUD returns the Renderer's display choices, which the next frame draws;
+// Run changes them with HUD.Key.
+func (r *Renderer) HUD() *HUD { return &r.hud }
 
 // Draw renders one frame of v onto screen (a pure function of v, opts and
 // the screen's size) and shows it: the title row and the maze on the left,
@@ -100,8 +110,14 @@ func (r *Renderer) DrawAt(v *netcode.View, now time.Time) {
 func (r *Renderer) draw(v *netcode.View) {
 	w, h := r.screen.Size()
 	r.begin(w, h)
+	r.fx.observe(v)
+	r.feed.observe(v)
 	t := r.t
-	l := computeLayoutFocus(w, h, v, &r.pos)
+	focus := v.Slot
+	if focus < 0 {
+		focus = r.hud.followed()
+	}
+	l := computeLayoutFocus(w, h, v, &r.pos, focus)
 	if l.tooSmall {
 		r.drawTooSmall(w, h)
 	} else {
@@ -109,13 +125,28 @@ func (r *Renderer) draw(v *netcode.View) {
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
 			r.drawTitle(&l, v)
 			r.drawField(&l, v)
+			if r.hud.Detail != SidebarScores { // there, the sidebar shows the feed
+				r.drawFeed(&l)
+			}
 			if v.World.Round.Phase == game.PhaseOver && v.Status == netcode.StatusPlaying {
 				below := rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - 1}
 				r.paintCentred(below, roundOverPanel(t, below.w, v))
 			}
 		}
 		if s := statusPanel(t, l.play.w, v, r.opts); s != "" {
-			r.paintCentred(l.play, s)
+			area := l.play
+			if v.Status == netcode.StatusReconnecting {
+				// Below the title, which says which round is waiting.
+				area = rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - l.titleY - 1}
+			}
+			r.paintCentred(area, s)
+		}
+		if r.hud.Help {
+			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h))
+		}
+		if r.hud.Quitting {
+			r.paintCentred(rect{0, 0, w, h}, renderPanel(t, w, "quit?",
+				"others are playing: quitting ends the match for everyone", t.value.Render("y quit "+t.g.dot+" n play on")))
 		}
 	}
 	r.end()

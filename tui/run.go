@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -45,7 +46,10 @@ type loopHooks struct {
 // it copies s's view, draws it with Renderer.DrawAt at the current time
 // (so corrections are smoothed unless opts.NoSmoothing) and hands s the
 // input the Controls hold at that moment; a key event hands the new input
-// over at once as well. A resize re-syncs the screen and draws at once.
+// over at once as well. With Options.ConfirmQuit, q while another person is
+// connected asks first (y quits; any other key plays on). The display keys (names, help, sidebar level,
+// following; see HUD.Key) change the Renderer's HUD and draw at once. A
+// resize re-syncs the screen and draws at once.
 func Run(ctx context.Context, screen tcell.Screen, s Session, opts Options) error {
 	return run(ctx, screen, s, opts, loopHooks{})
 }
@@ -101,8 +105,35 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 			}
 			switch ev := ev.(type) {
 			case *tcell.EventKey:
+				hud := renderer.HUD()
+				if hud.Quitting {
+					if isCtrlC(ev) || ev.Key() == tcell.KeyRune && strings.ContainsRune("yYqQ", ev.Rune()) {
+						return nil
+					}
+					hud.Quitting = false // anything else plays on
+					frame()
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
+				if hud.Key(ev, v.Slot < 0) {
+					frame() // show the change at once
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
 				t := now()
 				if controls.Key(ev, t) {
+					if opts.ConfirmQuit && !isCtrlC(ev) && othersConnected(&v, opts.HumanSeats) {
+						hud.Quitting = true
+						frame()
+						if hooks.afterKey != nil {
+							hooks.afterKey()
+						}
+						continue
+					}
 					return nil
 				}
 				s.SetInput(controls.Input(t))
@@ -121,4 +152,15 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 			return nil
 		}
 	}
+}
+
+// othersConnected reports whether a person other than us is connected in
+// one of the first humanSeats seats.
+func othersConnected(v *netcode.View, humanSeats int) bool {
+	for i := range min(humanSeats, game.MaxPlayers) {
+		if i != v.Slot && v.Names[i] != "" && v.Connected[i] {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -349,4 +350,36 @@ func hasSuffixTrim(s, suffix string) bool {
 		r = r[:len(r)-1]
 	}
 	return len(r) >= len([]rune(suffix)) && string(r[len(r)-len([]rune(suffix)):]) == suffix
+}
+
+// TestRunConfirmQuit: with ConfirmQuit (the host of serve --play), q asks
+// before ending the match while another person is connected; n plays on,
+// y quits. With only bots besides us, q quits at once.
+func TestRunConfirmQuit(t *testing.T) {
+	l := startLoop(t, testView(t), Options{ConfirmQuit: true, HumanSeats: 3})
+	l.scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	l.waitKeys(1)
+	if !strings.Contains(strings.Join(screenLines(l.scr), "\n"), "quitting ends the match for everyone") {
+		t.Fatalf("q did not ask:\n%s", strings.Join(screenLines(l.scr), "\n"))
+	}
+	l.scr.InjectKey(tcell.KeyRune, 'n', tcell.ModNone)
+	l.waitKeys(1)
+	if strings.Contains(strings.Join(screenLines(l.scr), "\n"), "quit?") {
+		t.Fatal("n did not close the question")
+	}
+	l.scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	l.waitKeys(1)
+	l.scr.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
+	if err := l.wait(); err != nil {
+		t.Errorf("Run returned %v after q, y; want nil", err)
+	}
+
+	// We are alice, in the one human seat; bob and carol are bots.
+	v := testView(t)
+	v.Slot = 0
+	bots := startLoop(t, v, Options{ConfirmQuit: true, HumanSeats: 1})
+	bots.scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	if err := bots.wait(); err != nil {
+		t.Errorf("Run returned %v after q with only bots, want nil", err)
+	}
 }

@@ -32,7 +32,7 @@ func TestTitleRow(t *testing.T) {
 		v := testView(t)
 		tt.edit(v)
 		scr := drawTest(t, 80, 24, v, Options{})
-		title := strings.TrimSpace(string([]rune(screenLines(scr)[0])[:50]))
+		title := strings.TrimSpace(string([]rune(screenLines(scr)[testOY-1])[:50])) // right above the maze
 		if title != tt.want {
 			t.Errorf("%s: title row %q, want %q", tt.name, title, tt.want)
 		}
@@ -172,5 +172,30 @@ func TestNoColor(t *testing.T) {
 	_, st := cellAt(scr, testOX+11, testOY+3)
 	if _, _, a := st.Decompose(); a&tcell.AttrReverse == 0 {
 		t.Errorf("local tank is not in reverse video without colour")
+	}
+}
+
+// TestShareAndServerText: the waiting screen shares the whole command
+// when one is given (an SSH session's "ssh -p PORT HOST"), and the
+// connecting box names the server.
+func TestShareAndServerText(t *testing.T) {
+	tests := []struct {
+		name      string
+		status    netcode.Status
+		opts      Options
+		want, not string
+	}{
+		{"ssh share", netcode.StatusWaiting, Options{ShareAddr: "vm:7777", Share: "ssh -p 2222 vm"}, "share: ssh -p 2222 vm", "ttytanks join"},
+		{"udp share", netcode.StatusWaiting, Options{ShareAddr: "vm:7777"}, "share: ttytanks join vm:7777", "ssh"},
+		{"connecting", netcode.StatusConnecting, Options{Server: "10.1.2.3:7777"}, "connecting to 10.1.2.3:7777", "\x00"},
+	}
+	for _, tt := range tests {
+		v := testView(t)
+		v.Status, v.Need = tt.status, 1
+		scr := drawTest(t, 100, 30, v, tt.opts)
+		text := playText(scr, computeLayout(100, 30, v).play.w)
+		if !strings.Contains(text, tt.want) || strings.Contains(text, tt.not) {
+			t.Errorf("%s: play area lacks %q or has %q:\n%s", tt.name, tt.want, tt.not, text)
+		}
 	}
 }

@@ -58,7 +58,7 @@ var figureLabels = [numFigures]string{
 
 // sideItem is one entry of the sidebar's outline.
 type sideItem struct {
-	kind  uint8 // itemHeader, itemFigure, itemSpark, itemPlayers or itemKeys
+	kind  uint8 // itemHeader, itemFigure, itemSpark, itemPlayers, itemEvents or itemKeys
 	fig   figure
 	spark int    // itemSpark: sparkRTT or sparkReplay
 	name  string // itemHeader
@@ -69,26 +69,47 @@ const (
 	itemFigure
 	itemSpark
 	itemPlayers
+	itemEvents
 	itemKeys
 )
+
+// sideEvents is how many lines of the event feed the sidebar shows at
+// SidebarScores.
+const sideEvents = FeedLen
 
 const (
 	sparkRTT = iota
 	sparkReplay
 )
 
-// sideOutline is the sidebar from top to bottom.
-var sideOutline = func() []sideItem {
+// sideOutlines are the sidebar from top to bottom at each SidebarDetail:
+// the full netcode panel; RTT, loss, rollbacks and the players; the
+// players and the event feed.
+var sideOutlines = func() [numSidebarDetails][]sideItem {
 	h := func(name string) sideItem { return sideItem{kind: itemHeader, name: name} }
 	f := func(fig figure) sideItem { return sideItem{kind: itemFigure, fig: fig} }
 	s := func(spark int) sideItem { return sideItem{kind: itemSpark, spark: spark} }
-	return []sideItem{
-		h("ttytanks"), f(figStatus), f(figTick), f(figServerTick),
-		h("network"), f(figRTT), s(sparkRTT), f(figLead), f(figArrival), f(figLoss), f(figDelay), f(figBandwidth),
-		h("rollback"), f(figRollbacks), f(figReplayTicks), f(figReplayCost), f(figReplayP95), f(figReplayP99),
-		s(sparkReplay), f(figHash), f(figResyncs),
-		h("players"), {kind: itemPlayers},
-		h("keys"), {kind: itemKeys},
+	players, events, keys := sideItem{kind: itemPlayers}, sideItem{kind: itemEvents}, sideItem{kind: itemKeys}
+	return [numSidebarDetails][]sideItem{
+		SidebarFull: {
+			h("ttytanks"), f(figStatus), f(figTick), f(figServerTick),
+			h("network"), f(figRTT), s(sparkRTT), f(figLead), f(figArrival), f(figLoss), f(figDelay), f(figBandwidth),
+			h("rollback"), f(figRollbacks), f(figReplayTicks), f(figReplayCost), f(figReplayP95), f(figReplayP99),
+			s(sparkReplay), f(figHash), f(figResyncs),
+			h("players"), players,
+			h("keys"), keys,
+		},
+		SidebarMiddle: {
+			h("ttytanks"), f(figStatus),
+			h("network"), f(figRTT), s(sparkRTT), f(figLoss), f(figRollbacks),
+			h("players"), players,
+			h("keys"), keys,
+		},
+		SidebarScores: {
+			h("players"), players,
+			h("events"), events,
+			h("keys"), keys,
+		},
 	}
 }()
 
@@ -110,11 +131,11 @@ var sideLevels = [...]sideLevel{
 	{box: false, headers: false, sparks: false, keys: 0},
 }
 
-// rows returns the sidebar's height at this level with players roster
-// lines.
-func (lv sideLevel) rows(players int) int {
+// rows returns the height of the sidebar outline at this level with
+// players roster lines.
+func (lv sideLevel) rows(outline []sideItem, players int) int {
 	n := 0
-	for _, it := range sideOutline {
+	for _, it := range outline {
 		switch it.kind {
 		case itemHeader:
 			if lv.headers {
@@ -128,6 +149,8 @@ func (lv sideLevel) rows(players int) int {
 			}
 		case itemPlayers:
 			n += players
+		case itemEvents:
+			n += sideEvents
 		case itemKeys:
 			n += lv.keys
 		}
@@ -148,9 +171,14 @@ type sideFrame struct {
 	fig     [numFigures]int
 	spark   [2]int
 	players int // first roster row; -1 when there is none
+	events  int // first event feed row; -1 when there is none
 }
 
-type sideKey struct{ w, h, players int }
+type sideKey struct {
+	w, h, players int
+	detail        SidebarDetail
+	spectating    bool
+}
 
 // sidebar draws the sidebar: the client's status and netcode figures, the
 // players and the controls. Its layout (border or rule, section headers,
@@ -168,9 +196,10 @@ func newSidebar(t *theme) *sidebar {
 	return &sidebar{t: t, frames: make(map[sideKey]*sideFrame)}
 }
 
-// frame returns the cached static frame for a w×h sidebar listing players.
-func (sb *sidebar) frame(w, h, players int) *sideFrame {
-	k := sideKey{w, h, players}
+// frame returns the cached static frame for a w×h sidebar listing players
+// at detail, with a spectator's key help when spectating.
+func (sb *sidebar) frame(w, h, players int, detail SidebarDetail, spectating bool) *sideFrame {
+	k := sideKey{w, h, players, detail % numSidebarDetails, spectating}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if f := sb.frames[k]; f != nil {
@@ -179,29 +208,35 @@ func (sb *sidebar) frame(w, h, players int) *sideFrame {
 	if len(sb.frames) >= 64 { // sizes come and go with resizes; keep a few
 		clear(sb.frames)
 	}
-	f := sb.build(w, h, players)
+	f := sb.build(k)
 	sb.frames[k] = f
 	return f
 }
 
 // build lays out the static sidebar with lipgloss.
-func (sb *sidebar) build(w, h, players int) *sideFrame {
+func (sb *sidebar) build(k sideKey) *sideFrame {
+	w, h, players := k.w, k.h, k.players
 	t, g := sb.t, sb.t.g
+	outline := sideOutlines[k.detail]
+	keys, keysShort := g.keys, g.keysShort
+	if k.spectating {
+		keys, keysShort = g.watchKeys, g.watchKeysShort
+	}
 	lv := sideLevels[len(sideLevels)-1]
 	for _, l := range sideLevels {
-		if l.rows(players) <= h {
+		if l.rows(outline, players) <= h {
 			lv = l
 			break
 		}
 	}
 	inner := max(w-2, 1) // two border columns, or the rule and its padding
-	f := &sideFrame{players: -1}
+	f := &sideFrame{players: -1, events: -1}
 	for i := range f.fig {
 		f.fig[i] = -1
 	}
 	f.spark = [2]int{-1, -1}
 	var lines []string
-	for _, it := range sideOutline {
+	for _, it := range outline {
 		switch it.kind {
 		case itemHeader:
 			if lv.headers {
@@ -222,12 +257,17 @@ func (sb *sidebar) build(w, h, players int) *sideFrame {
 			for range players {
 				lines = append(lines, "")
 			}
+		case itemEvents:
+			f.events = len(lines)
+			for range sideEvents {
+				lines = append(lines, "")
+			}
 		case itemKeys:
 			switch lv.keys {
 			case 2:
-				lines = append(lines, t.key.Render(g.keys[0]), t.key.Render(g.keys[1]))
+				lines = append(lines, t.key.Render(keys[0]), t.key.Render(keys[1]))
 			case 1:
-				lines = append(lines, t.key.Render(g.keysShort))
+				lines = append(lines, t.key.Render(keysShort))
 			}
 		}
 	}
@@ -256,7 +296,7 @@ func (sb *sidebar) header(name string, inner int) string {
 // draw draws the sidebar for v in area.
 func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 	t := sb.t
-	f := sb.frame(area.w, area.h, rosterLen(v))
+	f := sb.frame(area.w, area.h, rosterLen(v), r.hud.Detail, v.Slot < 0)
 	p := ansiPainter{r: r, clip: area}
 	p.paint(area.x, area.y, f.text)
 
@@ -310,6 +350,13 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 	if f.players >= 0 {
 		sb.drawRoster(r, in, in.y+f.players, v)
 	}
+	if f.events >= 0 {
+		for k, line := range r.feed.last(sideEvents) {
+			if y := in.y + f.events + k; y < in.y+in.h {
+				r.putString(in.x, y, truncate(line, in.w, g.ellipsis), t.labelCell, in)
+			}
+		}
+	}
 }
 
 // Roster columns: "›" marker, tank glyph, space, name, HP, score.
@@ -335,8 +382,11 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 		}
 		tk := &v.World.Tanks[i]
 		local := i == v.Slot
-		if local {
+		switch {
+		case local:
 			r.putString(in.x, y, g.you, t.valueCell, in)
+		case v.Slot < 0 && i == r.hud.followed():
+			r.putString(in.x, y, g.followed, t.valueCell, in)
 		}
 		glyph := g.tank[aimIndex(tk.AimX, tk.AimY)]
 		if !tk.Seated || !tk.Alive {

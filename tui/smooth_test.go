@@ -205,7 +205,7 @@ func TestSmoothSnaps(t *testing.T) {
 			tk := &g.v.World.Tanks[0]
 			glyph := aliceGlyph
 			if !tk.Alive {
-				glyph = unicodeGlyphs.wreck
+				glyph = unicodeGlyphs.burst[0] // it has just died
 			}
 			if got, want := g.cell(glyph), simCell(tk.X, tk.Y); got != want {
 				t.Errorf("alice drawn at %v, want at once at her simulated cell %v", got, want)
@@ -332,7 +332,7 @@ func TestSmoothLocalTankInView(t *testing.T) {
 		v.World.Tick++
 		now = now.Add(frameDT)
 		r.DrawAt(v, now)
-		return computeLayoutFocus(80, 24, v, &r.pos)
+		return computeLayoutFocus(80, 24, v, &r.pos, v.Slot)
 	}
 	for _, slot := range []int{0, 3, 7} {
 		v.Slot = slot

@@ -78,7 +78,8 @@ type plan struct {
 // memory between calls, only scratch space, so a rolled-back or replayed
 // state gives the same input again.
 type Bot struct {
-	seed uint64
+	seed  uint64
+	level Level
 
 	// BFS scratch: path distance (tiles) to the current target for each
 	// tile, y*W+x, and the queue.
@@ -102,9 +103,16 @@ type Bot struct {
 	shotX, shotY [2*shotReach + shotMargin]int32
 }
 
-// New returns a bot whose random choices are drawn from seed. (The zero
-// Bot is a usable bot with seed 0.)
+// New returns a Hard bot whose random choices are drawn from seed. (The
+// zero Bot is a usable Hard bot with seed 0.)
 func New(seed uint64) *Bot { return &Bot{seed: seed} }
+
+// NewLevel returns a bot of the given level whose random choices are drawn
+// from seed.
+func NewLevel(seed uint64, l Level) *Bot { return &Bot{seed: seed, level: l} }
+
+// Level returns the bot's level.
+func (b *Bot) Level() Level { return b.level }
 
 // rand returns pseudo-random bits for (slot, t, salt) from the bot's seed.
 func (b *Bot) rand(slot int, t uint32, salt uint64) uint64 {
@@ -149,7 +157,12 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	// Shots: for each direction, would a bullet fired now surely hit an
 	// enemy (before it could hit us)?
 	var shotTicks [9]int
+	sk := b.skill()
 	canFire := me.Cooldown == 0
+	// A slow bot looks for a shot only now and then, each slot at its own
+	// phase; between looks it only moves.
+	looking := (tick+uint32(slot)*7)%sk.lookEvery == 0
+	canFire = canFire && looking
 	best := -1
 	for i := 0; i < 8 && canFire; i++ {
 		shotTicks[i] = b.shot(s, m, slot, i)
@@ -173,7 +186,7 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	// wins, hits after safeAfter ticks counting as none; then the one that
 	// ends closest to the target; then the one hit latest at all.
 	move := want
-	if b.traceBullets(s, m, slot) > 0 {
+	if sk.dodge && b.traceBullets(s, m, slot, sk.seeAfter) > 0 {
 		start := fromTank(me)
 		if hit, _ := b.try(m, start, plan{a: int8(want), b: int8(want), n: active}, noDist); hit <= safeAfter {
 			np := b.makePlans(want, canFire && shotTicks[want] > 0)
@@ -194,6 +207,12 @@ func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	in.MoveX, in.MoveY = dirs8[move][0], dirs8[move][1]
 	if canFire && shotTicks[move] > 0 && !hesitate {
 		in.Buttons = game.ButtonFire
+		if sk.missOneIn > 0 && move != still && b.rand(slot, tick, 4)%sk.missOneIn == 0 {
+			// Miss on purpose: turn 45° too far, one way or the other.
+			off := 1 + 6*int(b.rand(slot, tick, 5)&1)
+			miss := (move + off) % 8
+			in.MoveX, in.MoveY = dirs8[miss][0], dirs8[miss][1]
+		}
 	}
 	return in
 }
@@ -282,14 +301,18 @@ func (b *Bot) progress(m *game.Maze, x, y int32) int16 {
 	return d
 }
 
-// traceBullets records the flight of every bullet for window ticks, as
-// far as it can hit the bot, and returns how many may.
-func (b *Bot) traceBullets(s *game.Snapshot, m *game.Maze, slot int) int {
+// traceBullets records the flight of every bullet at least seeAfter ticks
+// old for window ticks, as far as it can hit the bot, and returns how many
+// may.
+func (b *Bot) traceBullets(s *game.Snapshot, m *game.Maze, slot, seeAfter int) int {
 	for k := range b.danger {
 		clear(b.danger[k][:m.H])
 	}
 	b.nTrace = 0
 	for j := 0; j < int(s.NumBullets); j++ {
+		if game.BulletLife-int(s.Bullets[j].Life) < seeAfter {
+			continue // too young: not seen yet
+		}
 		bl := fromBullet(&s.Bullets[j])
 		own := int(s.Bullets[j].Owner) == slot
 		i := b.nTrace

@@ -46,6 +46,17 @@
 //     perpendicular to the bullet, or back round a corner, come out of this
 //     search; so does not running ahead of a bullet down a dead end.
 //
+// # Levels
+//
+// A Level weakens the policy above, and only by what it lets the bot see
+// and do, never by cheating: Hard is all of it (New makes a Hard bot, and
+// so does the zero Bot). Normal looks for a shot only every lookEvery
+// ticks, fires one shot in missOneIn 45° off, and dodges only bullets that
+// have flown seeAfter ticks (it sees them late). Easy looks for a shot a
+// few times a second, misses one shot in three, and never dodges. The
+// tests play the levels against each other and against a scripted
+// newcomer who only turns to face a lined-up enemy and fires.
+//
 // The look-ahead uses a copy of the game's movement and bullet rules (tank
 // acceleration, corner assist and wall clipping; ricochets, bounce limit
 // and life), checked against the real World by the tests. It ignores other

@@ -1,0 +1,136 @@
+package tests
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hitMarks matches a tank arrow with a hit mark beside it: a tank in
+// hitstun, flashing.
+var hitMarks = regexp.MustCompile(`\([↑↗→↘↓↙←↖]|[↑↗→↘↓↙←↖]\)`)
+
+func fieldText(s string) string { return strings.Join(field(s), "\n") }
+
+// mapText is the rows of the maze: the field without the feed under it.
+func mapText(s string) string {
+	var rows []string
+	for _, l := range field(s) {
+		if strings.Contains(l, "██") {
+			rows = append(rows, l)
+		}
+	}
+	return strings.Join(rows, "\n")
+}
+
+// TestTmuxHitsAndKills plays against three hard bots: a hit tank flashes
+// (hit marks beside it) while a heart is gone from the roster, the marks
+// go with the hitstun, and the feed under the map reports a kill.
+func TestTmuxHitsAndKills(t *testing.T) {
+	tm := startTmux(t, "hits", 100, 30, binary(t), "play", "--name", "e2e", "--bots", "3", "--bot-level", "hard")
+	tm.waitScreen(10*time.Second, "the match", playing)
+	hit := tm.waitScreenEvery(40*time.Second, 10*time.Millisecond, "a tank flashing from a hit", func(s string) bool {
+		return hitMarks.MatchString(fieldText(s))
+	})
+	if !strings.Contains(hit, "♡") && !strings.Contains(hit, "dead") {
+		t.Errorf("a tank flashed but no one has lost a heart:\n%s", hit)
+	}
+	tm.waitScreenEvery(3*time.Second, 10*time.Millisecond, "the flash to end with the hitstun", func(s string) bool {
+		return !hitMarks.MatchString(fieldText(s))
+	})
+	kill := regexp.MustCompile(`\S+ (destroyed \S+|was hit by their own shot|was destroyed)`)
+	s := tm.waitScreen(60*time.Second, "a kill in the feed under the map", func(s string) bool {
+		return kill.MatchString(fieldText(s))
+	})
+	t.Logf("feed: %q", kill.FindString(fieldText(s)))
+}
+
+// TestTmuxNames: the names by the tanks show by default, n hides them and
+// n again shows them.
+func TestTmuxNames(t *testing.T) {
+	tm := startTmux(t, "names", 100, 30, binary(t), "play", "--name", "zed", "--bot-level", "easy")
+	onMap := func(s string) bool {
+		return strings.Contains(mapText(s), "zed") && strings.Contains(mapText(s), "bot2")
+	}
+	tm.waitScreen(10*time.Second, "the names on the map", func(s string) bool { return playing(s) && onMap(s) })
+	tm.keys("n")
+	tm.waitScreen(3*time.Second, "the names to go", func(s string) bool {
+		return playing(s) && !strings.Contains(mapText(s), "zed") && !strings.Contains(mapText(s), "bot2")
+	})
+	tm.keys("n")
+	tm.waitScreen(3*time.Second, "the names to come back", onMap)
+}
+
+// TestTmuxHelp: ? opens the help overlay and Esc closes it; so does F1.
+func TestTmuxHelp(t *testing.T) {
+	tm := startTmux(t, "help", 100, 30, binary(t), "play", "--bot-level", "easy")
+	tm.waitScreen(10*time.Second, "the match", playing)
+	help := func(s string) bool {
+		return strings.Contains(s, "help — Esc closes") && strings.Contains(s, "show or hide the names")
+	}
+	for _, open := range []string{"?", "F1"} {
+		tm.keys(open)
+		tm.waitScreen(3*time.Second, "the help overlay after "+open, help)
+		tm.keys("Escape")
+		tm.waitScreen(3*time.Second, "the help overlay to close after Esc", func(s string) bool { return playing(s) && !help(s) })
+	}
+}
+
+// TestTmuxSidebarLevels: Tab cycles the sidebar from the full netcode
+// panel to the middle level (RTT, loss, rollbacks, players) to scores and
+// events, and back.
+func TestTmuxSidebarLevels(t *testing.T) {
+	tm := startTmux(t, "tab", 100, 30, binary(t), "play", "--bot-level", "easy")
+	levels := []struct {
+		name      string
+		has, lack []string
+	}{
+		{"full", []string{"server tick", "replay p99", "RTT", "players"}, []string{"events"}},
+		{"middle", []string{"RTT", "loss up/down", "rollbacks", "players"}, []string{"server tick", "replay p99", "events"}},
+		{"scores", []string{"players", "events"}, []string{"RTT", "rollbacks", "server tick"}},
+		{"full again", []string{"server tick", "replay p99"}, []string{"events"}},
+	}
+	for i, lv := range levels {
+		if i > 0 {
+			tm.keys("Tab")
+		}
+		tm.waitScreen(5*time.Second, "the "+lv.name+" sidebar", func(s string) bool {
+			if !strings.Contains(s, "██") || len(tanks(s)) < 2 { // the match, whatever the sidebar shows
+				return false
+			}
+			for _, w := range lv.has {
+				if !strings.Contains(s, "│"+w) && !strings.Contains(s, " "+w+" ") {
+					return false
+				}
+			}
+			for _, w := range lv.lack {
+				if strings.Contains(s, w) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestTmuxSpectate: a spectator of a bots-only match sees "SPECTATING",
+// no movement keys in the hints, and follows a player with a number key.
+func TestTmuxSpectate(t *testing.T) {
+	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
+	srv := startTmux(t, "server", 100, 30, binary(t), "serve", "--addr", addr, "--players", "2", "--bots", "2")
+	srv.waitScreen(5*time.Second, "the server", func(s string) bool { return strings.TrimSpace(s) != "" })
+	tm := startTmux(t, "spectator", 100, 30, binary(t), "join", addr, "--spectate")
+	s := tm.waitScreen(10*time.Second, "the spectator's view", func(s string) bool {
+		return strings.Contains(s, "SPECTATING") && len(tanks(s)) >= 2
+	})
+	if strings.Contains(s, "WASD") || !strings.Contains(s, "1-8 follow") {
+		t.Errorf("the spectator's hints are not the spectator's:\n%s", s)
+	}
+	followed := regexp.MustCompile(`│\*\S bot2 `) // the roster's marker, then the tank
+	tm.keys("2")
+	tm.waitScreen(3*time.Second, "following bot2", func(s string) bool {
+		return strings.Contains(s, "following bot2") && followed.MatchString(s)
+	})
+}

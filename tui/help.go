@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// helpEntry is one line of the help overlay: a key or a sidebar figure,
+// and what it means.
+type helpEntry struct{ key, meaning string }
+
+// helpKeys are the keys, as the help overlay lists them.
+var helpKeys = []helpEntry{
+	{"arrows / WASD", "move (a key held down keeps moving)"},
+	{"space", "fire where the tank faces"},
+	{"x", "stop"},
+	{"n", "show or hide the names on the map"},
+	{"Tab", "sidebar: full, middle, scores and events"},
+	{"1-8", "spectating: follow that player"},
+	{"? / F1", "this help; Esc closes it"},
+	{"q / Ctrl-C", "quit"},
+}
+
+// helpFigures say what each sidebar figure means.
+var helpFigures = []helpEntry{
+	{"tick / server tick", "our predicted tick / the server's newest"},
+	{"RTT", "round trip to the server, smoothed"},
+	{"input lead", "ticks we run ahead of the server"},
+	{"arrival margin", "how early our inputs reach the server"},
+	{"loss up/down", "packets lost each way"},
+	{"state delay", "ticks since the newest server State"},
+	{"bandwidth", "KB/s sent and received"},
+	{"rollbacks", "States that corrected our own tank"},
+	{"replay ticks / cost", "ticks re-simulated per State, and the time"},
+	{"hash mismatches", "ticks our world disagreed with the server's"},
+	{"resyncs", "full resynchronisations"},
+}
+
+// helpPanel returns the help overlay for a w×h screen: every key and what
+// it does, and a short meaning of each sidebar figure; packed tighter when
+// the roomy box does not fit (80x24 takes the packed one), and only the
+// keys when even that does not.
+func helpPanel(t *theme, w, h int) string {
+	table := func(es []helpEntry) string {
+		kw := 0
+		for _, e := range es {
+			kw = max(kw, lipgloss.Width(e.key))
+		}
+		lines := make([]string, len(es))
+		for i, e := range es {
+			lines[i] = t.value.Render(e.key+strings.Repeat(" ", kw-lipgloss.Width(e.key))) + "  " + t.label.Render(e.meaning)
+		}
+		return t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
+	}
+	title := "help " + t.g.dash + " Esc closes"
+	full := renderPanel(t, w, title, table(helpKeys), table(helpFigures))
+	if fw, fh := lipgloss.Size(full); fw <= w && fh <= h {
+		return full
+	}
+	packed := t.panel.Padding(0, 1).Render(lipgloss.JoinVertical(lipgloss.Center,
+		t.panelTitle.Render(title), table(helpKeys), table(helpFigures)))
+	if pw, ph := lipgloss.Size(packed); pw <= w && ph <= h {
+		return packed
+	}
+	return renderPanel(t, w, title, table(helpKeys), t.label.Render("(a larger window also explains the sidebar)"))
+}
