@@ -32,32 +32,37 @@ func (w *World) startRound() {
 	w.s.RNG = rng.State
 }
 
-// checkRoundEnd ends the round when at most one seated tank is alive (with
-// at least two seated) or when the time limit runs out. The survivor, if
-// any, scores.
+// checkRoundEnd ends the round when at most one of the tanks that took
+// part in it is alive (with at least two taking part), or when the time
+// limit runs out; the survivor, if any, scores. A round with one tank in
+// it and a newcomer waiting ends at once, a draw, so the newcomer spawns
+// in the next one instead of waiting out the clock.
 func (w *World) checkRoundEnd() {
 	r := &w.s.Round
 	r.Timer--
-	seated, alive, last := 0, 0, -1
+	seated, spawned, alive, last := 0, 0, 0, -1
 	for i := 0; i < int(w.s.Slots); i++ {
 		t := &w.s.Tanks[i]
 		if !t.Seated {
 			continue
 		}
 		seated++
+		if t.Spawned() {
+			spawned++
+		}
 		if t.Alive {
 			alive++
 			last = i
 		}
 	}
 	switch {
-	case seated >= 2 && alive <= 1:
+	case spawned >= 2 && alive <= 1:
 		r.Winner = -1
 		if alive == 1 {
 			r.Winner = int8(last)
 			w.s.Tanks[last].Score++
 		}
-	case r.Timer == 0:
+	case seated >= 2 && spawned < 2, r.Timer == 0:
 		r.Winner = -1
 	default:
 		return

@@ -455,3 +455,37 @@ func TestStepPanicsOnProgrammerError(t *testing.T) {
 		})
 	}
 }
+
+// TestNewcomerWaitsForTheNextRound: a player seated mid-round is not in
+// the maze and hands nobody a win; with the round's only other tank left
+// alone, the round ends at once as a draw and both spawn in the next.
+func TestNewcomerWaitsForTheNextRound(t *testing.T) {
+	rows := []string{
+		"#########",
+		"#.......#",
+		"#.......#",
+		"#.......#",
+		"#########",
+	}
+	w := scene(t, rows, at(1, 1), at(7, 3), Tank{})
+	w.Seat(2, true) // a newcomer, mid-round: 2 of 3 seats took part
+	if w.State().Tanks[2].Spawned() || !w.State().Tanks[0].Spawned() {
+		t.Fatal("Spawned: the newcomer is in the maze, or a playing tank is not")
+	}
+	run(w, 3, nil)
+	if w.State().Round.Phase != PhasePlaying {
+		t.Fatal("a waiting newcomer ended a round with two tanks in it")
+	}
+	// One of the two leaves: the other is alone with the newcomer waiting.
+	w.Seat(1, false)
+	run(w, 1, nil)
+	r := w.State().Round
+	if r.Phase != PhaseOver || r.Winner != -1 || w.State().Tanks[0].Score != 0 {
+		t.Fatalf("round %+v, score %d: want a draw at once", r, w.State().Tanks[0].Score)
+	}
+	run(w, RoundOverTicks+1, nil)
+	s := w.State()
+	if s.Round.Phase != PhasePlaying || !s.Tanks[0].Alive || !s.Tanks[2].Alive || !s.Tanks[2].Spawned() {
+		t.Fatalf("next round: phase %v, tanks %+v %+v", s.Round.Phase, s.Tanks[0], s.Tanks[2])
+	}
+}

@@ -83,6 +83,12 @@ type Tank struct {
 	Score uint16
 }
 
+// Spawned reports whether the tank takes part in the current round: it is
+// seated and was placed in the maze at the round's start (alive, or
+// destroyed where it fell). A tank seated during a round waits, dead, at
+// (0, 0) and spawns at the next round; it is not in the maze until then.
+func (t *Tank) Spawned() bool { return t.Seated && (t.Alive || t.X != 0 || t.Y != 0) }
+
 // Bullet is a bullet in flight.
 type Bullet struct {
 	X, Y   int32

@@ -74,8 +74,8 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	for pass := 0; pass < 3; pass++ {
 		for i := range slots {
 			tk := &w.Tanks[i]
-			if !tk.Seated {
-				continue
+			if !tk.Spawned() {
+				continue // not in this round's maze (seated mid-round: waits for the next)
 			}
 			local := i == v.Slot
 			x, y := r.pos[i][0], r.pos[i][1]
