@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -202,6 +203,17 @@ func startClient(target netip.AddrPort, name string, botLevel *bot.Level, specta
 	return netcode.StartClient(netcode.NewClient(cfg), sim.wrap(ct)), nil
 }
 
+// endMessage says why a session ended, with the way out where there is
+// one: a full server can still be watched.
+func endMessage(d *netcode.ClientDriver, target netip.AddrPort) string {
+	var v netcode.View
+	d.View(&v)
+	if errors.Is(d.Err(), netcode.ErrServerFull) {
+		return fmt.Sprintf("%s: try again later, or watch: ttytanks join %v --spectate", v.Message, target)
+	}
+	return v.Message
+}
+
 // runClientUI plays in the terminal until the player quits or the session
 // ends; it returns the exit code.
 func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
@@ -229,7 +241,7 @@ func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLev
 	var v netcode.View
 	d.View(&v)
 	if v.Status == netcode.StatusClosed && v.Message != "" {
-		fmt.Fprintf(stderr, "ttytanks: %s\n", v.Message)
+		fmt.Fprintf(stderr, "ttytanks: %s\n", endMessage(d, target))
 		return 1
 	}
 	return 0
@@ -342,7 +354,7 @@ loop:
 	}
 	switch {
 	case start.IsZero():
-		msg := v.Message
+		msg := endMessage(cd, target)
 		switch {
 		case ctx.Err() != nil:
 			msg = "interrupted before the match started"

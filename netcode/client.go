@@ -485,7 +485,11 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	if !c.haveServerTick || a.ServerTick.After(c.serverTick) {
 		c.serverTick, c.serverTickAt, c.haveServerTick = a.ServerTick, now, true
 	}
-	if c.sess.seat() < 0 || c.link.sentInputs() == 0 {
+	if c.sess.seat() < 0 {
+		c.link.echo(c.clientTime(now), a) // a spectator's RTT, from its keep-alives
+		return
+	}
+	if c.link.sentInputs() == 0 {
 		return
 	}
 	sent := c.link.echo(c.clientTime(now), a)

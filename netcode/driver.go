@@ -212,6 +212,13 @@ func (d *ClientDriver) SetInput(in game.Input) {
 	d.mu.Unlock()
 }
 
+// Err returns why the session ended (nil before it has): see Client.Err.
+func (d *ClientDriver) Err() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.c.Err()
+}
+
 // Done implements tui.Session: closed when the session is over.
 func (d *ClientDriver) Done() <-chan struct{} { return d.done }
 

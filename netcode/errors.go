@@ -16,7 +16,7 @@ var (
 	// ErrQuit: the player closed the session.
 	ErrQuit = errors.New("quit")
 	// ErrServerFull: every seat is taken.
-	ErrServerFull = errors.New("the server is full: try again later, or watch with --spectate")
+	ErrServerFull = errors.New("the server is full")
 	// ErrSpectatorsFull: every spectator place is taken.
 	ErrSpectatorsFull = errors.New("the server has no room for another spectator")
 	// ErrServerError: the server stopped the match after an internal

@@ -176,7 +176,7 @@ func TestClientErrorsAreClear(t *testing.T) {
 			}
 		}
 	}
-	if third.Status() != StatusClosed || !errors.Is(third.Err(), ErrServerFull) || !strings.Contains(errText(third), "--spectate") {
+	if third.Status() != StatusClosed || !errors.Is(third.Err(), ErrServerFull) || errText(third) != "the server is full" {
 		t.Fatalf("full: %v %q", third.Status(), errText(third))
 	}
 }

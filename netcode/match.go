@@ -143,13 +143,8 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 		m.state.Hash = hash
 	}
 	m.ack.Hash = hash
-	seats.each(func(l *link, slot int) {
-		hdr := proto.Header{Session: l.session, Match: m.id, Player: proto.SpectatorSlot, Seq: l.next()}
-		ai, guessed := proto.AckInfo{ServerTick: w.Tick()}, uint16(0)
-		if slot >= 0 {
-			hdr.Player = uint8(slot)
-			ai, guessed = seats.report(slot, now, w.Tick())
-		}
+	send := func(l *link, player uint8, ai proto.AckInfo, guessed uint16) {
+		hdr := proto.Header{Session: l.session, Match: m.id, Player: player, Seq: l.next()}
 		if isState {
 			m.state.Header, m.state.AckInfo = hdr, ai
 			out.put(l.addr, &m.state)
@@ -157,5 +152,14 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 			m.ack.Header, m.ack.AckInfo, m.ack.Guessed = hdr, ai, guessed
 			out.put(l.addr, &m.ack)
 		}
+	}
+	seats.each(func(l *link, slot int) {
+		if slot >= 0 {
+			ai, guessed := seats.report(slot, now, w.Tick())
+			send(l, uint8(slot), ai, guessed)
+		}
+	})
+	seats.eachSpectator(func(sp *spectator) {
+		send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()), 0)
 	})
 }

@@ -25,7 +25,8 @@ func (c *Client) Metrics() Metrics {
 	c.link.fill(&out)
 	if w := c.tl.current(); w != nil {
 		out.LocalTick = w.Tick()
-		if c.haveServerTick {
+		// A lead and a delay mean something only while we predict.
+		if c.haveServerTick && c.sess.seat() >= 0 && c.sess.state() == StatusPlaying {
 			// The server's present: its reported tick, plus the ticks it has
 			// run since it sent the report (half an RTT ago) and since we
 			// got it.
@@ -33,7 +34,7 @@ func (c *Client) Metrics() Metrics {
 			now := c.serverTick.Add(int32((since + TickDuration/2) / TickDuration))
 			out.InputLead = out.LocalTick.Diff(now)
 		}
-		if t, ok := c.tl.auth(); ok {
+		if t, ok := c.tl.auth(); ok && c.sess.state() == StatusPlaying {
 			out.StateDelay = out.LocalTick.Diff(t)
 		}
 	}

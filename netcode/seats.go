@@ -85,6 +85,24 @@ func (s *seat) human() bool { return s.state == seatHeld || s.state == seatLost 
 // spectator is a peer that watches without a seat.
 type spectator struct {
 	link
+	echo   uint16    // ClientTime of its newest keep-alive, for its RTT
+	echoAt time.Time // when that arrived
+}
+
+// keptAlive notes a spectator's keep-alive with ClientTime ct at now.
+func (sp *spectator) keptAlive(now time.Time, ct uint16) {
+	sp.link.heard, sp.started = now, true
+	sp.echo, sp.echoAt = ct, now
+}
+
+// ackInfo returns a spectator's Ack fields at now: the server tick and
+// the echo of its newest keep-alive (saturated before the first).
+func (sp *spectator) ackInfo(now time.Time, serverTick game.Tick) proto.AckInfo {
+	ai := proto.AckInfo{ServerTick: serverTick, EchoTime: sp.echo, EchoDelay: 0xffff}
+	if !sp.echoAt.IsZero() {
+		ai.EchoDelay = uint16(min(max(now.Sub(sp.echoAt), 0)/(10*time.Microsecond), 0xffff))
+	}
+	return ai
 }
 
 // seatTable holds the seats and the spectators, and applies every
@@ -282,6 +300,13 @@ func (t *seatTable) rosterChanged() bool {
 	c := t.changed
 	t.changed = false
 	return c
+}
+
+// eachSpectator calls f for every spectator.
+func (t *seatTable) eachSpectator(f func(sp *spectator)) {
+	for _, sp := range t.specs {
+		f(sp)
+	}
 }
 
 // each calls f for every network peer: human seats, then spectators.

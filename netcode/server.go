@@ -400,7 +400,7 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b [
 			s.drop(DropUnknownPlayer)
 			return
 		}
-		sp.heard, sp.started = now, true
+		sp.keptAlive(now, in.ClientTime)
 		return
 	}
 	if int(in.Player) >= s.cfg.Players || !s.seats.at(int(in.Player)).human() {

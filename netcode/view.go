@@ -59,7 +59,7 @@ type Metrics struct {
 	RTT time.Duration
 	// InputLead is how many ticks LocalTick is ahead of the server's
 	// present, estimated from ServerTick, the time since it was reported and
-	// half the RTT.
+	// half the RTT (0 for a spectator, or while not playing).
 	InputLead int32
 	// ArrivalMargin is how early (positive) or late (negative) the server
 	// says our inputs arrive, smoothed; ArrivalMarginP5 and P50 are the 5th

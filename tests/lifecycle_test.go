@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -134,4 +135,41 @@ func TestBinaryLifecycle(t *testing.T) {
 			t.Logf("departed %s", strings.Join(names, ", "))
 		})
 	}
+}
+
+// TestFullServerSuggestsSpectating: a join to a full server says so, and
+// how to watch instead, and exits 1.
+func TestFullServerSuggestsSpectating(t *testing.T) {
+	bin := binary(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	srv := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--players", "2", "--bots", "2")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = srv.Process.Signal(os.Interrupt)
+		_ = srv.Wait()
+	}()
+	var out syncBuffer
+	c := exec.CommandContext(ctx, bin, "join", addr, "--headless", "--bot", "--duration", "2s")
+	c.Stderr = &out
+	err := c.Run()
+	want := "the server is full: try again later, or watch: ttytanks join " + addr + " --spectate"
+	if code := exitCode(err); code != 1 || !strings.Contains(out.String(), want) {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, out.String(), want)
+	}
+}
+
+// exitCode returns a finished command's exit code (0 for a nil error).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }
