@@ -222,7 +222,13 @@ func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLev
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1
 	}
-	defer d.Close()
+	defer func() {
+		if ctx.Err() != nil {
+			d.CloseNow() // told to stop (our own server may be stopping too): no waiting
+		} else {
+			d.Close() // the player quit: the seat is free when we exit
+		}
+	}()
 	screen, err := newScreen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
@@ -284,7 +290,13 @@ func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLev
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1
 	}
-	defer cd.Close()
+	defer func() {
+		if ctx.Err() != nil {
+			cd.CloseNow() // told to stop: exit at once
+		} else {
+			cd.Close() // the duration is up: the seat is free when we exit
+		}
+	}()
 	var (
 		start      time.Time
 		firstBytes [2]uint64

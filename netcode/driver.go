@@ -234,7 +234,15 @@ func (d *ClientDriver) Do(f func(c *Client)) {
 // returns; then it stops the goroutines and closes the transport. It is
 // idempotent, and every call returns only once the goroutines have
 // stopped.
-func (d *ClientDriver) Close() {
+func (d *ClientDriver) Close() { d.close(leaveFor + leaveEvery) }
+
+// CloseNow is Close without waiting for the acknowledgement: the Leave
+// goes out once. For a process told to stop, whose server may be stopping
+// too (serve --play); should the Leave be lost, the seat frees when the
+// server's silence limit passes.
+func (d *ClientDriver) CloseNow() { d.close(0) }
+
+func (d *ClientDriver) close(wait time.Duration) {
 	d.closeOnce.Do(func() {
 		d.mu.Lock()
 		if d.c.Status() != StatusClosed {
@@ -249,7 +257,7 @@ func (d *ClientDriver) Close() {
 		}
 		// The tick goroutine repeats the Leave; the receive goroutine takes
 		// the acknowledgement; the client gives up by itself after leaveFor.
-		bound := time.NewTimer(leaveFor + leaveEvery)
+		bound := time.NewTimer(wait)
 		select {
 		case <-d.left:
 		case <-bound.C:
