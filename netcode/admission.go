@@ -34,6 +34,7 @@ type departure struct {
 	addr    netip.AddrPort
 	session uint64
 	match   uint32
+	player  uint8
 	at      time.Time
 }
 
@@ -70,20 +71,19 @@ func (a *admission) token() proto.Token {
 // sameToken compares tokens in constant time.
 func sameToken(a, b *proto.Token) bool { return subtle.ConstantTimeCompare(a[:], b[:]) == 1 }
 
-// departed remembers that session at addr left match at now.
-func (a *admission) departed(addr netip.AddrPort, session uint64, match uint32, now time.Time) {
-	a.left[a.nextL] = departure{addr: addr, session: session, match: match, at: now}
+// departed remembers that session at addr, player in match, left at now.
+func (a *admission) departed(addr netip.AddrPort, session uint64, match uint32, player uint8, now time.Time) {
+	a.left[a.nextL] = departure{addr: addr, session: session, match: match, player: player, at: now}
 	a.nextL = (a.nextL + 1) % leftMemory
 }
 
-// leftRecently reports whether session at addr left within leftFor, and
-// from which match.
-func (a *admission) leftRecently(addr netip.AddrPort, session uint64, now time.Time) (uint32, bool) {
+// leftRecently returns the departure of session at addr within leftFor.
+func (a *admission) leftRecently(addr netip.AddrPort, session uint64, now time.Time) (departure, bool) {
 	for i := range a.left {
 		d := &a.left[i]
 		if d.session == session && d.addr == addr && !d.at.IsZero() && now.Sub(d.at) <= leftFor {
-			return d.match, true
+			return *d, true
 		}
 	}
-	return 0, false
+	return departure{}, false
 }

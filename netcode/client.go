@@ -536,6 +536,10 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.hashMismatches++
 		return
 	}
+	if c.implausible(now, auth.Tick) {
+		c.m.dropped++ // far beyond the server's clock as we know it: forged
+		return
+	}
 	if int(auth.Slots) != c.sess.seats() {
 		c.m.slotMismatches++
 		return
@@ -568,6 +572,21 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.replayCost.add(float64(cost))
 		c.m.replaySpark.w.add(float64(cost) / float64(time.Microsecond))
 	}
+}
+
+// maxStateAhead is how far, in ticks, a State may be ahead of the server's
+// clock as the client estimates it (its newest report, advanced by the time
+// since): 2 s, far more than any RTT estimate can be off.
+const maxStateAhead = 120
+
+// implausible reports whether a State for tick ta is too far ahead of the
+// server to be genuine. Before any report the client cannot tell.
+func (c *Client) implausible(now time.Time, ta game.Tick) bool {
+	if !c.haveServerTick {
+		return false
+	}
+	est := c.serverTick.Add(int32(now.Sub(c.serverTickAt)/TickDuration) + maxStateAhead)
+	return ta.After(est)
 }
 
 // SnapshotAt returns the client's snapshot for tick t (its latest

@@ -28,13 +28,14 @@ const (
 	DropFuture                          // an Input too far ahead of the server
 	DropRateLimited                     // a Hello or Join over its source's rate limit
 	DropDuplicate                       // an Input whose sequence number was seen: a copy or a replay
+	DropFault                           // its handling failed inside the server (the match was stopped)
 	numDropReasons
 )
 
 var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
-	"stale", "future", "rate-limited", "duplicate",
+	"stale", "future", "rate-limited", "duplicate", "fault",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

@@ -49,31 +49,32 @@ func (b *inputBuffer) seen(seq uint32) bool { return b.seqs.has(seq) }
 
 // accept takes a new Input datagram that passed the identity checks, at
 // now. clock is the tick the server steps next and tickAt when that step
-// is due. It reports whether the datagram is dropped, and why. A datagram
-// that is not too far ahead counts as received (for the loss figure the
-// Acks report) even when it arrived too late to use; only one whose inputs
-// reach the buffer is remembered by its sequence number and counts as a
-// sign of life.
+// is due. It reports whether the datagram is dropped, and why. Only a
+// datagram whose inputs can still be used counts as received (for the loss
+// figure the Acks report: to clock sync, a late input is a lost one), is
+// remembered by its sequence number and is a sign of life. The newest
+// datagram by sequence number, late or not, sets the arrival margin and
+// the RTT echo: a late one is exactly what clock sync must see, and a
+// replayed old one cannot pose as news.
 func (b *inputBuffer) accept(in *proto.Input, now, tickAt time.Time, clock game.Tick) (drop DropReason, dropped bool) {
 	newest := in.Inputs[in.N-1].Tick
 	if newest.Diff(clock) > MaxInputAhead {
 		return DropFuture, true
 	}
-	// Report on every datagram, in arrival order, before the staleness
-	// check: a delayed datagram's lateness is exactly what clock sync must
-	// see.
-	b.recv++
-	b.echo, b.echoAt = in.ClientTime, now
-	due := tickAt.Add(time.Duration(newest.Diff(clock)) * TickDuration)
-	b.margin = int16(min(max(due.Sub(now).Milliseconds(), -30000), 30000))
-	if !b.haveNew || newest.After(b.newest) {
-		b.haveNew, b.newest = true, newest
+	if b.seqs.newer(in.Seq) {
+		b.echo, b.echoAt = in.ClientTime, now
+		due := tickAt.Add(time.Duration(newest.Diff(clock)) * TickDuration)
+		b.margin = int16(min(max(due.Sub(now).Milliseconds(), -30000), 30000))
 	}
 	if newest.Before(clock) {
 		b.late++
 		return DropStale, true
 	}
 	b.seqs.fresh(in.Seq)
+	b.recv++
+	if !b.haveNew || newest.After(b.newest) {
+		b.haveNew, b.newest = true, newest
+	}
 	for k := 0; k < int(in.N); k++ {
 		if t := in.Inputs[k].Tick; !t.Before(clock) && !b.ring.Has(t) {
 			b.ring.Put(t, in.Inputs[k])

@@ -87,12 +87,19 @@ type spectator struct {
 	link
 	echo   uint16    // ClientTime of its newest keep-alive, for its RTT
 	echoAt time.Time // when that arrived
+	seqs   seqWindow
 }
 
-// keptAlive notes a spectator's keep-alive with ClientTime ct at now.
-func (sp *spectator) keptAlive(now time.Time, ct uint16) {
+// keptAlive takes a spectator's keep-alive with sequence number seq and
+// ClientTime ct at now; it reports false, and changes nothing, for a
+// repeat (a copy or a replay is not a sign of life).
+func (sp *spectator) keptAlive(now time.Time, seq uint32, ct uint16) bool {
+	if !sp.seqs.fresh(seq) {
+		return false
+	}
 	sp.link.heard, sp.started = now, true
 	sp.echo, sp.echoAt = ct, now
+	return true
 }
 
 // ackInfo returns a spectator's Ack fields at now: the server tick and

@@ -231,8 +231,9 @@ func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	s.stats.datagramsIn++
 	s.stats.bytesIn += uint64(len(b))
 	dropped := s.stats.dropped
-	s.guard(func() { s.receive(now, from, b) })
-	if s.stats.dropped == dropped {
+	if !s.guard(func() { s.receive(now, from, b) }) {
+		s.drop(DropFault)
+	} else if s.stats.dropped == dropped {
 		s.stats.accepted++
 	}
 	return s.out.datagrams()
@@ -246,6 +247,10 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 			// Tell the client, within the size it sent (no amplification).
 			s.out.put(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
 		}
+		return
+	}
+	if h.Session == 0 {
+		s.drop(DropMalformed) // session ids are never zero
 		return
 	}
 	switch h.Type {
@@ -400,7 +405,9 @@ func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b [
 			s.drop(DropUnknownPlayer)
 			return
 		}
-		sp.keptAlive(now, in.ClientTime)
+		if !sp.keptAlive(now, in.Seq, in.ClientTime) {
+			s.drop(DropDuplicate)
+		}
 		return
 	}
 	if int(in.Player) >= s.cfg.Players || !s.seats.at(int(in.Player)).human() {
@@ -442,28 +449,38 @@ func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b [
 		s.drop(dropReasonFor(err))
 		return
 	}
+	if l.Reason != proto.LeaveQuit {
+		s.drop(DropUnexpected) // a client only ever quits
+		return
+	}
 	st, sp := s.seats.bySession(from, l.Session)
-	ack := proto.Leave{Header: proto.Header{Session: l.Session, Match: s.match.matchID(), Player: l.Player}, Reason: l.Reason}
+	player := uint8(proto.SpectatorSlot)
+	if st != nil {
+		player = uint8(st.slot)
+	}
+	ack := proto.Leave{Header: proto.Header{Session: l.Session, Match: s.match.matchID(), Player: player}, Reason: proto.LeaveQuit}
 	switch {
+	case (st != nil || sp != nil) && (l.Match != ack.Match || l.Player != player):
+		s.drop(DropWrongMatch) // not this session's match or seat
 	case st != nil:
 		ack.Seq = st.next()
-		s.adm.departed(from, l.Session, s.match.matchID(), now)
+		s.adm.departed(from, l.Session, ack.Match, player, now)
 		s.out.put(from, &ack)
 		s.release(st)
 	case sp != nil:
 		ack.Seq = sp.next()
-		s.adm.departed(from, l.Session, s.match.matchID(), now)
+		s.adm.departed(from, l.Session, ack.Match, player, now)
 		s.out.put(from, &ack)
 		s.seats.dropSpectator(sp)
 	default:
 		// The acknowledgement of an earlier Leave was lost: say it again
 		// (the same size as the Leave: no amplification).
-		match, ok := s.adm.leftRecently(from, l.Session, now)
-		if !ok {
+		d, ok := s.adm.leftRecently(from, l.Session, now)
+		if !ok || d.match != l.Match || d.player != l.Player {
 			s.drop(DropUnknownPlayer)
 			return
 		}
-		ack.Match = match
+		ack.Match, ack.Player = d.match, d.player
 		s.out.put(from, &ack)
 	}
 }
@@ -562,14 +579,16 @@ func (s *Server) expire(now time.Time) {
 
 // guard runs f, and recovers a panic in it at the match's boundary: the
 // stack goes to the log, every peer of the match gets a Leave saying
-// "server error", and a new lobby opens. The server itself goes on.
-func (s *Server) guard(f func()) {
+// "server error", and a new lobby opens. The server itself goes on. It
+// reports whether f returned normally.
+func (s *Server) guard(f func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.fault(r, debug.Stack())
 		}
 	}()
 	f()
+	return true
 }
 
 func (s *Server) fault(r any, stack []byte) {
