@@ -20,6 +20,8 @@ type admission struct {
 	entropy io.Reader
 	left    [leftMemory]departure
 	nextL   int
+	trusted []netip.Prefix
+	banned  map[netip.Addr]bool // looked up only, never iterated
 }
 
 // leftMemory is how many recent departures the server remembers to answer
@@ -38,22 +40,48 @@ type departure struct {
 	at      time.Time
 }
 
-func newAdmission(secret []byte, entropy io.Reader) admission {
-	return admission{jar: proto.NewCookieJar(secret), limit: newLimiter(), entropy: entropy}
+func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix) admission {
+	return admission{jar: proto.NewCookieJar(secret), limit: newLimiter(), entropy: entropy,
+		trusted: append([]netip.Prefix(nil), trusted...), banned: map[netip.Addr]bool{}}
 }
 
-// allow takes a rate-limit token for an unauthenticated request from addr.
-func (a *admission) allow(addr netip.Addr, now time.Time) bool { return a.limit.allow(addr, now) }
-
-// cookie issues a handshake cookie for from.
-func (a *admission) cookie(from netip.AddrPort, now time.Time) proto.Cookie {
-	return a.jar.Issue(from, now)
+// allow takes a rate-limit token for an unauthenticated request from addr;
+// trusted addresses are not limited.
+func (a *admission) allow(addr netip.Addr, now time.Time) bool {
+	return a.isTrusted(addr) || a.limit.allow(addr, now)
 }
 
-// verify checks a cookie echoed from from, and returns the handshake's
-// round trip (Challenge issued → this Join) on success.
-func (a *admission) verify(c proto.Cookie, from netip.AddrPort, now time.Time) (time.Duration, error) {
-	if err := a.jar.Verify(c, from, now); err != nil {
+// isTrusted reports whether addr is exempt from the per-address limits:
+// in a trusted range, or one of the server's own in-memory peers (SSH
+// players, whom the SSH front end admits).
+func (a *admission) isTrusted(addr netip.Addr) bool {
+	addr = addr.Unmap()
+	if MemPrefix.Contains(addr) {
+		return true
+	}
+	for _, p := range a.trusted {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// ban refuses addr for the server's life.
+func (a *admission) ban(addr netip.Addr) { a.banned[addr.Unmap()] = true }
+
+// isBanned reports whether addr is banned.
+func (a *admission) isBanned(addr netip.Addr) bool { return a.banned[addr.Unmap()] }
+
+// cookie issues a handshake cookie for session at from.
+func (a *admission) cookie(from netip.AddrPort, session uint64, now time.Time) proto.Cookie {
+	return a.jar.Issue(from, session, now)
+}
+
+// verify checks a cookie echoed by session from from, and returns the
+// handshake's round trip (Challenge issued → this Join) on success.
+func (a *admission) verify(c proto.Cookie, from netip.AddrPort, session uint64, now time.Time) (time.Duration, error) {
+	if err := a.jar.Verify(c, from, session, now); err != nil {
 		return 0, err
 	}
 	return now.Sub(c.Issued()), nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -76,6 +77,20 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 		d.mu.Unlock()
 		timer.Reset(time.Until(next))
 	}
+}
+
+// Kick kicks the player in slot (see Server.Kick).
+func (d *ServerDriver) Kick(slot int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sendAll(d.s.Kick(slot))
+}
+
+// Ban bans addr (see Server.Ban).
+func (d *ServerDriver) Ban(addr netip.Addr) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sendAll(d.s.Ban(addr))
 }
 
 func (d *ServerDriver) receive() error {

@@ -29,13 +29,15 @@ const (
 	DropRateLimited                     // a Hello or Join over its source's rate limit
 	DropDuplicate                       // an Input whose sequence number was seen: a copy or a replay
 	DropFault                           // its handling failed inside the server (the match was stopped)
+	DropBanned                          // a Hello or Join from a banned address
+	DropAddrLimit                       // a Join from an address that holds its share of places
 	numDropReasons
 )
 
 var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
-	"stale", "future", "rate-limited", "duplicate", "fault",
+	"stale", "future", "rate-limited", "duplicate", "fault", "banned", "addr-limit",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

@@ -166,7 +166,7 @@ func TestStolenTokenWithoutCookieGetsNothing(t *testing.T) {
 	w.join(ClientConfig{})
 	thief := netip.MustParseAddrPort("127.0.0.66:5555")
 	seat := w.srv.seats.at(a.Slot()).link
-	for _, cookie := range []proto.Cookie{{}, w.srv.adm.jar.Issue(w.addr[a], w.now)} { // none, and the victim's
+	for _, cookie := range []proto.Cookie{{}, w.srv.adm.jar.Issue(w.addr[a], 777, w.now)} { // none, and the victim's
 		j := proto.Join{Header: proto.Header{Session: 777}, Cookie: cookie, Token: a.sess.token, Name: "thief"}
 		out := w.srv.Receive(w.now, thief, j.Append(nil))
 		if len(out) != 1 {

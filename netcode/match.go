@@ -7,6 +7,13 @@ import (
 	"ttytanks/proto"
 )
 
+// Back-off for quiet peers: after quietAfter of silence a peer gets Acks
+// instead of States, and after LostAfter one Ack every quietEvery ticks.
+const (
+	quietAfter = time.Second
+	quietEvery = 15
+)
+
 // matchPhase is where the match is: waiting for players, counting down to
 // a start tick the server has announced, or running.
 type matchPhase uint8
@@ -144,8 +151,18 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 	}
 	m.ack.Hash = hash
 	send := func(l *link, player uint8, ai proto.AckInfo, guessed uint16) {
+		full := isState
+		if silent := now.Sub(l.heard); l.started && silent > quietAfter {
+			// A peer gone quiet costs little: Acks only, and once it is
+			// lost, a few a second; it gets everything again the moment
+			// it speaks.
+			if silent > LostAfter && m.played%quietEvery != 0 {
+				return
+			}
+			full = false
+		}
 		hdr := proto.Header{Session: l.session, Match: m.id, Player: player, Seq: l.next()}
-		if isState {
+		if full {
 			m.state.Header, m.state.AckInfo = hdr, ai
 			out.put(l.addr, &m.state)
 		} else {

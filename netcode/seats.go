@@ -67,8 +67,14 @@ type seat struct {
 	state seatState
 	link
 	token proto.Token
-	bot   InputSource
-	in    inputBuffer
+	// tokenAt is when token was issued; prevToken, the one it replaced on
+	// a periodic rotation, is still good until prevUntil (the Start with
+	// the new one may have been lost).
+	tokenAt   time.Time
+	prevToken proto.Token
+	prevUntil time.Time
+	bot       InputSource
+	in        inputBuffer
 }
 
 // to moves the seat to state next, or panics on an illegal transition.
@@ -175,6 +181,7 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 		if s := &t.seats[i]; s.state == seatFree {
 			s.to(seatHeld)
 			s.link, s.token, s.bot = l, token, nil
+			s.tokenAt, s.prevToken, s.prevUntil = l.heard, proto.Token{}, time.Time{}
 			s.in.reset()
 			t.changed = true
 			return s
@@ -184,10 +191,12 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 }
 
 // resume gives a held (or lost) seat to its player at a new address or
-// session, after a reconnect with its token.
-func (t *seatTable) resume(s *seat, addr netip.AddrPort, session uint64, rtt time.Duration, now time.Time) {
+// session, after a reconnect with its token, and a fresh token: a token
+// is good for one use.
+func (t *seatTable) resume(s *seat, addr netip.AddrPort, session uint64, rtt time.Duration, token proto.Token, now time.Time) {
 	s.to(seatHeld)
 	s.addr, s.session, s.heard, s.rtt = addr, session, now, rtt
+	s.token, s.tokenAt, s.prevToken, s.prevUntil = token, now, proto.Token{}, time.Time{}
 	s.started = false
 	s.in.reset()
 	t.changed = true
@@ -219,6 +228,22 @@ func (t *seatTable) addSpectator(l link) *spectator {
 	sp := &spectator{link: l}
 	t.specs = append(t.specs, sp)
 	return sp
+}
+
+// dropSpectatorsFrom removes every spectator at ip, calling f for each
+// first, and returns how many.
+func (t *seatTable) dropSpectatorsFrom(ip netip.Addr, f func(sp *spectator)) int {
+	n := 0
+	for i := 0; i < len(t.specs); {
+		if sp := t.specs[i]; sp.addr.Addr() == ip {
+			f(sp)
+			t.specs = append(t.specs[:i], t.specs[i+1:]...)
+			n++
+			continue
+		}
+		i++
+	}
+	return n
 }
 
 // dropSpectator removes a spectator.
@@ -290,16 +315,62 @@ func (t *seatTable) bySession(addr netip.AddrPort, session uint64) (*seat, *spec
 	return nil, nil
 }
 
-// byToken returns the human seat holding token, comparing in constant
+// byToken returns the human seat holding token at now (its current one,
+// or the one before a rotation while still good), comparing in constant
 // time, or nil.
-func (t *seatTable) byToken(tok *proto.Token) *seat {
+func (t *seatTable) byToken(tok *proto.Token, now time.Time) *seat {
 	var found *seat
 	for i := range t.seats[:t.n] {
-		if s := &t.seats[i]; s.human() && sameToken(&s.token, tok) {
+		s := &t.seats[i]
+		if !s.human() {
+			continue
+		}
+		if sameToken(&s.token, tok) || (now.Before(s.prevUntil) && sameToken(&s.prevToken, tok)) {
 			found = s
 		}
 	}
 	return found
+}
+
+// tokenLife is how long a reconnect token is issued for: older ones are
+// replaced (the old one still good for tokenGrace, in case the Start that
+// carries the new one is lost).
+const (
+	tokenLife  = 5 * time.Minute
+	tokenGrace = 30 * time.Second
+)
+
+// rotateDue returns the human seats whose token is older than tokenLife.
+func (t *seatTable) rotateDue(now time.Time, dst []*seat) []*seat {
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.human() && now.Sub(s.tokenAt) >= tokenLife {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}
+
+// rotate gives a seat a new token; the old one stays good for tokenGrace.
+// The seat's Start is resent until its next Input.
+func (t *seatTable) rotate(s *seat, token proto.Token, now time.Time) {
+	s.prevToken, s.prevUntil = s.token, now.Add(tokenGrace)
+	s.token, s.tokenAt = token, now
+	s.started = false
+}
+
+// countFrom returns how many seats and spectator places peers at ip hold.
+func (t *seatTable) countFrom(ip netip.Addr) (seats, specs int) {
+	for i := range t.seats[:t.n] {
+		if s := &t.seats[i]; s.human() && s.addr.Addr() == ip {
+			seats++
+		}
+	}
+	for _, sp := range t.specs {
+		if sp.addr.Addr() == ip {
+			specs++
+		}
+	}
+	return seats, specs
 }
 
 // rosterChanged reports, once, whether the roster changed.

@@ -85,7 +85,21 @@ type ServerConfig struct {
 	// Recorder, if set, is told every match's start, inputs, hashes and
 	// seat changes (see Recorder).
 	Recorder Recorder
+	// MaxSeatsPerAddr bounds the seats the peers of one source IP may hold
+	// (default DefaultSeatsPerAddr), MaxSpectatorsPerAddr their spectator
+	// places (default the same), so one address cannot shut others out.
+	// Loopback is not exempt; Trusted ranges and the in-memory SSH players
+	// (MemPrefix, admitted by the SSH front end) are.
+	MaxSeatsPerAddr, MaxSpectatorsPerAddr int
+	// Trusted lists address ranges exempt from the per-address caps and
+	// the handshake rate limit: a LAN party behind one NAT, a load test
+	// from one machine.
+	Trusted []netip.Prefix
 }
+
+// DefaultSeatsPerAddr is the default of the per-address caps: a household
+// behind one NAT.
+const DefaultSeatsPerAddr = 4
 
 // Server is the authoritative game server core. It does no IO and reads
 // no clock: Receive takes a datagram, Tick steps one tick, Advance runs the
@@ -113,6 +127,7 @@ type Server struct {
 	tickDur *window
 	// departed holds the figures of the last players who left.
 	departed []PlayerStats
+	rotBuf   []*seat
 }
 
 type serverCounters struct {
@@ -149,6 +164,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.MaxSpectators == 0 {
 		cfg.MaxSpectators = 16
 	}
+	if cfg.MaxSeatsPerAddr == 0 {
+		cfg.MaxSeatsPerAddr = DefaultSeatsPerAddr
+	}
+	if cfg.MaxSpectatorsPerAddr == 0 {
+		cfg.MaxSpectatorsPerAddr = DefaultSeatsPerAddr
+	}
 	if cfg.Entropy == nil {
 		cfg.Entropy = systemEntropy()
 	}
@@ -169,7 +190,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy),
+	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted),
 		seats: newSeatTable(cfg.Players, cfg.MaxSpectators), clock: cfg.StartTick, tickDur: newWindow(600)}
 	s.out = newOutbox(64 << 10)
 	s.match.recordTo(cfg.Recorder)
@@ -255,6 +276,10 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 	}
 	switch h.Type {
 	case proto.TypeHello, proto.TypeJoin:
+		if s.adm.isBanned(from.Addr()) {
+			s.drop(DropBanned)
+			return
+		}
 		// Unauthenticated requests: rate-limited per source before any
 		// crypto work, in a table of fixed size.
 		if !s.adm.allow(from.Addr(), now) {
@@ -289,7 +314,7 @@ func (s *Server) onHello(now time.Time, from netip.AddrPort, h proto.Header, b [
 		s.drop(dropReasonFor(err))
 		return
 	}
-	s.out.put(from, &proto.Challenge{Header: proto.Header{Session: h.Session}, Cookie: s.adm.cookie(from, now)})
+	s.out.put(from, &proto.Challenge{Header: proto.Header{Session: h.Session}, Cookie: s.adm.cookie(from, h.Session, now)})
 }
 
 func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
@@ -298,7 +323,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		s.drop(dropReasonFor(err))
 		return
 	}
-	rtt, err := s.adm.verify(j.Cookie, from, now)
+	rtt, err := s.adm.verify(j.Cookie, from, j.Session, now)
 	if err != nil {
 		s.drop(DropBadCookie)
 		s.reject(from, j.Session, proto.RejectBadCookie)
@@ -320,10 +345,18 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 	// A reconnect: the token of a seat we still hold, from an address that
 	// has just passed the challenge. It takes the seat over, score and all.
 	if j.Token != (proto.Token{}) && !j.Spectate {
-		if st := s.seats.byToken(&j.Token); st != nil {
-			s.seats.resume(st, from, j.Session, rtt, now)
+		if st := s.seats.byToken(&j.Token, now); st != nil {
+			s.seats.resume(st, from, j.Session, rtt, s.adm.token(), now)
 			s.stats.reconnects++
 			s.sendStart(&st.link, st.slot)
+			return
+		}
+	}
+	if !s.adm.isTrusted(from.Addr()) {
+		seats, specs := s.seats.countFrom(from.Addr())
+		if (j.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!j.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
+			s.drop(DropAddrLimit)
+			s.reject(from, j.Session, proto.RejectAddrLimit)
 			return
 		}
 	}
@@ -543,6 +576,9 @@ func (s *Server) tick(now time.Time) {
 // step is one tick's work; a panic in it ends the match (guard).
 func (s *Server) step(now time.Time) {
 	s.expire(now)
+	if s.ticks%60 == 0 {
+		s.rotateTokens(now)
+	}
 	m := &s.match
 	if s.seats.rosterChanged() {
 		s.seats.each(func(l *link, slot int) { s.sendStart(l, slot) })
@@ -625,6 +661,55 @@ func (s *Server) fault(r any, stack []byte) {
 		}()
 		s.openLobby()
 	}()
+}
+
+// rotateTokens gives every player whose reconnect token is older than
+// tokenLife a new one, in a Start.
+func (s *Server) rotateTokens(now time.Time) {
+	s.rotBuf = s.seats.rotateDue(now, s.rotBuf[:0])
+	for _, st := range s.rotBuf {
+		s.seats.rotate(st, s.adm.token(), now)
+		s.sendStart(&st.link, st.slot)
+	}
+}
+
+// Kick ends the session of the player in slot with a Leave saying so and
+// frees the seat; it returns the Leave to send (none if no network player
+// held the seat).
+func (s *Server) Kick(slot int) []Datagram {
+	s.out.reset()
+	s.guard(func() {
+		if slot < 0 || slot >= s.cfg.Players || !s.seats.at(slot).human() {
+			return
+		}
+		st := s.seats.at(slot)
+		s.out.put(st.addr, &proto.Leave{Header: proto.Header{Session: st.session, Match: s.match.matchID(),
+			Player: uint8(slot), Seq: st.next()}, Reason: proto.LeaveKicked})
+		s.release(st)
+	})
+	return s.out.datagrams()
+}
+
+// Ban refuses every Hello and Join from addr for the server's life and
+// kicks its players and spectators; it returns their Leaves to send.
+func (s *Server) Ban(addr netip.Addr) []Datagram {
+	s.out.reset()
+	s.guard(func() {
+		addr = addr.Unmap()
+		s.adm.ban(addr)
+		for i := 0; i < s.cfg.Players; i++ {
+			if st := s.seats.at(i); st.human() && st.addr.Addr() == addr {
+				s.out.put(st.addr, &proto.Leave{Header: proto.Header{Session: st.session, Match: s.match.matchID(),
+					Player: uint8(i), Seq: st.next()}, Reason: proto.LeaveKicked})
+				s.release(st)
+			}
+		}
+		s.seats.dropSpectatorsFrom(addr, func(sp *spectator) {
+			s.out.put(sp.addr, &proto.Leave{Header: proto.Header{Session: sp.session, Match: s.match.matchID(),
+				Player: proto.SpectatorSlot, Seq: sp.next()}, Reason: proto.LeaveKicked})
+		})
+	})
+	return s.out.datagrams()
 }
 
 // Shutdown returns a Leave for every network peer, for a clean exit.

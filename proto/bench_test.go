@@ -79,8 +79,8 @@ func BenchmarkCookieIssueVerify(b *testing.B) {
 	j := NewCookieJar(cookieSecret)
 	b.ReportAllocs()
 	for b.Loop() {
-		c := j.Issue(cookieAddr, cookieNow)
-		if err := j.Verify(c, cookieAddr, cookieNow); err != nil {
+		c := j.Issue(cookieAddr, cookieSession, cookieNow)
+		if err := j.Verify(c, cookieAddr, cookieSession, cookieNow); err != nil {
 			b.Fatal(err)
 		}
 	}

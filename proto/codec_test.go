@@ -268,7 +268,7 @@ func TestReasonStrings(t *testing.T) {
 			t.Errorf("LeaveReason(%d).String() = %q, want a description", r, s)
 		}
 	}
-	for r := RejectVersion; r <= RejectNoMatch; r++ {
+	for r := RejectVersion; r <= RejectAddrLimit; r++ {
 		if s := r.String(); s == "" || s[0] == 'R' {
 			t.Errorf("RejectReason(%d).String() = %q, want a description", r, s)
 		}

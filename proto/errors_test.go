@@ -118,7 +118,7 @@ func TestFieldErrors(t *testing.T) {
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
 		{"leave reason 7", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 7), ErrReason},
 		{"reject reason 0", goldenReject, parseAs(ParseReject), set(HeaderLen, 0), ErrReason},
-		{"reject reason 7", goldenReject, parseAs(ParseReject), set(HeaderLen, 7), ErrReason},
+		{"reject reason 8", goldenReject, parseAs(ParseReject), set(HeaderLen, 8), ErrReason},
 	}
 	for _, tt := range tests {
 		b := tt.mutate(mustHex(t, tt.golden))

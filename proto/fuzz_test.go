@@ -100,7 +100,7 @@ func FuzzParseHello(f *testing.F) {
 }
 
 func FuzzParseChallenge(f *testing.F) {
-	addSeeds(f, &Challenge{Cookie: NewCookieJar(nil).Issue(cookieAddr, cookieNow)})
+	addSeeds(f, &Challenge{Cookie: NewCookieJar(nil).Issue(cookieAddr, cookieSession, cookieNow)})
 	fuzzParser(f, parseAs(ParseChallenge))
 }
 

@@ -139,7 +139,7 @@ func TestProtocolDocExamples(t *testing.T) {
 func checkDocExample(t *testing.T, ex docExample, p packet) {
 	switch p := p.(type) {
 	case *Challenge:
-		// "secret = the 32 bytes 00 01 02 … 1f, address 192.0.2.7:40000,
+		// "secret = the 32 bytes 00 01 02 … 1f, address 192.0.2.7:40000, the header's session,
 		// issued at 2026-03-01T12:00:00.123Z"
 		secret := make([]byte, 32)
 		for i := range secret {
@@ -148,10 +148,10 @@ func checkDocExample(t *testing.T, ex docExample, p packet) {
 		issued := time.Date(2026, 3, 1, 12, 0, 0, 123e6, time.UTC)
 		addr := netip.MustParseAddrPort("192.0.2.7:40000")
 		j := NewCookieJar(secret)
-		if err := j.Verify(p.Cookie, addr, issued.Add(time.Second)); err != nil {
+		if err := j.Verify(p.Cookie, addr, p.Session, issued.Add(time.Second)); err != nil {
 			t.Errorf("PROTOCOL.md:%d: the Challenge example's cookie does not verify: %v", ex.line, err)
 		}
-		if got := j.Issue(addr, issued); got != p.Cookie {
+		if got := j.Issue(addr, p.Session, issued); got != p.Cookie {
 			t.Errorf("PROTOCOL.md:%d: the Challenge example's cookie is %x, Issue gives %x", ex.line, p.Cookie, got)
 		}
 	case *State:

@@ -58,15 +58,19 @@ const (
 	RejectBadName
 	// RejectNoMatch: the server runs no match the client can join.
 	RejectNoMatch
+	// RejectAddrLimit: the client's address already holds its share of
+	// seats (or spectator places).
+	RejectAddrLimit
 )
 
 var rejectNames = [...]string{
 	RejectVersion: "protocol version mismatch", RejectFull: "server full",
 	RejectBadCookie: "bad or expired cookie", RejectBadToken: "unknown reconnect token",
 	RejectBadName: "bad name", RejectNoMatch: "no match to join",
+	RejectAddrLimit: "too many players from your address",
 }
 
-func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectNoMatch }
+func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectAddrLimit }
 
 // String returns a short lower-case description, fit for a status line.
 func (r RejectReason) String() string {

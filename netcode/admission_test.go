@@ -1,0 +1,253 @@
+package netcode
+
+import (
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// Admission and fairness: no one address, idle peer or stolen token shuts
+// others out.
+
+// addClientAt attaches a client at a chosen address.
+func (n *simnet) addClientAt(cfg ClientConfig, addr string, seed uint64) *simClient {
+	sc := n.addClient(cfg, Impairment{}, Impairment{}, seed)
+	sc.addr = netip.MustParseAddrPort(addr)
+	return sc
+}
+
+// TestCookieBindsTheSession: a cookie is good for the session it was
+// issued to; another session reusing it is refused and takes nothing.
+func TestCookieBindsTheSession(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 8})
+	from := netip.MustParseAddrPort("127.0.0.9:4000")
+	hello := proto.Hello{Header: proto.Header{Session: 0x100}}
+	ch, err := proto.ParseChallenge(w.srv.Receive(w.now, from, hello.Append(nil))[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := proto.Join{Header: proto.Header{Session: 0x100}, Cookie: ch.Cookie}
+	if out := w.srv.Receive(w.now, from, j.Append(nil)); len(out) != 1 || mustHeader(t, out[0].Data).Type != proto.TypeStart {
+		t.Fatal("the cookie's own session was not seated")
+	}
+	for s := uint64(0x101); s < 0x108; s++ {
+		j.Session = s
+		out := w.srv.Receive(w.now, from, j.Append(nil))
+		r, err := proto.ParseReject(out[0].Data)
+		if len(out) != 1 || err != nil || r.Reason != proto.RejectBadCookie {
+			t.Fatalf("session %#x with another session's cookie: %d replies, %v", s, len(out), r.Reason)
+		}
+	}
+	if st := w.srv.Stats(); 8-st.Need != 1 {
+		t.Fatalf("%d seats taken with one cookie", 8-st.Need)
+	}
+}
+
+// TestOneAddressGetsItsShare: the peers of one IP (each with its own port,
+// session and handshake) get at most MaxSeatsPerAddr seats and as many
+// spectator places; a player at another address joins at once; a trusted
+// range is exempt.
+func TestOneAddressGetsItsShare(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 8})
+	var greedy []*simClient
+	for i := 0; i < 6; i++ {
+		greedy = append(greedy, n.addClientAt(ClientConfig{}, "127.0.0.5:"+itoa(30000+i), uint64(i+1)))
+	}
+	for i := 0; i < 6; i++ {
+		greedy = append(greedy, n.addClientAt(ClientConfig{Spectate: true}, "127.0.0.5:"+itoa(31000+i), uint64(i+10)))
+	}
+	n.run(2 * time.Second)
+	var seated, watching, refused int
+	for _, c := range greedy {
+		var re *RefusedError
+		switch {
+		case c.c.Status() == StatusWaiting && c.c.Slot() >= 0:
+			seated++
+		case c.c.Status() == StatusWaiting:
+			watching++
+		case errors.As(c.c.Err(), &re) && re.Reason == proto.RejectAddrLimit:
+			refused++
+		}
+	}
+	if seated != DefaultSeatsPerAddr || watching != DefaultSeatsPerAddr || refused != 4 {
+		t.Fatalf("one address: %d seated, %d watching, %d refused; want %d, %d, 4", seated, watching, refused,
+			DefaultSeatsPerAddr, DefaultSeatsPerAddr)
+	}
+	other := n.addClientAt(ClientConfig{}, "127.0.0.6:5000", 99)
+	if !n.runUntil(time.Second, func() bool { return other.c.Status() == StatusWaiting && other.c.Slot() >= 0 }) {
+		t.Fatalf("a player at another address: %v %v", other.c.Status(), other.c.Err())
+	}
+
+	trusted := newSimnet(t, ServerConfig{Players: 8, Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	for i := 0; i < 8; i++ {
+		trusted.addClientAt(ClientConfig{}, "127.0.0.5:"+itoa(30000+i), uint64(i+1))
+	}
+	if !trusted.runUntil(3*time.Second, trusted.playing) {
+		t.Fatal("a trusted address could not fill the server")
+	}
+}
+
+// TestStaleInputsDoNotKeepASeat: a player who is gone, whose old Input an
+// attacker replays every second, loses the seat after FreeAfter like any
+// silent player.
+func TestStaleInputsDoNotKeepASeat(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
+	c := w.join(ClientConfig{})
+	var old []byte
+	for k := 0; k < 10; k++ {
+		old = w.stepClient(c, game.Input{})
+		w.srv.Receive(w.now, w.addr[c], old)
+		w.tick()
+	}
+	for k := 0; w.now.Sub(simEpoch) < FreeAfter+2*time.Second; k++ {
+		w.tick()
+		if k%60 == 0 {
+			w.srv.Receive(w.now, w.addr[c], old)
+		}
+	}
+	if st := w.srv.Stats(); st.Timeouts != 1 || len(st.Players) != 0 {
+		t.Fatalf("after %v of replayed stale Inputs: %d timeouts, players %+v", FreeAfter, st.Timeouts, st.Players)
+	}
+}
+
+// TestTokensRotate: a reconnect token is good for one use, so one read off
+// the wire cannot take the seat back; and tokens are renewed every
+// tokenLife, the old one good for tokenGrace more.
+func TestTokensRotate(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2})
+	a := n.addClientAt(ClientConfig{}, "127.0.0.7:7000", 1)
+	n.addClientAt(ClientConfig{}, "127.0.0.8:8000", 2)
+	if !n.runUntil(3*time.Second, n.playing) {
+		t.Fatal("match did not start")
+	}
+	stolen := a.c.sess.token
+	// The owner moves (NAT rebinding) and reconnects with its token.
+	a.cut(true)
+	n.run(SilenceReconnecting + time.Second)
+	a.addr = netip.MustParseAddrPort("127.0.0.7:7001")
+	a.cut(false)
+	if !n.runUntil(3*time.Second, func() bool { return a.c.Status() == StatusPlaying }) {
+		t.Fatalf("no reconnect: %v %v", a.c.Status(), a.c.Err())
+	}
+	if a.c.sess.token == stolen {
+		t.Fatal("the token was not renewed on use")
+	}
+	// A thief with the old token, from its own address: the seat stays.
+	thief := n.addClientAt(ClientConfig{}, "127.0.0.66:6666", 3)
+	thief.c.sess.token = stolen
+	n.run(time.Second)
+	if errors.Is(thief.c.Err(), ErrServerFull) == false || n.server.seats.at(a.c.Slot()).addr != a.addr {
+		t.Fatalf("a used token: thief %v %v, seat at %v", thief.c.Status(), thief.c.Err(), n.server.seats.at(a.c.Slot()).addr)
+	}
+	// Renewal: after tokenLife the player holds a new token.
+	before := a.c.sess.token
+	n.run(tokenLife + 2*time.Second)
+	if a.c.sess.token == before {
+		t.Fatal("the token was not renewed after tokenLife")
+	}
+	if st := n.server.seats.at(a.c.Slot()); st.prevToken != before || !st.prevUntil.After(n.now) {
+		t.Fatal("the previous token is not kept for its grace period")
+	}
+}
+
+// TestQuietPeerCostsLittle: a player whose datagrams stop arriving gets
+// Acks only after a second, and a few a second once lost, until it speaks
+// again.
+func TestQuietPeerCostsLittle(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+	a := n.addClient(ClientConfig{}, Impairment{}, Impairment{}, 1)
+	if !n.runUntil(3*time.Second, n.playing) {
+		t.Fatal("match did not start")
+	}
+	n.run(time.Second)                    // it has played: a peer that never spoke since its Start is not backed off
+	a.up.Impairment = Impairment{Loss: 1} // its datagrams stop arriving
+	n.run(10 * time.Second)
+	// Count what the server sends to a over 5 s of its silence.
+	sent := func(d time.Duration) (st, ak int) {
+		end := n.now.Add(d)
+		for n.now.Before(end) {
+			if !n.now.Before(n.nextSrv) {
+				for _, dg := range n.server.Tick(n.now) {
+					if dg.Addr == a.addr {
+						switch mustHeader(t, dg.Data).Type {
+						case proto.TypeState:
+							st++
+						case proto.TypeAck:
+							ak++
+						}
+					}
+				}
+				n.nextSrv = n.nextSrv.Add(TickDuration)
+			}
+			n.now = n.now.Add(time.Millisecond)
+		}
+		return st, ak
+	}
+	states, acks := sent(5 * time.Second)
+	if states != 0 || acks > 5*5 {
+		t.Fatalf("to a peer silent for 10 s: %d States and %d Acks in 5 s", states, acks)
+	}
+	a.up.Impairment = Impairment{}
+	if !n.runUntil(2*time.Second, func() bool {
+		st := n.server.seats.at(a.c.Slot())
+		return a.c.Status() == StatusPlaying && st.state == seatHeld && st.addr == a.addr
+	}) {
+		t.Fatal("the player did not come back")
+	}
+	states, _ = sent(time.Second)
+	if states < 25 {
+		t.Fatalf("a player back from silence gets %d States a second", states)
+	}
+}
+
+// TestKickAndBan: the operator kicks a player (told why, seat freed) and
+// bans an address (its players kicked, its Hellos unanswered, others
+// unaffected).
+func TestKickAndBan(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 3})
+	a := n.addClientAt(ClientConfig{}, "127.0.0.11:1000", 1)
+	b := n.addClientAt(ClientConfig{}, "127.0.0.12:1000", 2)
+	c := n.addClientAt(ClientConfig{}, "127.0.0.13:1000", 3)
+	if !n.runUntil(3*time.Second, n.playing) {
+		t.Fatal("match did not start")
+	}
+	n.route(n.saddr, a.down, n.server.Kick(a.c.Slot()))
+	n.run(500 * time.Millisecond)
+	var ended *EndedError
+	if !errors.As(a.c.Err(), &ended) || ended.Reason != proto.LeaveKicked || n.server.Stats().Need != 1 {
+		t.Fatalf("kicked: %v, need %d", a.c.Err(), n.server.Stats().Need)
+	}
+	n.route(n.saddr, b.down, n.server.Ban(b.addr.Addr()))
+	n.run(500 * time.Millisecond)
+	if !errors.As(b.c.Err(), &ended) || ended.Reason != proto.LeaveKicked {
+		t.Fatalf("banned: %v", b.c.Err())
+	}
+	again := n.addClientAt(ClientConfig{ConnectTimeout: time.Second}, "127.0.0.12:2000", 4)
+	n.run(2 * time.Second)
+	var na *NoAnswerError
+	if !errors.As(again.c.Err(), &na) || n.server.Stats().Drops[DropBanned] == 0 {
+		t.Fatalf("a banned address: %v, banned drops %d", again.c.Err(), n.server.Stats().Drops[DropBanned])
+	}
+	fresh := n.addClientAt(ClientConfig{}, "127.0.0.14:1000", 5)
+	if !n.runUntil(2*time.Second, func() bool { return fresh.c.Status() == StatusPlaying }) || c.c.Status() != StatusPlaying {
+		t.Fatalf("others: fresh %v, c %v", fresh.c.Status(), c.c.Status())
+	}
+}
+
+func itoa(i int) string {
+	var b [12]byte
+	n := len(b)
+	for {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+		if i == 0 {
+			break
+		}
+	}
+	return string(b[n:])
+}
