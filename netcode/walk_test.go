@@ -32,6 +32,8 @@ import (
 // (and re-deliver) what the server sends, and to cut, move and drop
 // clients between events.
 
+var walkFullLog = flag.Bool("walk.log", false, "print a failing walk's whole log, not only its last events")
+
 var walkCorpusDir = flag.String("walk.corpus", "", "write the choice bytes of a failing TestLifecycleWalk seed as a FuzzLifecycleWalk corpus file into this directory")
 
 // walkServerAddr is the server's address on the walk's network.
@@ -181,6 +183,9 @@ func (c *walkClient) silent(now time.Time) bool { return now.Before(c.silentUnti
 func (c *walkClient) live(now time.Time) bool { return !c.gone && !c.silent(now) }
 
 func (c *walkClient) describe() string {
+	if c.gone {
+		return fmt.Sprintf("%v (gone, %v)", c, c.sc.addr)
+	}
 	s := c.sc.c.Status().String()
 	if sl := c.sc.c.Slot(); sl >= 0 {
 		s += fmt.Sprintf(" slot %d", sl)
@@ -258,7 +263,7 @@ var walkKindNames = [walkKinds]string{"join", "spectate", "leave", "leave-lost",
 
 // walkWeights is how often each event is drawn, out of their sum.
 var walkWeights = [walkKinds]int{evJoin: 14, evSpectate: 7, evLeave: 8, evLeaveLost: 6, evSilence: 8, evNewAddr: 5,
-	evRejoin: 7, evRun: 4, evRedeliver: 12, evQuiet: 2}
+	evRejoin: 7, evRun: 2, evRedeliver: 12, evQuiet: 2}
 
 // walkBot is the server's bot: it plays the scripted input of its slot, so
 // clients can predict it exactly with walkOracle.
@@ -410,7 +415,7 @@ func (w *walk) step() {
 			c.routedSince = w.now
 			w.logf("%v is heard again", c)
 		} else if !c.silentUntil.IsZero() && !c.silent(w.now) {
-			c.silentUntil = w.now.Add(time.Millisecond) // held until the quiet check ends
+			c.silentUntil = w.now.Add(10 * time.Millisecond) // held until the quiet check ends
 		}
 		w.fromClient(c, c.sc.c.Advance(w.now, game.Input{}))
 		w.noteStatus(c)
@@ -598,6 +603,7 @@ func (w *walk) leave(c *walkClient, delivered bool) {
 		}
 	}
 	w.noteStatus(c)
+	c.sc.c = nil // its histories are large, and many clients come and go
 }
 
 // next draws and applies one event, then lets a little time pass.
@@ -667,8 +673,8 @@ func (w *walk) next() {
 		n := w.join(c.name, c.spectate, addr)
 		w.logf("%v is %v rejoining as a new client", n, c)
 	case evRun:
-		d := w.between(time.Second, 5*time.Second)
-		if w.ch.intn(8) == 0 {
+		d := w.between(time.Second, 4*time.Second)
+		if w.ch.intn(10) == 0 {
 			d = w.between(FreeAfter, FreeAfter+5*time.Second)
 		}
 		w.logf("time passes: %v", d)
@@ -699,12 +705,12 @@ func (w *walk) next() {
 	// A little time passes before the next event.
 	var gap time.Duration
 	switch k := w.ch.intn(100); {
-	case k < 70:
-		gap = w.between(time.Millisecond, 40*time.Millisecond)
-	case k < 97:
-		gap = w.between(40*time.Millisecond, 300*time.Millisecond)
+	case k < 75:
+		gap = w.between(time.Millisecond, 30*time.Millisecond)
+	case k < 98:
+		gap = w.between(30*time.Millisecond, 200*time.Millisecond)
 	default:
-		gap = w.between(300*time.Millisecond, 1500*time.Millisecond)
+		gap = w.between(200*time.Millisecond, time.Second)
 	}
 	w.run(gap)
 	if w.failure == "" {
@@ -739,13 +745,15 @@ func (w *walk) prune() {
 
 // --- invariants ---
 
-// owner returns the client that has used addr, if any.
-func (w *walk) owner(addr string) *walkClient {
-	var found *walkClient
+// owners returns the clients that have used addr: one, unless a client
+// was restarted at the address of one that had ended.
+func (w *walk) owners(addr string) []*walkClient {
+	var found []*walkClient
 	for _, c := range w.clients {
 		for _, a := range c.addrs {
-			if a.String() == addr && (found == nil || !c.gone) {
-				found = c // a running client before a gone one at the same address
+			if a.String() == addr {
+				found = append(found, c)
+				break
 			}
 		}
 	}
@@ -758,11 +766,17 @@ func (w *walk) mayHold(c *walkClient) bool {
 	if !c.gone && c.sc.c.Status() != StatusClosed {
 		return true
 	}
+	return w.now.Sub(w.endOf(c)) <= FreeAfter+walkSlack
+}
+
+// endOf returns when an ended client stopped talking: when it closed, or
+// when its process ended.
+func (w *walk) endOf(c *walkClient) time.Time {
 	end := c.closedAt
 	if end.IsZero() || (c.gone && c.goneAt.Before(end)) {
 		end = c.goneAt
 	}
-	return w.now.Sub(end) <= FreeAfter+walkSlack
+	return end
 }
 
 // stable reports whether c has run, routed normally, in its present status
@@ -808,15 +822,23 @@ func (w *walk) check() string {
 			return fmt.Sprintf("seats %d and %d are both held from %s", q, p.Slot, p.Addr)
 		}
 		addrs[p.Addr] = p.Slot
-		c := w.owner(p.Addr)
-		switch {
-		case c == nil:
+		cs := w.owners(p.Addr)
+		if len(cs) == 0 {
 			return fmt.Sprintf("seat %d is held from %s, an address no client used", p.Slot, p.Addr)
-		case c.spectate:
-			return fmt.Sprintf("seat %d is held by spectator %v", p.Slot, c.describe())
-		case !w.mayHold(c):
-			return fmt.Sprintf("seat %d is still held by %v, which ended %v ago (FreeAfter is %v)", p.Slot, c.describe(),
-				w.now.Sub(c.goneAt), FreeAfter)
+		}
+		var c *walkClient
+		for _, o := range cs {
+			if o.spectate {
+				return fmt.Sprintf("seat %d is held by spectator %v", p.Slot, o.describe())
+			}
+			if w.mayHold(o) {
+				c = o
+			}
+		}
+		if c == nil {
+			o := cs[len(cs)-1]
+			return fmt.Sprintf("seat %d is still held by %v, which ended %v ago (FreeAfter is %v)", p.Slot, o.describe(),
+				w.now.Sub(w.endOf(o)), FreeAfter)
 		}
 		if perClient[c]++; perClient[c] > 1 {
 			return fmt.Sprintf("%v holds two seats", c.describe())
@@ -832,13 +854,19 @@ func (w *walk) check() string {
 		if !c.spectate {
 			continue
 		}
+		if c.gone {
+			if w.mayHold(c) {
+				specMay++
+			}
+			continue
+		}
 		if c.sc.c.Slot() >= 0 {
 			return fmt.Sprintf("spectator %v has seat %d", c, c.sc.c.Slot())
 		}
 		if w.mayHold(c) {
 			specMay++
 		}
-		if w.stable(c, 2*time.Second) && (c.status == StatusWaiting || c.status == StatusPlaying) {
+		if w.stable(c, SilenceReconnecting+2*time.Second) && (c.status == StatusWaiting || c.status == StatusPlaying) {
 			specMust++
 		}
 	}
@@ -850,6 +878,9 @@ func (w *walk) check() string {
 	}
 	// Every client: a known status, a message when closed, never stuck.
 	for _, c := range w.clients {
+		if c.gone {
+			continue
+		}
 		cs := c.sc.c.Status()
 		if cs > StatusClosed {
 			return fmt.Sprintf("%v has an unknown status %d", c, cs)
@@ -871,9 +902,10 @@ func (w *walk) check() string {
 		if cs == StatusPlaying && w.stable(c, 3*time.Second) && c.sc.c.World() == nil {
 			return fmt.Sprintf("%v plays without a world for %v", c.describe(), w.now.Sub(c.statusSince))
 		}
-		// A seated client that has talked with the server for 2 s holds the
-		// seat it believes it holds, at its address.
-		if sl := c.sc.c.Slot(); sl >= 0 && (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, 2*time.Second) {
+		// A seated client that has been routed normally for long enough to
+		// notice a silence and reconnect holds the seat it believes it
+		// holds, at its address.
+		if sl := c.sc.c.Slot(); sl >= 0 && (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
 			held := false
 			for _, p := range st.Players {
 				if p.Slot == sl && !p.Bot && p.Addr == c.sc.addr.String() {
@@ -1008,7 +1040,7 @@ func (w *walk) report(name, rerun string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: failed at event #%d (%s), virtual time %.3fs\n", name, w.event, w.cfg, w.now.Sub(simEpoch).Seconds())
 	from := 0
-	if len(w.eventAt) > 30 {
+	if len(w.eventAt) > 30 && !*walkFullLog {
 		from = w.eventAt[len(w.eventAt)-30]
 		b.WriteString("… (earlier events left out)\n")
 	} else {
