@@ -296,6 +296,9 @@ func newWalk(t testing.TB, ch walkChoices) *walk {
 	c := &w.cfg
 	c.players = 2 + ch.intn(3)
 	c.bots = ch.intn(c.players + 1)
+	if c.bots == c.players && ch.intn(3) != 0 {
+		c.bots-- // a bots-only server in one walk of about ten
+	}
 	c.maxSpec = 1 + ch.intn(3)
 	sizes := [][2]int{{7, 5}, {9, 7}, {11, 7}, {9, 9}}
 	sz := sizes[ch.intn(len(sizes))]

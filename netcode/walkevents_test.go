@@ -131,7 +131,17 @@ func (w *walk) next() {
 	}
 	running := w.running()
 	if (kind == evJoin || kind == evSpectate || kind == evRejoin) && running >= w.cfg.players+w.cfg.maxSpec+2 {
-		kind = evLeaveLost // keep the population small
+		// Keep the population small: a closed client's process ends, or
+		// else a running one quits and its Leave is lost.
+		if c := w.pick(func(c *walkClient) bool { return !c.gone && c.sc.c.Status() == StatusClosed }); c != nil {
+			w.stats.kinds[kind]++
+			w.eventAt = append(w.eventAt, len(w.log))
+			w.log = append(w.log, fmt.Sprintf("#%d %8.3fs %s (too many clients)", w.event, w.now.Sub(simEpoch).Seconds(), walkKindNames[evLeave]))
+			w.leave(c, true)
+			w.run(time.Millisecond)
+			return
+		}
+		kind = evLeaveLost
 	}
 	w.stats.kinds[kind]++
 	w.eventAt = append(w.eventAt, len(w.log))
