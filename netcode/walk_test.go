@@ -439,7 +439,11 @@ func saveWalkCorpus(t testing.TB, dir, name string, b []byte) {
 // are the walk's choices (configuration, events, their parameters), one
 // byte each, zeros once they run out; the walk ends when they do (at most
 // 400 events or 2 minutes of virtual time, so that one input runs in well
-// under a second and the fuzzer keeps moving).
+// under a second and the fuzzer keeps moving). Run it with a bounded
+// minimisation, or the fuzzer stalls for a minute minimising each new
+// input (a walk is slow to re-run):
+//
+//	go test ./netcode -run '^$' -fuzz FuzzLifecycleWalk -fuzztime 60s -fuzzminimizetime 100x
 func FuzzLifecycleWalk(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
