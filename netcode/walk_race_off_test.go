@@ -1,0 +1,5 @@
+//go:build !race
+
+package netcode
+
+const walkRace = false
