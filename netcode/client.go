@@ -228,6 +228,12 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			c.sess.end(&GoneError{Server: c.cfg.Server, After: SilenceGone})
 			return c.out.datagrams()
 		}
+		if c.sess.state() == StatusWaiting && silence > SilenceReconnecting {
+			// The lobby repeats Start four times a second: this much
+			// silence means we lost it (a new address, say). Knock again;
+			// our token takes the seat back.
+			c.sess.lost(now)
+		}
 		if c.sess.state() == StatusWaiting {
 			// In the lobby nothing else goes up: tell the server we are
 			// still here, so it keeps our seat.
@@ -248,6 +254,13 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			return c.out.datagrams()
 		}
 		if c.tl.current() == nil {
+			// Seated in a running match, waiting for the first State: say
+			// so with our Join (the server answers it with a Start and
+			// counts it a sign of life; a Start that reached us does not
+			// prove that ours reached it).
+			if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate); p != nil {
+				c.send(p)
+			}
 			return c.out.datagrams()
 		}
 		due := c.sync.due(now, c.tl.tick(), c.sess.seat() >= 0)

@@ -53,6 +53,9 @@ type link struct {
 	// rtt is the handshake's round trip, the server's only measure of
 	// the peer's distance (it schedules match starts by it).
 	rtt time.Duration
+	// token is the peer's reconnect token: with it, a Join from a new
+	// address takes the place back.
+	token proto.Token
 }
 
 // next returns the next sequence number to send on the link.
@@ -66,7 +69,6 @@ type seat struct {
 	slot  int
 	state seatState
 	link
-	token proto.Token
 	// tokenAt is when token was issued; prevToken, the one it replaced on
 	// a periodic rotation, is still good until prevUntil (the Start with
 	// the new one may have been lost).
@@ -220,6 +222,24 @@ func (t *seatTable) hear(s *seat, now time.Time) {
 	}
 }
 
+// spectatorByToken returns the spectator holding token, or nil.
+func (t *seatTable) spectatorByToken(tok *proto.Token) *spectator {
+	var found *spectator
+	for _, sp := range t.specs {
+		if sameToken(&sp.token, tok) {
+			found = sp
+		}
+	}
+	return found
+}
+
+// resumeSpectator moves a spectator's place to a new address or session
+// after a reconnect with its token, with a fresh token.
+func (t *seatTable) resumeSpectator(sp *spectator, addr netip.AddrPort, session uint64, token proto.Token, now time.Time) {
+	sp.addr, sp.session, sp.token, sp.link.heard, sp.started = addr, session, token, now, false
+	sp.seqs.reset()
+}
+
 // addSpectator adds a spectator, or returns nil at the limit.
 func (t *seatTable) addSpectator(l link) *spectator {
 	if len(t.specs) >= t.maxSpecs {
@@ -244,6 +264,17 @@ func (t *seatTable) dropSpectatorsFrom(ip netip.Addr, f func(sp *spectator)) int
 		i++
 	}
 	return n
+}
+
+// dropSpectatorsAt removes every spectator at exactly addr.
+func (t *seatTable) dropSpectatorsAt(addr netip.AddrPort) {
+	for i := 0; i < len(t.specs); {
+		if t.specs[i].addr == addr {
+			t.specs = append(t.specs[:i], t.specs[i+1:]...)
+			continue
+		}
+		i++
+	}
 }
 
 // dropSpectator removes a spectator.

@@ -335,6 +335,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 			s.stats.reconnects++ // back from the same address
 		}
 		s.seats.hear(st, now)
+		st.started = false // it starts over: full traffic until its next Input
 		s.sendStart(&st.link, st.slot)
 		return
 	} else if sp != nil {
@@ -352,6 +353,17 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 			return
 		}
 	}
+	if j.Token != (proto.Token{}) && j.Spectate {
+		if sp := s.seats.spectatorByToken(&j.Token); sp != nil {
+			s.seats.resumeSpectator(sp, from, j.Session, s.adm.token(), now)
+			s.sendStart(&sp.link, -1)
+			return
+		}
+	}
+	// A new session from the very address and port of a peer we hold:
+	// that peer's socket is gone (a port is one socket's at a time), so
+	// its place is freed for the newcomer.
+	s.supersede(from, now)
 	if !s.adm.isTrusted(from.Addr()) {
 		seats, specs := s.seats.countFrom(from.Addr())
 		if (j.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!j.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
@@ -366,6 +378,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		if l.name == "" {
 			l.name = "spectator"
 		}
+		l.token = s.adm.token()
 		sp := s.seats.addSpectator(l)
 		if sp == nil {
 			s.reject(from, j.Session, proto.RejectFull)
@@ -391,6 +404,17 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 	s.sendStart(&st.link, st.slot)
 }
 
+// supersede frees the places held at exactly from (by other sessions).
+func (s *Server) supersede(from netip.AddrPort, now time.Time) {
+	for i := 0; i < s.cfg.Players; i++ {
+		if st := s.seats.at(i); st.human() && st.addr == from {
+			s.adm.departed(from, st.session, s.match.matchID(), uint8(i), now)
+			s.release(st)
+		}
+	}
+	s.seats.dropSpectatorsAt(from)
+}
+
 // reject answers a Join with a Reject, which has no session on our side:
 // its sequence number is 0.
 func (s *Server) reject(to netip.AddrPort, session uint64, r proto.RejectReason) {
@@ -407,8 +431,8 @@ func (s *Server) sendStart(l *link, slot int) {
 	st.Slot = proto.SpectatorSlot
 	if slot >= 0 {
 		st.Slot = uint8(slot)
-		st.Token = s.seats.at(slot).token
 	}
+	st.Token = l.token
 	st.Player = st.Slot
 	if m.live() {
 		st.StartTick, st.WorldSeed = m.origin()

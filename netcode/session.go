@@ -94,7 +94,7 @@ func (s *session) silence(now time.Time) time.Duration {
 // challenged takes a Challenge's cookie; it reports whether we were
 // waiting for one.
 func (s *session) challenged(now time.Time, c proto.Cookie) bool {
-	if s.status != StatusConnecting && s.status != StatusReconnecting {
+	if s.status == StatusClosed || s.status == StatusWaiting {
 		return false
 	}
 	if !s.helloAt.IsZero() {
@@ -125,13 +125,14 @@ func (s *session) hello(now time.Time) *proto.Hello {
 // rejected takes a Reject; it ends the session unless the cookie was only
 // stale (then the handshake starts over).
 func (s *session) rejected(r proto.RejectReason, spectate bool) {
+	if r == proto.RejectBadCookie && s.status != StatusClosed {
+		s.hasCookie = false // stale, or for an address we no longer have: start the handshake over
+		return
+	}
 	if s.status != StatusConnecting && s.status != StatusWaiting && s.status != StatusReconnecting {
 		return // a stray answer to a duplicate Join
 	}
 	switch r {
-	case proto.RejectBadCookie:
-		s.hasCookie = false // start the handshake over
-		return
 	case proto.RejectFull:
 		if spectate {
 			s.end(ErrSpectatorsFull)
@@ -170,16 +171,16 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 		}
 	}
 	reconnected := s.status == StatusReconnecting
-	if reconnected {
-		s.status, s.note = StatusPlaying, ""
-	}
 	s.slot = -1
 	if st.Slot != proto.SpectatorSlot {
 		s.slot = int(st.Slot)
 	}
-	same := s.status == StatusPlaying && haveWorld && s.match == st.Match && s.startTick == st.StartTick && !reconnected
+	same := s.status == StatusPlaying && haveWorld && s.match == st.Match && s.startTick == st.StartTick
 	if st.Need > 0 && s.match == st.Match && s.status == StatusPlaying {
 		return startIgnored, false // a delayed Start from the lobby: a running match never goes back
+	}
+	if reconnected {
+		s.note = "" // back: in the lobby or in the match, as this Start says
 	}
 	newMatch = s.match != st.Match
 	s.match = st.Match
@@ -195,7 +196,7 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 	return startNew, newMatch
 }
 
-// lost moves a playing session to reconnecting after silence.
+// lost moves a waiting or playing session to reconnecting after silence.
 func (s *session) lost(now time.Time) {
 	s.status, s.note = StatusReconnecting, "no word from the server: reconnecting…"
 	s.nextHello = now

@@ -91,7 +91,7 @@ func (w *walk) running() int {
 // leave ends a client process. With delivered, its Leave (if it sends
 // one) reaches the server at once; otherwise it is lost.
 func (w *walk) leave(c *walkClient, delivered bool) {
-	out := c.sc.c.Close("bye")
+	out := c.sc.c.Close()
 	c.gone, c.goneAt = true, w.now
 	if c.closedAt.IsZero() {
 		c.closedAt = w.now
