@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"ttytanks/game"
@@ -104,3 +105,6 @@ func readAll(file []byte) (Header, []Block, []int64, error) {
 		offs = append(offs, off)
 	}
 }
+
+// deepEqual reports whether a and b are deeply equal.
+func deepEqual(a, b any) bool { return reflect.DeepEqual(a, b) }
