@@ -61,6 +61,7 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&uf.spectate, "spectate", false, "watch without taking a seat")
 	var sim simFlags
 	sim.register(fs)
+	registerDesync(fs)
 	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
 	headless := fs.Bool("headless", false, "no screen: play (with --bot) for --duration and print or write metrics")
 	duration := fs.Duration("duration", 20*time.Second, "with --headless: how long to play")
@@ -173,7 +174,7 @@ func startClient(target netip.AddrPort, name string, useBot, spectate bool, sim 
 	if err != nil {
 		return nil, err
 	}
-	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate}
+	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate, OnDesync: desyncHook()}
 	if useBot {
 		cfg.LocalInput = botInput(rand.Uint64())
 	}

@@ -16,7 +16,8 @@ import (
 // a one-line summary; 1 naming the first block or checkpoint that fails;
 // 2 on a usage error.
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("verify", "verify FILE\n\nRe-simulate a match recording (serve --record) and check every block\nchecksum and every hash checkpoint. Exit 0 with a summary, 1 naming the\nfirst block (byte offset, ticks) or checkpoint tick that fails.", stdout)
+	fs := newFlagSet("verify", "verify [--desync] FILE\n\nRe-simulate a match recording (serve --record) and check every block\nchecksum and every hash checkpoint. Exit 0 with a summary, 1 naming the\nfirst block (byte offset, ticks) or checkpoint tick that fails.", stdout)
+	desyncFile := fs.Bool("desync", false, "FILE is desync evidence (join --desync-dir): name the first snapshot field where the State received and the client's own snapshot differ (exit 1 when they do)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -24,6 +25,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "verify", "want exactly one recording FILE")
 	}
 	name := fs.Arg(0)
+	if *desyncFile {
+		return verifyDesync(name, stdout, stderr)
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks verify: %v\n", err)
