@@ -5,8 +5,14 @@ import (
 	"fmt"
 
 	"ttytanks/game"
+	"ttytanks/proto"
 	"ttytanks/proto/recording"
 )
+
+// ErrRules means a recording was made under other game rules than this
+// build's (its header's Rules is not proto.Version): it cannot be
+// re-simulated here.
+var ErrRules = errors.New("replay: recorded under other game rules")
 
 // ErrResult means a result recorded in the file (a round's winner, the
 // final scores) differs from what the simulation produced.
@@ -24,6 +30,9 @@ type sim struct {
 }
 
 func newSim(h recording.Header) (*sim, error) {
+	if h.Rules != proto.Version {
+		return nil, fmt.Errorf("%w: the match was played under rules v%d, this build plays v%d", ErrRules, h.Rules, proto.Version)
+	}
 	w, err := game.NewWorld(h.Config())
 	if err != nil {
 		return nil, fmt.Errorf("replay: the header's match: %w", err)

@@ -137,3 +137,23 @@ func splice(file []byte, offs []int64, v int, enc []byte) []byte {
 	}
 	return append(append(append([]byte(nil), file[:offs[v]]...), enc...), file[end:]...)
 }
+
+// TestVerifyRefusesOtherRules: a recording whose header names other game
+// rules is refused with ErrRules, not re-simulated into a false mismatch.
+func TestVerifyRefusesOtherRules(t *testing.T) {
+	file := sample(t)
+	r, err := recording.NewReader(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	n := h.Len()
+	h.Rules++
+	other := append(h.Append(nil), file[n:]...)
+	if _, err := Verify(bytes.NewReader(other)); !errors.Is(err, ErrRules) {
+		t.Fatalf("got %v, want ErrRules", err)
+	}
+	if _, err := Load(bytes.NewReader(other)); !errors.Is(err, ErrRules) {
+		t.Fatalf("Load: got %v, want ErrRules", err)
+	}
+}
