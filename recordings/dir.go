@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -28,7 +29,8 @@ const Ext = ".ttrec"
 // recordings are deleted until the Keep bound holds.
 //
 // A failure to write is logged once per match and ends that match's
-// recording; it never reaches the server. Dir is safe for concurrent use:
+// recording, and so does a panic in recording (logged with its stack); it
+// never reaches the server. Dir is safe for concurrent use:
 // Close may run while the server still calls it.
 type Dir struct {
 	path   string
@@ -65,6 +67,7 @@ var _ netcode.Recorder = (*Dir)(nil)
 func (d *Dir) MatchStarted(m netcode.MatchInfo) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.contain()
 	if d.closed {
 		return
 	}
@@ -99,6 +102,7 @@ func (d *Dir) MatchStarted(m netcode.MatchInfo) {
 func (d *Dir) Seated(t game.Tick, slot int, name string, seated bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.contain()
 	if d.w != nil {
 		d.fail(d.w.Seat(slot, proto.SanitizeName(name), seated))
 	}
@@ -108,6 +112,7 @@ func (d *Dir) Seated(t game.Tick, slot int, name string, seated bool) {
 func (d *Dir) Stepped(t game.Tick, inputs []game.Input, hash uint64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.contain()
 	if d.w == nil {
 		return
 	}
@@ -129,6 +134,7 @@ func (d *Dir) Stepped(t game.Tick, inputs []game.Input, hash uint64) {
 func (d *Dir) MatchEnded(t game.Tick) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.contain()
 	if d.w != nil {
 		d.fail(d.w.End())
 	}
@@ -144,6 +150,18 @@ func (d *Dir) Close() error {
 	defer d.mu.Unlock()
 	d.closed = true
 	return d.closeFile()
+}
+
+// contain recovers a panic in recording, logs it with its stack and ends
+// the match's recording: a fault in the recorder never reaches the server.
+func (d *Dir) contain() {
+	if p := recover(); p != nil {
+		d.log.Error("recording: panic; the match's recording stops here", "file", d.name, "panic", p, "stack", string(debug.Stack()))
+		if d.f != nil {
+			d.f.Close()
+		}
+		d.f, d.w = nil, nil
+	}
 }
 
 // fail logs err, if any, and ends the match's recording: a Writer that

@@ -193,3 +193,29 @@ func TestParseKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestDirContainsAPanic: a panic inside a Recorder call (here from the
+// clock MatchStarted reads, standing in for any bug) is logged with its
+// stack and does not reach the caller, the server; the calls of that match
+// then do nothing, and the next match records.
+func TestDirContainsAPanic(t *testing.T) {
+	d, path, log := newTestDir(t, Keep{Files: 10})
+	now := d.now
+	d.now = func() time.Time { panic("broken clock") }
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("the panic reached the caller: %v", p)
+			}
+		}()
+		playMatch(t, d, 1, 100, true)
+	}()
+	if !strings.Contains(log.String(), "broken clock") || !strings.Contains(log.String(), "stack=") {
+		t.Fatalf("log %q: want the panic and its stack", log.String())
+	}
+	d.now = now
+	playMatch(t, d, 2, 100, true)
+	if names := listDir(t, path); len(names) != 1 || !strings.Contains(names[0], "m00000002") {
+		t.Fatalf("files %q, want the second match's", names)
+	}
+}
