@@ -52,13 +52,13 @@ func verifyLine(s *replay.Summary, elapsed time.Duration) string {
 	if s.Ended {
 		res = "a tie"
 		if s.Winner >= 0 {
-			res = fmt.Sprintf("won by %s with %d", seatName(s, s.Winner), s.Scores[s.Winner])
+			res = fmt.Sprintf("won by %s (score %d)", seatName(s, s.Winner), s.Scores[s.Winner])
 		}
 	}
 	dur := time.Duration(s.Ticks) * time.Second / game.TickRate
 	rate := float64(s.Ticks) / max(elapsed.Seconds(), 1e-9)
-	return fmt.Sprintf("match %d: %d ticks (%s), %d rounds, %d checkpoints, %s; verified at %.0f ticks/s (%.0fx real time)",
-		s.Header.Match, s.Ticks, dur.Round(time.Second), s.Rounds, s.Checkpoints, res, rate, rate/60)
+	return fmt.Sprintf("match %d: %s (%s), %s, %s, %s; verified at %.0f ticks/s (%.0fx real time)",
+		s.Header.Match, plural(s.Ticks, "tick"), dur.Round(time.Second), plural(s.Rounds, "round"), plural(s.Checkpoints, "checkpoint"), res, rate, rate/60)
 }
 
 func seatName(s *replay.Summary, slot int) string {
@@ -66,4 +66,12 @@ func seatName(s *replay.Summary, slot int) string {
 		return n
 	}
 	return fmt.Sprintf("seat %d", slot+1)
+}
+
+// plural is "1 round", "2 rounds".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
