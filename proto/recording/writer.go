@@ -152,7 +152,9 @@ func (w *Writer) Step(t game.Tick, inputs []game.Input, hash uint64) error {
 	w.lastHash = hash
 	s := w.world.State()
 	if before == game.PhasePlaying && s.Round.Phase == game.PhaseOver {
-		w.event(Event{Kind: EventRound, Tick: s.Tick, Round: s.Round.Number, Winner: s.Round.Winner, Scores: w.scores()})
+		if err := w.event(Event{Kind: EventRound, Tick: s.Tick, Round: s.Round.Number, Winner: s.Round.Winner, Scores: w.scores()}); err != nil {
+			return err
+		}
 	}
 	var diverged error
 	if own := w.world.Hash(); own != hash {

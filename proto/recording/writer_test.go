@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"testing"
@@ -93,3 +94,51 @@ func TestWriterReportsDivergence(t *testing.T) {
 type sink struct{ n int }
 
 func (s *sink) Write(b []byte) (int, error) { s.n += len(b); return len(b), nil }
+
+// TestWriterManyEvents: more seat changes between two ticks than a block
+// may hold spill into blocks of events only; they read back in order.
+func TestWriterManyEvents(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Slots: 2, Seed: 1, Names: []string{"a", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*MaxEvents + 7
+	for i := 0; i < n; i++ {
+		if err := w.Seat(1, "b", i%2 == 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	world, _ := game.NewWorld(w.Header().Config())
+	world.Seat(1, (n-1)%2 == 1) // as the last change left it
+	in := []game.Input{{}, {}}
+	for i := 0; i < 100; i++ {
+		tk := world.Tick()
+		in[0].Tick, in[1].Tick = tk, tk
+		world.Step(in)
+		if err := w.Step(tk, in, world.Hash()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.End(); err != nil {
+		t.Fatal(err)
+	}
+	_, ks, _, err := readAll(buf.Bytes())
+	if err != io.EOF {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, k := range ks {
+		for _, e := range k.Events {
+			if e.Kind == EventJoin || e.Kind == EventLeave {
+				if want := seen%2 == 1; (e.Kind == EventJoin) != want || e.Tick != 0 {
+					t.Fatalf("event %d: %v at %d", seen, e.Kind, e.Tick)
+				}
+				seen++
+			}
+		}
+	}
+	if seen != n || len(ks) < 4 {
+		t.Fatalf("%d seat events in %d blocks, want %d in at least 4", seen, len(ks), n)
+	}
+}
