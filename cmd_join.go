@@ -66,6 +66,7 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&uf.spectate, "spectate", false, "watch without taking a seat")
 	var sim simFlags
 	sim.register(fs)
+	registerDesync(fs)
 	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
 	level := bot.Normal
 	registerBotLevel(fs, &level, "with --bot: how well your bot plays")
@@ -196,7 +197,7 @@ func startClient(target netip.AddrPort, name string, botLevel *bot.Level, specta
 	if err != nil {
 		return nil, err
 	}
-	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate}
+	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate, OnDesync: desyncHook()}
 	if botLevel != nil {
 		cfg.LocalInput = botInput(rand.Uint64(), *botLevel)
 	}

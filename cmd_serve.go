@@ -171,6 +171,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	uf.register(fs)
 	var sf sshFlags
 	sf.register(fs)
+	var rf recordFlags
+	rf.register(fs)
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -187,6 +189,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "serve", err.Error())
 	}
 	if err := uf.check(); err != nil {
+		return usageError(stderr, "serve", err.Error())
+	}
+	if err := rf.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
 	}
 	nm, err := playerName(*name)
@@ -210,6 +215,15 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := f.config()
 	cfg.Logger = logger
+	rec, err := rf.open(logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+		return 1
+	}
+	if rec != nil {
+		cfg.Recorder = rec
+		defer rec.Close()
+	}
 	srv, err := netcode.NewServer(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)

@@ -27,6 +27,8 @@ func commands() []command {
 		{"play", "play against bots right here: an embedded server, you and bots", runPlay},
 		{"serve", "run the authoritative game server (UDP)", runServe},
 		{"join", "join a server and play (or watch with --spectate)", runJoin},
+		{"replay", "watch a match recording (serve --record)", runReplay},
+		{"verify", "check a match recording by re-simulating it", runVerify},
 		{"version", "print the version and exit", runVersion},
 		{"help", "show help for ttytanks or one of its commands", runHelp},
 	}

@@ -39,6 +39,12 @@ type ClientConfig struct {
 	// client predicts, and the input passed to Advance is ignored. Bots and
 	// scripted tests use it.
 	LocalInput func(w *game.World, slot int) game.Input
+	// OnDesync, if set, is called when a State's snapshot does not hash
+	// to the hash the server sent with it: received is the snapshot as
+	// decoded, hash the server's, own the client's snapshot for that tick
+	// (nil when it holds none). The State is then ignored. The callback
+	// must not keep the pointers; it runs inside Receive.
+	OnDesync func(received *game.Snapshot, hash uint64, own *game.Snapshot)
 	// ConnectTimeout ends a connection attempt the server never answers
 	// (default 5 s).
 	ConnectTimeout time.Duration
@@ -547,6 +553,9 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 	}
 	if game.Hash(auth) != st.Hash {
 		c.m.hashMismatches++
+		if c.cfg.OnDesync != nil {
+			c.cfg.OnDesync(auth, st.Hash, c.tl.snapshot(auth.Tick))
+		}
 		return
 	}
 	if c.implausible(now, auth.Tick) {
