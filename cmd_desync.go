@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"ttytanks/desync"
 	"ttytanks/game"
+	"ttytanks/netcode/desync"
 )
 
 // desyncDir is join's --desync-dir: where the client writes desync

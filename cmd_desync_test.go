@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"ttytanks/desync"
 	"ttytanks/game"
+	"ttytanks/netcode/desync"
 )
 
 // TestVerifyDesync: verify --desync names the first differing field of

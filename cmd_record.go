@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"ttytanks/recordings"
+	"ttytanks/netcode/recordings"
 )
 
 // recordFlags are serve's match recording flags.

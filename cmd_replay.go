@@ -10,7 +10,7 @@ import (
 	"slices"
 	"syscall"
 
-	"ttytanks/replay"
+	"ttytanks/tui/replay"
 )
 
 // runReplay is "ttytanks replay FILE": it plays a match recording in the

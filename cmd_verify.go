@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"ttytanks/game"
-	"ttytanks/replay"
+	"ttytanks/tui/replay"
 )
 
 // runVerify is "ttytanks verify FILE": it re-simulates a match recording

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"ttytanks/proto/recording"
-	"ttytanks/replay"
+	"ttytanks/tui/replay"
 )
 
 // runBin runs the binary to completion and returns its exit code, stdout

@@ -12,7 +12,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/netcode"
-	"ttytanks/replay"
+	"ttytanks/tui/replay"
 )
 
 // playMatch tells d about a match of 2 seats and ticks ticks, as the
