@@ -28,7 +28,9 @@ import (
 
 // serverFlags are the flags that configure an authoritative server.
 type serverFlags struct {
-	addr       string
+	addr         string
+	trust        []string
+	seatsPerAddr int
 	players    int
 	bots       int
 	maze       mazeSize
@@ -44,6 +46,8 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.bots, "bots", 0, "seats the server fills with bots")
 	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
+	fs.StringArrayVar(&f.trust, "trust", nil, "exempt this address range (CIDR, like 192.168.1.0/24) from the per-address limits; repeatable")
+	fs.IntVar(&f.seatsPerAddr, "seats-per-addr", netcode.DefaultSeatsPerAddr, "most seats (and, apart, spectator places) the players of one IP address may hold")
 	f.botLevel = bot.Normal
 	registerBotLevel(fs, &f.botLevel, "how well the server's bots play")
 	f.sim.register(fs)
@@ -62,6 +66,14 @@ func (f *serverFlags) check() error {
 	if f.stateEvery < 1 || f.stateEvery > 60 {
 		return fmt.Errorf("--state-every must be 1..60")
 	}
+	if f.seatsPerAddr < 1 {
+		return fmt.Errorf("--seats-per-addr must be at least 1")
+	}
+	for _, c := range f.trust {
+		if _, err := netip.ParsePrefix(c); err != nil {
+			return fmt.Errorf("--trust %q is not an address range like 192.168.1.0/24", c)
+		}
+	}
 	if (f.maze.w/2)*(f.maze.h/2) < f.players*2 {
 		return fmt.Errorf("--maze %s is too small for %d players", f.maze.String(), f.players)
 	}
@@ -69,8 +81,13 @@ func (f *serverFlags) check() error {
 }
 
 func (f *serverFlags) config() netcode.ServerConfig {
-	return netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
-		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel)}
+	cfg := netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
+		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel), MaxSeatsPerAddr: f.seatsPerAddr,
+		MaxSpectatorsPerAddr: f.seatsPerAddr}
+	for _, c := range f.trust {
+		cfg.Trusted = append(cfg.Trusted, netip.MustParsePrefix(c)) // checked by check
+	}
+	return cfg
 }
 
 // sshFlags configure serve --ssh: the game served to ssh clients.
@@ -280,8 +297,29 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
+	// On a terminal the operator can kick and ban from the dashboard.
+	var keys <-chan byte
+	restore := func() {}
+	if tty {
+		keys, restore = rawKeys(os.Stdin)
+	}
+	defer restore()
+	var ops operatorKeys
+	var note string
 	for {
 		select {
+		case b, ok := <-keys:
+			if !ok {
+				keys = nil
+				continue
+			}
+			switch a, slot := ops.key(b); a {
+			case opStop:
+				stop()
+			case opKick, opBan:
+				note = operate(sd, a, slot)
+				logger.Info("operator", "action", note)
+			}
 		case err := <-served:
 			if err != nil {
 				logger.Error("server stopped", "err", err)
@@ -307,6 +345,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			case <-sshClosed:
 			case <-deadline:
 			}
+			restore() // the terminal is ours again before the last words
 			if !tty {
 				logger.Info("shut down")
 			} else {
@@ -320,6 +359,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			if tty {
 				w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 				fmt.Fprint(stdout, "\x1b[H\x1b[2J"+tui.Dashboard(&st, share, w, h, os.Getenv("NO_COLOR") != ""))
+				if note != "" {
+					fmt.Fprint(stdout, note+"\r\n")
+				}
 			} else {
 				logStatus(logger, &st)
 			}

@@ -75,7 +75,7 @@ func Dashboard(st *netcode.ServerStats, share string, width, height int, noColor
 	if width >= 110 {
 		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.JoinVertical(lipgloss.Left, match, players), dropBox)
 	}
-	footer := label.Render("Ctrl-C stops the server (players are told).")
+	footer := label.Render("k then a slot kicks that player · b then a slot bans its address · Ctrl-C stops the server (players are told).")
 	out := lipgloss.JoinVertical(lipgloss.Left, body, footer)
 	if height > 0 {
 		lines := strings.Split(out, "\n")

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+
+	"golang.org/x/term"
+
+	"ttytanks/netcode"
+)
+
+// operatorAction is what the operator asked for at the dashboard.
+type operatorAction uint8
+
+const (
+	opNone operatorAction = iota
+	opKick                // k then a slot digit: end that player's session
+	opBan                 // b then a slot digit: kick everyone at that player's address and refuse it
+	opStop                // Ctrl-C (the terminal is raw, so it arrives as a key)
+)
+
+// operatorKeys turns the dashboard's key presses into actions: a letter
+// (k or b) arms, the next digit names the slot; anything else disarms.
+type operatorKeys struct {
+	armed byte
+}
+
+// key takes one byte typed at the dashboard.
+func (o *operatorKeys) key(b byte) (operatorAction, int) {
+	switch {
+	case b == 3:
+		return opStop, 0
+	case b == 'k' || b == 'b':
+		o.armed = b
+		return opNone, 0
+	case b >= '0' && b <= '9' && o.armed != 0:
+		a := opKick
+		if o.armed == 'b' {
+			a = opBan
+		}
+		o.armed = 0
+		return a, int(b - '0')
+	}
+	o.armed = 0
+	return opNone, 0
+}
+
+// operate applies an action to the server and returns what to tell the
+// operator.
+func operate(sd *netcode.ServerDriver, a operatorAction, slot int) string {
+	var st netcode.ServerStats
+	sd.Do(func(s *netcode.Server) { st = s.Stats() })
+	for _, p := range st.Players {
+		if p.Slot != slot {
+			continue
+		}
+		if p.Bot || p.Addr == "" {
+			return fmt.Sprintf("slot %d is a bot", slot)
+		}
+		switch a {
+		case opKick:
+			sd.Kick(slot)
+			return fmt.Sprintf("kicked %s (slot %d)", p.Name, slot)
+		case opBan:
+			ap, err := netip.ParseAddrPort(p.Addr)
+			if err != nil {
+				return fmt.Sprintf("slot %d: %v", slot, err)
+			}
+			sd.Ban(ap.Addr())
+			return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)
+		}
+	}
+	return fmt.Sprintf("no one in slot %d", slot)
+}
+
+// rawKeys puts a terminal stdin in raw mode and delivers its bytes; the
+// returned restore puts it back. It returns a nil channel when stdin is
+// not a terminal.
+func rawKeys(stdin *os.File) (<-chan byte, func()) {
+	fd := int(stdin.Fd())
+	if !term.IsTerminal(fd) {
+		return nil, func() {}
+	}
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return nil, func() {}
+	}
+	keys := make(chan byte, 16)
+	go func() {
+		var b [1]byte
+		for {
+			n, err := stdin.Read(b[:])
+			if err != nil {
+				if err != io.EOF {
+					close(keys)
+				}
+				return
+			}
+			if n == 1 {
+				keys <- b[0]
+			}
+		}
+	}()
+	return keys, func() { _ = term.Restore(fd, old) }
+}
