@@ -31,12 +31,12 @@ type serverFlags struct {
 	addr         string
 	trust        []string
 	seatsPerAddr int
-	players    int
-	bots       int
-	maze       mazeSize
-	stateEvery int
-	botLevel   bot.Level
-	sim        simFlags
+	players      int
+	bots         int
+	maze         mazeSize
+	stateEvery   int
+	botLevel     bot.Level
+	sim          simFlags
 }
 
 func (f *serverFlags) register(fs *pflag.FlagSet) {
