@@ -58,7 +58,7 @@ func BenchmarkServerTick8Players(b *testing.B) {
 	now := simEpoch
 	addrs := make([]netip.AddrPort, 8)
 	for i := 0; i < 8; i++ {
-		a := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+i))
+		a := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, byte(1 + i)}), uint16(40000+i)) // one address each: a fair share per address
 		addrs[i] = a
 		hello := proto.Hello{Header: proto.Header{Session: uint64(100 + i)}}
 		ch, err := proto.ParseChallenge(s.Receive(now, a, hello.Append(nil))[0].Data)
