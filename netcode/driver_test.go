@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -79,4 +80,62 @@ func TestDriversOverMemTransport(t *testing.T) {
 		t.Fatalf("b: status %v, message %q", vb.Status, vb.Message)
 	}
 	b.Close()
+}
+
+// TestCloseWaitsForTheLeaveUnlessToldNotTo: Close returns once the server
+// has acknowledged the Leave, so the seat is free; with a server that has
+// gone (a process stopping with its own server, serve --play on SIGTERM),
+// Close waits out its bound while CloseNow returns at once.
+func TestCloseWaitsForTheLeaveUnlessToldNotTo(t *testing.T) {
+	net := NewMemNetwork()
+	st := net.Listen()
+	srv, err := NewServer(ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := NewServerDriver(srv, st)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- sd.Run(ctx) }()
+	playing := func(d *ClientDriver) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			var v View
+			d.View(&v)
+			if v.Status == StatusPlaying && v.World.Slots > 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("client status %v", v.Status)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	a := StartClient(NewClient(ClientConfig{Server: st.LocalAddr()}), net.Listen())
+	playing(a)
+	a.Close() // returns once the seat is free
+	var need int
+	sd.Do(func(s *Server) { need = s.Stats().Need })
+	if need != 1 {
+		t.Fatalf("after Close the server still needs %d players, want 1 (the seat free)", need)
+	}
+
+	b := StartClient(NewClient(ClientConfig{Server: st.LocalAddr()}), net.Listen())
+	playing(b)
+	_ = st.Close() // the server's socket goes, without a word: nobody will acknowledge a Leave
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	closed := make(chan struct{})
+	go func() { b.CloseNow(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(leaveFor / 2):
+		t.Fatalf("CloseNow still waiting after %v for an acknowledgement that cannot come", leaveFor/2)
+	}
+	if !errors.Is(b.Err(), ErrQuit) {
+		t.Fatalf("the client ended with %v, want ErrQuit (it should have sent its Leave)", b.Err())
+	}
 }
