@@ -47,8 +47,8 @@ func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix) admi
 
 // allow takes a rate-limit token for an unauthenticated request from addr;
 // trusted addresses are not limited.
-func (a *admission) allow(addr netip.Addr, now time.Time) bool {
-	return a.isTrusted(addr) || a.limit.allow(addr, now)
+func (a *admission) allow(addr netip.AddrPort, now time.Time) bool {
+	return a.isTrusted(addr.Addr()) || a.limit.allow(addr, now)
 }
 
 // isTrusted reports whether addr is exempt from the per-address limits:

@@ -35,11 +35,14 @@ func TestCookieBindsTheSession(t *testing.T) {
 		t.Fatal("the cookie's own session was not seated")
 	}
 	for s := uint64(0x101); s < 0x108; s++ {
+		w.now = w.now.Add(300 * time.Millisecond) // within the port's handshake rate
 		j.Session = s
 		out := w.srv.Receive(w.now, from, j.Append(nil))
-		r, err := proto.ParseReject(out[0].Data)
-		if len(out) != 1 || err != nil || r.Reason != proto.RejectBadCookie {
-			t.Fatalf("session %#x with another session's cookie: %d replies, %v", s, len(out), r.Reason)
+		if len(out) != 1 {
+			t.Fatalf("session %#x with another session's cookie: %d replies", s, len(out))
+		}
+		if r, err := proto.ParseReject(out[0].Data); err != nil || r.Reason != proto.RejectBadCookie {
+			t.Fatalf("session %#x with another session's cookie: %v %v", s, r.Reason, err)
 		}
 	}
 	if st := w.srv.Stats(); 8-st.Need != 1 {
@@ -250,4 +253,55 @@ func itoa(i int) string {
 		}
 	}
 	return string(b[n:])
+}
+
+// TestFloodSparesTheNeighbour: 20,000 Hellos a second from 512 ports of
+// one IP address, and an honest client on another port of that address
+// still gets in within its connect timeout: its port is quiet, the
+// flooding ones are not.
+func TestFloodSparesTheNeighbour(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 2})
+	ip := netip.MustParseAddr("127.0.0.50")
+	honest := netip.AddrPortFrom(ip, 9999)
+	c := NewClient(ClientConfig{Server: srvAddr, Session: 4242})
+	hello := proto.Hello{Header: proto.Header{Session: 7}}
+	flood := hello.Append(nil)
+	var sent, answered int
+	var seatedAt time.Duration
+	deliver := func(out []Datagram) {
+		for _, d := range out {
+			if d.Addr == honest {
+				c.Receive(w.now, srvAddr, d.Data)
+			}
+		}
+	}
+	for ms := 0; ms < 6000; ms++ {
+		for k := 0; k < 20; k++ {
+			port := uint16(20000 + (ms*20+k)%512)
+			sent++
+			answered += len(w.srv.Receive(w.now, netip.AddrPortFrom(ip, port), flood))
+		}
+		if ms < 1000 {
+			w.now = w.now.Add(time.Millisecond)
+			continue // the flood is on before the neighbour comes
+		}
+		for _, d := range c.Advance(w.now, game.Input{}) {
+			deliver(w.srv.Receive(w.now, honest, d.Data))
+		}
+		if ms%17 == 0 {
+			deliver(w.srv.Tick(w.now))
+		}
+		if seatedAt == 0 && c.Status() == StatusWaiting {
+			seatedAt = time.Duration(ms-1000) * time.Millisecond
+		}
+		w.now = w.now.Add(time.Millisecond)
+	}
+	if seatedAt == 0 || c.Status() != StatusWaiting {
+		t.Fatalf("the honest neighbour of a flood: %v %v", c.Status(), c.Err())
+	}
+	// Each flooding port's first burst, then the address's own rate.
+	if limit := 512*portBurst + 6*limitRate; answered > limit {
+		t.Fatalf("the flood got %d answers to %d Hellos, more than %d", answered, sent, limit)
+	}
+	t.Logf("seated %v after it came; the flood's %d Hellos in 6 s got %d answers", seatedAt, sent, answered)
 }

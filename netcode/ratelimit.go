@@ -6,17 +6,28 @@ import (
 	"time"
 )
 
-// Rate limits for unauthenticated requests (Hello, Join): each source IP
+// Rate limits for unauthenticated requests (Hello, Join). Each source IP
 // may send limitRate per second with bursts of limitBurst, and the server
 // as a whole answers at most limitGlobal per second. Sources share
 // limitBuckets buckets by hash, so the table's size is fixed whatever the
-// number of sources: a flood from spoofed addresses costs no memory, and at
-// worst makes an honest client that shares a bucket with an attacker wait.
+// number of sources: a flood from spoofed addresses costs no memory.
+//
+// A flood from one IP must not shut out an honest client behind the same
+// address (a NAT, a campus). So each source port has a small bucket of its
+// own too (portRate, portBurst: what a connecting client sends), and once
+// the IP's bucket is empty a request is still answered when its port's
+// bucket was full: that port has been quiet, as an honest client's is,
+// while a flooding port's bucket is empty. A flood spread so thin over
+// ports that each stays quiet gets through at most one port's burst per
+// port, and the global limit bounds everything.
 const (
 	limitBuckets = 4096
 	limitRate    = 20
 	limitBurst   = 40
 	limitGlobal  = 4000
+	portBuckets  = 16384
+	portRate     = 4
+	portBurst    = 8
 )
 
 type bucket struct {
@@ -28,6 +39,7 @@ type bucket struct {
 type limiter struct {
 	seed    maphash.Seed
 	buckets [limitBuckets]bucket
+	ports   [portBuckets]bucket
 	global  bucket
 }
 
@@ -35,25 +47,38 @@ func newLimiter() *limiter {
 	return &limiter{seed: maphash.MakeSeed(), global: bucket{tokens: limitGlobal}}
 }
 
-// allow reports whether a request from addr may be served now, and takes a
-// token for it.
-func (l *limiter) allow(addr netip.Addr, now time.Time) bool {
-	a := addr.As16()
-	b := &l.buckets[maphash.Bytes(l.seed, a[:])%limitBuckets]
-	if !take(b, now, limitRate, limitBurst) {
+// allow reports whether a request from from may be served now, and takes
+// tokens for it.
+func (l *limiter) allow(from netip.AddrPort, now time.Time) bool {
+	a := from.Addr().As16()
+	var key [18]byte
+	copy(key[:], a[:])
+	key[16], key[17] = byte(from.Port()>>8), byte(from.Port())
+	port := &l.ports[maphash.Bytes(l.seed, key[:])%portBuckets]
+	quiet := refill(port, now, portRate, portBurst) >= portBurst-0.5
+	if !take(port, now, portRate, portBurst) {
+		return false // this port floods
+	}
+	ip := &l.buckets[maphash.Bytes(l.seed, a[:])%limitBuckets]
+	if !take(ip, now, limitRate, limitBurst) && !quiet {
 		return false
 	}
 	return take(&l.global, now, limitGlobal, limitGlobal)
 }
 
-func take(b *bucket, now time.Time, rate, burst float64) bool {
+// refill brings b's tokens up to now and returns them.
+func refill(b *bucket, now time.Time, rate, burst float64) float64 {
 	if b.last.IsZero() {
 		b.tokens = burst
 	} else if d := now.Sub(b.last).Seconds(); d > 0 {
 		b.tokens = min(burst, b.tokens+d*rate)
 	}
 	b.last = now
-	if b.tokens < 1 {
+	return b.tokens
+}
+
+func take(b *bucket, now time.Time, rate, burst float64) bool {
+	if refill(b, now, rate, burst) < 1 {
 		return false
 	}
 	b.tokens--

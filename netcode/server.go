@@ -264,7 +264,7 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 	h, err := proto.ParseHeader(b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
-		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.adm.allow(from.Addr(), now) {
+		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.adm.allow(from, now) {
 			// Tell the client, within the size it sent (no amplification).
 			s.out.put(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
 		}
@@ -282,7 +282,7 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 		}
 		// Unauthenticated requests: rate-limited per source before any
 		// crypto work, in a table of fixed size.
-		if !s.adm.allow(from.Addr(), now) {
+		if !s.adm.allow(from, now) {
 			s.drop(DropRateLimited)
 			return
 		}
