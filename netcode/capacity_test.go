@@ -53,6 +53,11 @@ func BenchmarkServerCapacity(b *testing.B) {
 		}
 		servers[m] = s
 	}
+	for m := range servers { // the start countdown
+		for s := servers[m]; s.clock.Before(s.match.world.Tick()); {
+			s.Tick(now)
+		}
+	}
 	var buf []byte
 	durs := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
@@ -63,7 +68,7 @@ func BenchmarkServerCapacity(b *testing.B) {
 		for m, s := range servers {
 			t := s.World().Tick()
 			for _, p := range players[m] {
-				in := proto.Input{Header: proto.Header{Session: p.session, Match: s.Match(), Player: uint8(p.slot)}, N: 1}
+				in := proto.Input{Header: proto.Header{Session: p.session, Match: s.Match(), Player: uint8(p.slot), Seq: uint32(i + 1)}, N: 1}
 				in.Inputs[0] = game.Input{Tick: t, MoveX: int8((i/40+p.slot)%3 - 1), MoveY: int8((i/25+p.slot)%3 - 1)}
 				if (i+p.slot)%20 == 0 {
 					in.Inputs[0].Buttons = game.ButtonFire
