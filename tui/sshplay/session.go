@@ -174,7 +174,8 @@ func (s *Server) handle(sess ssh.Session) {
 		code, reason = 1, "closed"
 		msg = "ttytanks: " + v.Message
 	}
-	log.Info("ssh session ended", "reason", reason, "after", time.Since(began).Round(time.Millisecond))
+	log.Info("ssh session ended", "reason", reason, "after", time.Since(began).Round(time.Millisecond),
+		"input_dropped", tty.Dropped())
 	if reason == "disconnected" {
 		return
 	}
