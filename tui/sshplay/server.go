@@ -1,10 +1,14 @@
 package sshplay
 
 import (
+	"bytes"
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"sync"
@@ -31,7 +35,36 @@ const (
 	// MaxChannelsPerConn bounds the session channels open at once on one
 	// connection; the next one is rejected.
 	MaxChannelsPerConn = 2
+	// DefaultSetupTimeout is how long a new connection has from TCP
+	// accept to a session with a PTY and a shell (OpenSSH's
+	// LoginGraceTime, for the whole setup).
+	DefaultSetupTimeout = 20 * time.Second
+	// DefaultChannelSetupTimeout is how long a session channel has to ask
+	// for a shell (or a command) before it is closed.
+	DefaultChannelSetupTimeout = 5 * time.Second
+	// DefaultPenaltyMax bounds the time a source is refused for wasting
+	// setup slots.
+	DefaultPenaltyMax = 10 * time.Minute
 )
+
+// MaxStartups is OpenSSH's MaxStartups start:rate:full for the
+// connections not yet admitted (startups: from TCP accept until a session
+// with a PTY has its shell and a seat). Up to Start startups nothing is
+// dropped; beyond, each new connection drops a startup with probability
+// Rate percent, rising linearly to 100 at Full, which is also the most
+// startups there can be. The one dropped is the startup that has gone
+// longest without progress (one that has sent nothing counts a second
+// more), never an admitted player.
+type MaxStartups struct {
+	Start, Rate, Full int
+}
+
+// defaultStartups scales OpenSSH's 10:30:100 to maxConns connections,
+// leaving a quarter of them to admitted players.
+func defaultStartups(maxConns int) MaxStartups {
+	full := max(maxConns*3/4, 1)
+	return MaxStartups{Start: min(max(maxConns/8, 1), full), Rate: 30, Full: full}
+}
 
 // Timeouts of the SSH layer.
 const (
@@ -80,6 +113,32 @@ type Config struct {
 	// handshake and authentication and open its first channel before it
 	// is closed (default DefaultHandshakeTimeout).
 	HandshakeTimeout time.Duration
+	// SetupTimeout is how long a connection has from TCP accept to a
+	// session with a PTY that has its shell and a game seat; opening a
+	// channel does not stop it (default DefaultSetupTimeout).
+	SetupTimeout time.Duration
+	// ChannelSetupTimeout is how long a session channel has to ask for a
+	// shell (or a command, which is refused) before the server closes it
+	// (default DefaultChannelSetupTimeout).
+	ChannelSetupTimeout time.Duration
+	// Startups bounds and sheds the connections not yet admitted (default
+	// MaxConns/8 : 30 : MaxConns*3/4; Full is at most MaxConns).
+	Startups MaxStartups
+	// Rand is the randomness of the early drop (nil: seeded from
+	// crypto/rand). It is used under the server's lock.
+	Rand rand.Source
+	// Penalty is how long a source address is refused from its second
+	// wasted setup slot (a connection that reached the setup or handshake
+	// deadline, or was dropped for room after a second without progress),
+	// doubling with each further one; a source's strikes are forgotten
+	// after PenaltyMax without one, and no refusal is longer (defaults
+	// SetupTimeout and DefaultPenaltyMax).
+	Penalty    time.Duration
+	PenaltyMax time.Duration
+	// Bans refuses addresses and public keys; the server adds to it with
+	// Ban and BanKey (nil: the server makes its own). A key can only be
+	// refused when keys are asked for, that is with AuthorizedKeys.
+	Bans *BanList
 	// UI is the base screen options of every session. Per session, ASCII
 	// is added when the client's locale is not UTF-8 and NoColor when it
 	// sends NO_COLOR.
@@ -106,8 +165,8 @@ type Server struct {
 	ln       net.Listener
 	sessions sync.WaitGroup // session handlers
 	wg       sync.WaitGroup // every other goroutine of ours
-	conns    map[*trackedConn]struct{}
-	perIP    map[netip.Addr]int
+	gate     *gate
+	conns    map[*slot]*trackedConn
 }
 
 // NewServer checks cfg and returns a server; Serve starts it.
@@ -133,8 +192,37 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = DefaultHandshakeTimeout
 	}
+	if cfg.SetupTimeout <= 0 {
+		cfg.SetupTimeout = DefaultSetupTimeout
+	}
+	if cfg.ChannelSetupTimeout <= 0 {
+		cfg.ChannelSetupTimeout = DefaultChannelSetupTimeout
+	}
+	if cfg.Startups == (MaxStartups{}) {
+		cfg.Startups = defaultStartups(cfg.MaxConns)
+	}
+	st := &cfg.Startups
+	st.Full = min(max(st.Full, 1), cfg.MaxConns)
+	st.Start = min(max(st.Start, 0), st.Full)
+	st.Rate = min(max(st.Rate, 0), 100)
+	if cfg.Penalty <= 0 {
+		cfg.Penalty = cfg.SetupTimeout
+	}
+	if cfg.PenaltyMax <= 0 {
+		cfg.PenaltyMax = max(DefaultPenaltyMax, cfg.Penalty)
+	}
+	if cfg.Rand == nil {
+		var seed [16]byte
+		_, _ = crand.Read(seed[:])
+		cfg.Rand = rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
+	}
+	if cfg.Bans == nil {
+		cfg.Bans = &BanList{}
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, seats: make(chan struct{}, cfg.MaxSessions),
-		conns: map[*trackedConn]struct{}{}, perIP: map[netip.Addr]int{}}
+		conns: map[*slot]*trackedConn{},
+		gate: newGate(gateLimits{maxConns: cfg.MaxConns, maxConnsPerIP: cfg.MaxConnsPerIP, startups: cfg.Startups,
+			penalty: cfg.Penalty, penaltyMax: cfg.PenaltyMax}, rand.New(cfg.Rand), cfg.Bans)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -156,8 +244,25 @@ func NewServer(cfg Config) (*Server, error) {
 		SubsystemHandlers: map[string]ssh.SubsystemHandler{},
 	}
 	if cfg.AuthorizedKeys != nil {
-		keys := cfg.AuthorizedKeys
-		s.ssh.PublicKeyHandler = func(_ ssh.Context, key ssh.PublicKey) bool { return keys.Allows(key) }
+		keys, bans := cfg.AuthorizedKeys, cfg.Bans
+		s.ssh.PublicKeyHandler = func(ctx ssh.Context, key ssh.PublicKey) bool {
+			if bans.keyBanned(key) || !keys.Allows(key) {
+				return false
+			}
+			if tc := connOf(ctx); tc != nil {
+				s.authed(tc, key)
+			}
+			return true
+		}
+	} else {
+		s.ssh.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+			return &gossh.ServerConfig{NoClientAuthCallback: func(gossh.ConnMetadata) (*gossh.Permissions, error) {
+				if tc := connOf(ctx); tc != nil {
+					s.authed(tc, nil)
+				}
+				return nil, nil
+			}}
+		}
 	}
 	return s, nil
 }
@@ -209,7 +314,7 @@ func (s *Server) Close() error {
 	// the others.
 	s.mu.Lock()
 	conns := make([]*trackedConn, 0, len(s.conns))
-	for c := range s.conns {
+	for _, c := range s.conns {
 		conns = append(conns, c)
 	}
 	s.mu.Unlock()
@@ -268,6 +373,7 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 	tc := connOf(ctx)
 	if tc != nil {
 		tc.handshook()
+		s.progress(tc, stageChannel)
 	}
 	if !s.enter(&s.wg) {
 		_ = nc.Reject(gossh.ResourceShortage, "ttytanks: the server is shutting down")
@@ -283,7 +389,7 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		defer tc.channels.Add(-1)
 	}
 	st := &chanState{notify: make(chan struct{}, 1), done: make(chan struct{})}
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s, st: st}, chanContext{Context: ctx, st: st})
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s, st: st, tc: tc}, chanContext{Context: ctx, st: st})
 }
 
 // Bounds on the "env" requests of one session: how many, and the bytes of
@@ -353,10 +459,15 @@ func stateOf(sess ssh.Session) *chanState {
 // after a refusal, or a second one before the handler read the first,
 // would block that loop, and with it every request of the channel and its
 // close, for good.
+//
+// The filter also closes a channel that asks for no shell (nor command,
+// nor subsystem) within Config.ChannelSetupTimeout, and tells the
+// connection's admission of a pty-req.
 type filteredChannel struct {
 	gossh.NewChannel
 	s  *Server
 	st *chanState
+	tc *trackedConn // nil in tests that make channels by hand
 }
 
 func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
@@ -375,13 +486,24 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		close(out)
 		return ch, out, nil
 	}
+	setup := time.AfterFunc(c.s.cfg.ChannelSetupTimeout, func() {
+		c.s.log.Info("ssh channel closed", "reason", "no shell request", "after", c.s.cfg.ChannelSetupTimeout)
+		_ = ch.Close()
+	})
 	go func() {
 		defer c.s.wg.Done()
 		defer close(out)
 		defer close(c.st.done)
+		defer setup.Stop()
 		env, envBytes := 0, 0
 		for r := range reqs {
 			switch r.Type {
+			case "pty-req":
+				if c.tc != nil {
+					c.s.progress(c.tc, stagePty)
+				}
+			case "shell", "exec", "subsystem":
+				setup.Stop()
 			case "window-change":
 				w, ok := parseWindow(r.Payload)
 				if ok {
@@ -437,14 +559,20 @@ func refuseForwarding(_ *ssh.Server, _ *gossh.ServerConn, nc gossh.NewChannel, c
 	_ = nc.Reject(gossh.Prohibited, fmt.Sprintf("ttytanks: port forwarding is not allowed (%s)", nc.ChannelType()))
 }
 
-// trackedConn is an accepted TCP connection, counted against
-// Config.MaxConns and MaxConnsPerIP until it is closed, and closed if it
-// opens no channel within Config.HandshakeTimeout.
+// trackedConn is an accepted TCP connection, with its slot in the
+// server's admission gate until it is closed: closed if it opens no
+// channel within Config.HandshakeTimeout, or is not admitted (a session
+// with a PTY, its shell and a seat) within Config.SetupTimeout, or when
+// the gate drops it to make room.
 type trackedConn struct {
 	net.Conn
 	s         *Server
+	slot      *slot // the gate's; guarded by s.mu
 	ip        netip.Addr
+	key       gossh.PublicKey // the authenticated key, if any; guarded by s.mu
 	handshake *time.Timer
+	setup     *time.Timer
+	greeted   atomic.Bool
 	channels  atomic.Int32 // open session channels
 	once      sync.Once
 }
@@ -457,46 +585,147 @@ func connOf(ctx ssh.Context) *trackedConn {
 	return tc
 }
 
-// admitConn is gliderlabs' ConnCallback: it counts the connection, or
-// refuses it (nil) beyond the limits or after Close.
+// admitConn is gliderlabs' ConnCallback: it asks the gate, closes the
+// connections the gate drops to make room, and counts the new one, or
+// refuses it (nil).
 func (s *Server) admitConn(ctx ssh.Context, nc net.Conn) net.Conn {
 	var ip netip.Addr
 	if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
 		ip = ap.Addr().Unmap()
 	}
-	tc := &trackedConn{Conn: nc, s: s, ip: ip}
+	now := time.Now()
 	s.mu.Lock()
-	switch {
-	case s.closed:
+	if s.closed {
 		s.mu.Unlock()
-		return nil
-	case len(s.conns) >= s.cfg.MaxConns, s.perIP[ip] >= s.cfg.MaxConnsPerIP:
-		s.mu.Unlock()
-		s.log.Info("ssh connection refused", "reason", "too many connections", "remote", nc.RemoteAddr().String())
 		return nil
 	}
-	s.conns[tc] = struct{}{}
-	s.perIP[ip]++
-	tc.handshake = time.AfterFunc(s.cfg.HandshakeTimeout, func() { _ = nc.Close() }) // gliderlabs then closes tc
+	sl, drop, refused := s.gate.admit(ip, now)
+	victims := make([]*trackedConn, 0, len(drop))
+	for _, v := range drop {
+		victims = append(victims, s.conns[v])
+		delete(s.conns, v)
+	}
+	var tc *trackedConn
+	if refused == "" {
+		tc = &trackedConn{Conn: nc, s: s, slot: sl, ip: ip}
+		s.conns[sl] = tc
+		// On a deadline the raw connection is closed; gliderlabs then
+		// closes tc.
+		tc.handshake = time.AfterFunc(s.cfg.HandshakeTimeout, func() { tc.expire("handshake deadline") })
+		tc.setup = time.AfterFunc(s.cfg.SetupTimeout, func() { tc.expire("setup deadline") })
+	}
 	s.mu.Unlock()
+	for _, v := range victims {
+		if v != nil {
+			s.log.Info("ssh connection dropped", "reason", "room for a new connection", "remote", v.RemoteAddr().String())
+			_ = v.Conn.Close()
+		}
+	}
+	if refused != "" {
+		s.log.Info("ssh connection refused", "reason", refused, "remote", nc.RemoteAddr().String())
+		return nil
+	}
 	ctx.SetValue(trackedConnKey{}, tc)
 	return tc
+}
+
+// expire closes a connection that is not admitted at a deadline, and
+// counts it against its source.
+func (c *trackedConn) expire(why string) {
+	s := c.s
+	s.mu.Lock()
+	stage := c.slot.stage
+	if stage >= stageAdmitted {
+		s.mu.Unlock()
+		return
+	}
+	s.gate.close(c.slot, time.Now(), true)
+	delete(s.conns, c.slot)
+	s.mu.Unlock()
+	s.log.Info("ssh connection closed", "reason", why, "stage", stage.String(), "remote", c.RemoteAddr().String())
+	_ = c.Conn.Close()
+}
+
+// progress moves c's admission forward to stage; admitted, it has no
+// setup deadline any more.
+func (s *Server) progress(c *trackedConn, stage connStage) {
+	s.mu.Lock()
+	moved := s.gate.advance(c.slot, stage, time.Now())
+	s.mu.Unlock()
+	if moved && stage == stageAdmitted {
+		c.setup.Stop()
+	}
+}
+
+// authed records c's authentication, with its key if one was asked.
+func (s *Server) authed(c *trackedConn, key gossh.PublicKey) {
+	s.mu.Lock()
+	if key != nil {
+		c.key = key
+	}
+	s.mu.Unlock()
+	s.progress(c, stageAuthed)
+}
+
+// Read is the connection's Read; the first bytes are the client's
+// version line, the first progress of its setup.
+func (c *trackedConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 && !c.greeted.Load() && c.greeted.CompareAndSwap(false, true) {
+		c.s.progress(c, stageGreeted)
+	}
+	return n, err
 }
 
 // handshook stops the handshake deadline: the connection opened a channel.
 func (c *trackedConn) handshook() { c.handshake.Stop() }
 
-// Close closes the connection and stops counting it.
+// Close closes the connection and frees its slot.
 func (c *trackedConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() {
 		c.handshake.Stop()
+		c.setup.Stop()
 		c.s.mu.Lock()
-		delete(c.s.conns, c)
-		if c.s.perIP[c.ip]--; c.s.perIP[c.ip] <= 0 {
-			delete(c.s.perIP, c.ip)
+		c.s.gate.close(c.slot, time.Now(), false)
+		if c.s.conns[c.slot] == c {
+			delete(c.s.conns, c.slot)
 		}
 		c.s.mu.Unlock()
 	})
 	return err
+}
+
+// Ban refuses addr from now on, for the server's life, and closes the
+// connections from it (players' included).
+func (s *Server) Ban(addr netip.Addr) {
+	addr = addr.Unmap()
+	s.cfg.Bans.Ban(addr)
+	s.dropWhere(func(c *trackedConn) bool { return c.ip == addr })
+}
+
+// BanKey refuses key from now on, for the server's life, and closes the
+// connections authenticated with it. Keys are only asked for with
+// Config.AuthorizedKeys: without, a key cannot be refused.
+func (s *Server) BanKey(key gossh.PublicKey) {
+	s.cfg.Bans.BanKey(key)
+	wire := key.Marshal()
+	s.dropWhere(func(c *trackedConn) bool { return c.key != nil && bytes.Equal(c.key.Marshal(), wire) })
+}
+
+// dropWhere closes the connections for which match holds (called under
+// s.mu).
+func (s *Server) dropWhere(match func(*trackedConn) bool) {
+	s.mu.Lock()
+	var drop []*trackedConn
+	for _, c := range s.conns {
+		if match(c) {
+			drop = append(drop, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range drop {
+		s.log.Info("ssh connection dropped", "reason", "banned", "remote", c.RemoteAddr().String())
+		_ = c.Conn.Close()
+	}
 }
