@@ -39,9 +39,16 @@ var stageNames = [...]string{"accepted", "greeted", "authed", "channel", "pty", 
 func (s connStage) String() string { return stageNames[s] }
 
 // silentBonus is added to the idle time of a connection that has sent
-// nothing at all when the gate picks one to drop: a connection that has
-// not even said its version is the first to go.
-const silentBonus = time.Second
+// nothing at all for silentGrace when the gate picks one to drop: a
+// connection that has not even said its version (which an SSH client
+// sends as soon as it connects) is the first to go, and the drop counts
+// against its source. A younger one is judged by its idle time alone, so
+// that a client whose version line the server has yet to read is not
+// taken for a silent one.
+const (
+	silentBonus = time.Second
+	silentGrace = 2 * time.Millisecond
+)
 
 // strikeIdle is how long a connection dropped to make room must have been
 // idle (silentBonus included) for the drop to count against its source.
@@ -58,6 +65,9 @@ type slot struct {
 	ip         netip.Addr
 	stage      connStage
 	progressed time.Time // when the stage last moved (or accept)
+	// Where and how idle (its score) it was when dropped for room.
+	droppedAt   connStage
+	droppedIdle time.Duration
 }
 
 // penalty is what the gate holds against one source address.
@@ -128,7 +138,8 @@ func (g *gate) admit(ip netip.Addr, now time.Time) (s *slot, drop []*slot, refus
 	}
 	if need {
 		if v := g.victim(now); v != nil {
-			g.close(v, now, now.Sub(v.progressed)+bonus(v) >= strikeIdle)
+			v.droppedAt, v.droppedIdle = v.stage, score(v, now)
+			g.close(v, now, v.droppedIdle >= strikeIdle)
 			drop = append(drop, v)
 		}
 	}
@@ -143,16 +154,20 @@ func (g *gate) admit(ip netip.Addr, now time.Time) (s *slot, drop []*slot, refus
 	return s, drop, ""
 }
 
-func bonus(s *slot) time.Duration {
-	if s.stage == stageAccepted {
-		return silentBonus
+// score is how much s deserves to be dropped at now: its idle time since
+// its last progress, plus silentBonus if it has been silent since accept
+// for silentGrace.
+func score(s *slot, now time.Time) time.Duration {
+	idle := now.Sub(s.progressed)
+	if s.stage == stageAccepted && idle >= silentGrace {
+		idle += silentBonus
 	}
-	return 0
+	return idle
 }
 
-// victim is the startup to drop: the one idle longest since its last
-// progress, counting silentBonus for one that has sent nothing; the
-// earliest accepted on a tie. Nil if there is no startup.
+// victim is the startup to drop: the one with the highest score (idle
+// longest since its last progress, a silent one first); the earliest
+// accepted on a tie. Nil if there is no startup.
 func (g *gate) victim(now time.Time) *slot {
 	var best *slot
 	var bestIdle time.Duration
@@ -160,12 +175,30 @@ func (g *gate) victim(now time.Time) *slot {
 		if s.stage >= stageAdmitted {
 			continue
 		}
-		idle := now.Sub(s.progressed) + bonus(s)
+		idle := score(s, now)
 		if best == nil || idle > bestIdle || idle == bestIdle && s.seq < best.seq {
 			best, bestIdle = s, idle
 		}
 	}
 	return best
+}
+
+// handshakeReads is how many reads of a connection's first bytes count
+// as progress (touch): enough for the packets of an SSH key exchange and
+// authentication, too few to keep a trickling connection fresh.
+const handshakeReads = 16
+
+// touch records bytes read from s at now before it is authenticated: the
+// key exchange is progress (its first bytes make s greeted). The caller
+// calls it for at most handshakeReads reads.
+func (g *gate) touch(s *slot, now time.Time) {
+	if s.stage >= stageAuthed {
+		return
+	}
+	if s.stage == stageAccepted {
+		s.stage = stageGreeted
+	}
+	s.progressed = now
 }
 
 // advance moves s to stage at now, if that is forward; reaching

@@ -572,7 +572,7 @@ type trackedConn struct {
 	key       gossh.PublicKey // the authenticated key, if any; guarded by s.mu
 	handshake *time.Timer
 	setup     *time.Timer
-	greeted   atomic.Bool
+	reads     atomic.Int32 // reads with bytes, counted up to handshakeReads
 	channels  atomic.Int32 // open session channels
 	once      sync.Once
 }
@@ -600,9 +600,14 @@ func (s *Server) admitConn(ctx ssh.Context, nc net.Conn) net.Conn {
 		return nil
 	}
 	sl, drop, refused := s.gate.admit(ip, now)
-	victims := make([]*trackedConn, 0, len(drop))
+	type victim struct {
+		c     *trackedConn
+		stage connStage
+		idle  time.Duration
+	}
+	victims := make([]victim, 0, len(drop))
 	for _, v := range drop {
-		victims = append(victims, s.conns[v])
+		victims = append(victims, victim{s.conns[v], v.droppedAt, v.droppedIdle})
 		delete(s.conns, v)
 	}
 	var tc *trackedConn
@@ -616,9 +621,10 @@ func (s *Server) admitConn(ctx ssh.Context, nc net.Conn) net.Conn {
 	}
 	s.mu.Unlock()
 	for _, v := range victims {
-		if v != nil {
-			s.log.Info("ssh connection dropped", "reason", "room for a new connection", "remote", v.RemoteAddr().String())
-			_ = v.Conn.Close()
+		if v.c != nil {
+			s.log.Info("ssh connection dropped", "reason", "room for a new connection", "stage", v.stage.String(),
+				"idle", v.idle, "remote", v.c.RemoteAddr().String())
+			_ = v.c.Conn.Close()
 		}
 	}
 	if refused != "" {
@@ -667,12 +673,14 @@ func (s *Server) authed(c *trackedConn, key gossh.PublicKey) {
 	s.progress(c, stageAuthed)
 }
 
-// Read is the connection's Read; the first bytes are the client's
-// version line, the first progress of its setup.
+// Read is the connection's Read; its first reads (the client's version
+// line and key exchange, up to handshakeReads) are progress of its setup.
 func (c *trackedConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
-	if n > 0 && !c.greeted.Load() && c.greeted.CompareAndSwap(false, true) {
-		c.s.progress(c, stageGreeted)
+	if n > 0 && c.reads.Load() < handshakeReads && c.reads.Add(1) <= handshakeReads {
+		c.s.mu.Lock()
+		c.s.gate.touch(c.slot, time.Now())
+		c.s.mu.Unlock()
 	}
 	return n, err
 }
