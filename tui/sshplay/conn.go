@@ -174,8 +174,8 @@ func (s *Server) BanKey(key gossh.PublicKey) {
 	s.dropWhere(func(c *trackedConn) bool { return c.key != nil && bytes.Equal(c.key.Marshal(), wire) })
 }
 
-// dropWhere closes the connections for which match holds (called under
-// s.mu).
+// dropWhere closes the connections for which match holds; match is
+// called under s.mu.
 func (s *Server) dropWhere(match func(*trackedConn) bool) {
 	s.mu.Lock()
 	var drop []*trackedConn
