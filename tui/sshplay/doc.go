@@ -29,7 +29,40 @@
 // (Config.MaxConns, MaxConnsPerIP), each to MaxChannelsPerConn sessions
 // and to Config.HandshakeTimeout to authenticate and open one. With
 // Config.AuthorizedKeys only those public keys get in; without it no
-// authentication is asked.
+// authentication is asked. A session's input reaches the game at most at
+// InputRate bytes a second (bursts of InputBurst): a paste beyond that
+// is read and discarded, so it costs little and never stalls the channel.
+//
+// # SSH admission
+//
+// A connection is a startup from TCP accept until one of its sessions
+// with a PTY has its shell and a game seat; then it is admitted (the
+// stages, accepted → greeted → authed → channel → pty → admitted, are
+// connStage in admission.go). A startup has Config.SetupTimeout (20 s)
+// in all, which opening a channel does not stop, and each of its session
+// channels has ChannelSetupTimeout (5 s) to ask for a shell; past either
+// it is closed. Startups are shed as OpenSSH's MaxStartups start:rate:full
+// does (Config.Startups, by default MaxConns/8:30:MaxConns*3/4, so a
+// quarter of the connections are always a player's): past Start each new
+// connection drops a startup with a probability from Rate% to 100% at
+// Full (Config.Rand makes it reproducible). The one dropped is not the
+// newcomer but the startup longest without progress, a silent one
+// (no version line 2 ms after accept) first; the first reads of the key
+// exchange count as progress, so a client mid-handshake is the last to
+// go, and an admitted player is never dropped for room. A source address
+// whose connections waste a slot (the setup deadline reached, or dropped
+// after a second without progress) is refused from the second time for
+// Config.Penalty (the setup timeout), doubling each time up to PenaltyMax
+// (10 min), as OpenSSH's PerSourcePenalties do. Server.Ban and BanKey
+// refuse an address or a public key for the server's life (Config.Bans)
+// and drop its connections; a key can be refused only when keys are asked
+// for (AuthorizedKeys).
+//
+// Under a flood the penalties soon refuse the flooding addresses at
+// accept; from more addresses than they catch, the early drop alone
+// keeps a handshaking player's connection while silent and stalled ones
+// churn. What a flood costs an honest neighbour: one behind the same IP
+// shares its per-address limit and its penalties.
 //
 // # Use
 //

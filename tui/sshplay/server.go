@@ -2,13 +2,14 @@ package sshplay
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
-	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gliderlabs/ssh"
@@ -31,7 +32,36 @@ const (
 	// MaxChannelsPerConn bounds the session channels open at once on one
 	// connection; the next one is rejected.
 	MaxChannelsPerConn = 2
+	// DefaultSetupTimeout is how long a new connection has from TCP
+	// accept to a session with a PTY and a shell (OpenSSH's
+	// LoginGraceTime, for the whole setup).
+	DefaultSetupTimeout = 20 * time.Second
+	// DefaultChannelSetupTimeout is how long a session channel has to ask
+	// for a shell (or a command) before it is closed.
+	DefaultChannelSetupTimeout = 5 * time.Second
+	// DefaultPenaltyMax bounds the time a source is refused for wasting
+	// setup slots.
+	DefaultPenaltyMax = 10 * time.Minute
 )
+
+// MaxStartups is OpenSSH's MaxStartups start:rate:full for the
+// connections not yet admitted (startups: from TCP accept until a session
+// with a PTY has its shell and a seat). Up to Start startups nothing is
+// dropped; beyond, each new connection drops a startup with probability
+// Rate percent, rising linearly to 100 at Full, which is also the most
+// startups there can be. The one dropped is the startup that has gone
+// longest without progress (one that has sent nothing counts a second
+// more), never an admitted player.
+type MaxStartups struct {
+	Start, Rate, Full int
+}
+
+// defaultStartups scales OpenSSH's 10:30:100 to maxConns connections,
+// leaving a quarter of them to admitted players.
+func defaultStartups(maxConns int) MaxStartups {
+	full := max(maxConns*3/4, 1)
+	return MaxStartups{Start: min(max(maxConns/8, 1), full), Rate: 30, Full: full}
+}
 
 // Timeouts of the SSH layer.
 const (
@@ -80,6 +110,32 @@ type Config struct {
 	// handshake and authentication and open its first channel before it
 	// is closed (default DefaultHandshakeTimeout).
 	HandshakeTimeout time.Duration
+	// SetupTimeout is how long a connection has from TCP accept to a
+	// session with a PTY that has its shell and a game seat; opening a
+	// channel does not stop it (default DefaultSetupTimeout).
+	SetupTimeout time.Duration
+	// ChannelSetupTimeout is how long a session channel has to ask for a
+	// shell (or a command, which is refused) before the server closes it
+	// (default DefaultChannelSetupTimeout).
+	ChannelSetupTimeout time.Duration
+	// Startups bounds and sheds the connections not yet admitted (default
+	// MaxConns/8 : 30 : MaxConns*3/4; Full is at most MaxConns).
+	Startups MaxStartups
+	// Rand is the randomness of the early drop (nil: seeded from
+	// crypto/rand). It is used under the server's lock.
+	Rand rand.Source
+	// Penalty is how long a source address is refused from its second
+	// wasted setup slot (a connection that reached the setup or handshake
+	// deadline, or was dropped for room after a second without progress),
+	// doubling with each further one; a source's strikes are forgotten
+	// after PenaltyMax without one, and no refusal is longer (defaults
+	// SetupTimeout and DefaultPenaltyMax).
+	Penalty    time.Duration
+	PenaltyMax time.Duration
+	// Bans refuses addresses and public keys; the server adds to it with
+	// Ban and BanKey (nil: the server makes its own). A key can only be
+	// refused when keys are asked for, that is with AuthorizedKeys.
+	Bans *BanList
 	// UI is the base screen options of every session. Per session, ASCII
 	// is added when the client's locale is not UTF-8 and NoColor when it
 	// sends NO_COLOR.
@@ -106,8 +162,8 @@ type Server struct {
 	ln       net.Listener
 	sessions sync.WaitGroup // session handlers
 	wg       sync.WaitGroup // every other goroutine of ours
-	conns    map[*trackedConn]struct{}
-	perIP    map[netip.Addr]int
+	gate     *gate
+	conns    map[*slot]*trackedConn
 }
 
 // NewServer checks cfg and returns a server; Serve starts it.
@@ -133,8 +189,37 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = DefaultHandshakeTimeout
 	}
+	if cfg.SetupTimeout <= 0 {
+		cfg.SetupTimeout = DefaultSetupTimeout
+	}
+	if cfg.ChannelSetupTimeout <= 0 {
+		cfg.ChannelSetupTimeout = DefaultChannelSetupTimeout
+	}
+	if cfg.Startups == (MaxStartups{}) {
+		cfg.Startups = defaultStartups(cfg.MaxConns)
+	}
+	st := &cfg.Startups
+	st.Full = min(max(st.Full, 1), cfg.MaxConns)
+	st.Start = min(max(st.Start, 0), st.Full)
+	st.Rate = min(max(st.Rate, 0), 100)
+	if cfg.Penalty <= 0 {
+		cfg.Penalty = cfg.SetupTimeout
+	}
+	if cfg.PenaltyMax <= 0 {
+		cfg.PenaltyMax = max(DefaultPenaltyMax, cfg.Penalty)
+	}
+	if cfg.Rand == nil {
+		var seed [16]byte
+		_, _ = crand.Read(seed[:])
+		cfg.Rand = rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
+	}
+	if cfg.Bans == nil {
+		cfg.Bans = &BanList{}
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, seats: make(chan struct{}, cfg.MaxSessions),
-		conns: map[*trackedConn]struct{}{}, perIP: map[netip.Addr]int{}}
+		conns: map[*slot]*trackedConn{},
+		gate: newGate(gateLimits{maxConns: cfg.MaxConns, maxConnsPerIP: cfg.MaxConnsPerIP, startups: cfg.Startups,
+			penalty: cfg.Penalty, penaltyMax: cfg.PenaltyMax}, rand.New(cfg.Rand), cfg.Bans)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -156,8 +241,25 @@ func NewServer(cfg Config) (*Server, error) {
 		SubsystemHandlers: map[string]ssh.SubsystemHandler{},
 	}
 	if cfg.AuthorizedKeys != nil {
-		keys := cfg.AuthorizedKeys
-		s.ssh.PublicKeyHandler = func(_ ssh.Context, key ssh.PublicKey) bool { return keys.Allows(key) }
+		keys, bans := cfg.AuthorizedKeys, cfg.Bans
+		s.ssh.PublicKeyHandler = func(ctx ssh.Context, key ssh.PublicKey) bool {
+			if bans.keyBanned(key) || !keys.Allows(key) {
+				return false
+			}
+			if tc := connOf(ctx); tc != nil {
+				s.authed(tc, key)
+			}
+			return true
+		}
+	} else {
+		s.ssh.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+			return &gossh.ServerConfig{NoClientAuthCallback: func(gossh.ConnMetadata) (*gossh.Permissions, error) {
+				if tc := connOf(ctx); tc != nil {
+					s.authed(tc, nil)
+				}
+				return nil, nil
+			}}
+		}
 	}
 	return s, nil
 }
@@ -209,7 +311,7 @@ func (s *Server) Close() error {
 	// the others.
 	s.mu.Lock()
 	conns := make([]*trackedConn, 0, len(s.conns))
-	for c := range s.conns {
+	for _, c := range s.conns {
 		conns = append(conns, c)
 	}
 	s.mu.Unlock()
@@ -259,244 +361,4 @@ func (s *Server) spawn(f func()) {
 		defer s.wg.Done()
 		f()
 	}()
-}
-
-// sessionChannel is the "session" channel handler: gliderlabs' own, with
-// the channel's requests filtered first (filteredChannel), at most
-// MaxChannelsPerConn at once on a connection.
-func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
-	tc := connOf(ctx)
-	if tc != nil {
-		tc.handshook()
-	}
-	if !s.enter(&s.wg) {
-		_ = nc.Reject(gossh.ResourceShortage, "ttytanks: the server is shutting down")
-		return
-	}
-	defer s.wg.Done()
-	if tc != nil {
-		if tc.channels.Add(1) > MaxChannelsPerConn {
-			tc.channels.Add(-1)
-			_ = nc.Reject(gossh.ResourceShortage, fmt.Sprintf("ttytanks: at most %d sessions per connection", MaxChannelsPerConn))
-			return
-		}
-		defer tc.channels.Add(-1)
-	}
-	st := &chanState{notify: make(chan struct{}, 1), done: make(chan struct{})}
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s, st: st}, chanContext{Context: ctx, st: st})
-}
-
-// Bounds on the "env" requests of one session: how many, and the bytes of
-// one and of all.
-const (
-	maxEnv      = 64
-	maxEnvBytes = 1024
-	maxEnvTotal = 16 << 10
-)
-
-// chanState is what the request filter of one session channel tells its
-// session handler: the client's latest window size, and when the channel
-// is gone.
-type chanState struct {
-	mu     sync.Mutex
-	win    ssh.Window
-	hasWin bool
-	notify chan struct{} // a token after each new window size
-	done   chan struct{} // closed when the channel's requests end
-}
-
-func (st *chanState) setWindow(w ssh.Window) {
-	st.mu.Lock()
-	st.win, st.hasWin = w, true
-	st.mu.Unlock()
-	select {
-	case st.notify <- struct{}{}:
-	default:
-	}
-}
-
-// window is the latest window-change's size, if any came.
-func (st *chanState) window() (ssh.Window, bool) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.win, st.hasWin
-}
-
-// chanContext is the session's context: the connection's, plus the
-// channel's chanState (found by stateOf).
-type chanContext struct {
-	ssh.Context
-	st *chanState
-}
-
-type chanStateKey struct{}
-
-func (c chanContext) Value(key any) any {
-	if key == (chanStateKey{}) {
-		return c.st
-	}
-	return c.Context.Value(key)
-}
-
-// stateOf is the chanState of a session, nil if it has none.
-func stateOf(sess ssh.Session) *chanState {
-	st, _ := sess.Context().Value(chanStateKey{}).(*chanState)
-	return st
-}
-
-// filteredChannel is a session channel whose requests pass a filter
-// before gliderlabs sees them: refused ones (refusedRequest, too many or
-// too large env requests) are answered no, and window-change requests are
-// answered and kept in the chanState, never forwarded. gliderlabs would
-// push each into a channel of one slot that only a running handler reads,
-// from its request loop: a window-change before the shell request, or
-// after a refusal, or a second one before the handler read the first,
-// would block that loop, and with it every request of the channel and its
-// close, for good.
-type filteredChannel struct {
-	gossh.NewChannel
-	s  *Server
-	st *chanState
-}
-
-func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
-	ch, reqs, err := c.NewChannel.Accept()
-	if err != nil {
-		close(c.st.done)
-		return ch, reqs, err
-	}
-	out := make(chan *gossh.Request)
-	if !c.s.enter(&c.s.wg) {
-		ch.Close()
-		go func() {
-			gossh.DiscardRequests(reqs)
-			close(c.st.done)
-		}()
-		close(out)
-		return ch, out, nil
-	}
-	go func() {
-		defer c.s.wg.Done()
-		defer close(out)
-		defer close(c.st.done)
-		env, envBytes := 0, 0
-		for r := range reqs {
-			switch r.Type {
-			case "window-change":
-				w, ok := parseWindow(r.Payload)
-				if ok {
-					c.st.setWindow(w)
-				}
-				_ = r.Reply(ok, nil)
-				continue
-			case "env":
-				env++
-				envBytes += len(r.Payload)
-				if env > maxEnv || len(r.Payload) > maxEnvBytes || envBytes > maxEnvTotal {
-					_ = r.Reply(false, nil)
-					continue
-				}
-			}
-			if refusedRequest(r.Type) {
-				_ = r.Reply(false, nil)
-				continue
-			}
-			out <- r
-		}
-	}()
-	return ch, out, nil
-}
-
-// parseWindow parses a window-change request: columns, rows, width and
-// height in pixels.
-func parseWindow(payload []byte) (ssh.Window, bool) {
-	var m struct{ W, H, PW, PH uint32 }
-	if err := gossh.Unmarshal(payload, &m); err != nil {
-		return ssh.Window{}, false
-	}
-	return ssh.Window{Width: int(min(m.W, 1<<16)), Height: int(min(m.H, 1<<16))}, true
-}
-
-// refusedRequest lists the session requests refused before gliderlabs
-// would accept them: agent forwarding (gliderlabs says yes to it by
-// default) and X11 forwarding.
-func refusedRequest(typ string) bool {
-	switch typ {
-	case "auth-agent-req@openssh.com", "auth-agent-req", "x11-req":
-		return true
-	}
-	return false
-}
-
-// refuseForwarding rejects a port-forwarding channel with a message the
-// client shows.
-func refuseForwarding(_ *ssh.Server, _ *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
-	if tc := connOf(ctx); tc != nil {
-		tc.handshook()
-	}
-	_ = nc.Reject(gossh.Prohibited, fmt.Sprintf("ttytanks: port forwarding is not allowed (%s)", nc.ChannelType()))
-}
-
-// trackedConn is an accepted TCP connection, counted against
-// Config.MaxConns and MaxConnsPerIP until it is closed, and closed if it
-// opens no channel within Config.HandshakeTimeout.
-type trackedConn struct {
-	net.Conn
-	s         *Server
-	ip        netip.Addr
-	handshake *time.Timer
-	channels  atomic.Int32 // open session channels
-	once      sync.Once
-}
-
-type trackedConnKey struct{}
-
-// connOf is the trackedConn of a connection's context, or nil.
-func connOf(ctx ssh.Context) *trackedConn {
-	tc, _ := ctx.Value(trackedConnKey{}).(*trackedConn)
-	return tc
-}
-
-// admitConn is gliderlabs' ConnCallback: it counts the connection, or
-// refuses it (nil) beyond the limits or after Close.
-func (s *Server) admitConn(ctx ssh.Context, nc net.Conn) net.Conn {
-	var ip netip.Addr
-	if ap, err := netip.ParseAddrPort(nc.RemoteAddr().String()); err == nil {
-		ip = ap.Addr().Unmap()
-	}
-	tc := &trackedConn{Conn: nc, s: s, ip: ip}
-	s.mu.Lock()
-	switch {
-	case s.closed:
-		s.mu.Unlock()
-		return nil
-	case len(s.conns) >= s.cfg.MaxConns, s.perIP[ip] >= s.cfg.MaxConnsPerIP:
-		s.mu.Unlock()
-		s.log.Info("ssh connection refused", "reason", "too many connections", "remote", nc.RemoteAddr().String())
-		return nil
-	}
-	s.conns[tc] = struct{}{}
-	s.perIP[ip]++
-	tc.handshake = time.AfterFunc(s.cfg.HandshakeTimeout, func() { _ = nc.Close() }) // gliderlabs then closes tc
-	s.mu.Unlock()
-	ctx.SetValue(trackedConnKey{}, tc)
-	return tc
-}
-
-// handshook stops the handshake deadline: the connection opened a channel.
-func (c *trackedConn) handshook() { c.handshake.Stop() }
-
-// Close closes the connection and stops counting it.
-func (c *trackedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(func() {
-		c.handshake.Stop()
-		c.s.mu.Lock()
-		delete(c.s.conns, c)
-		if c.s.perIP[c.ip]--; c.s.perIP[c.ip] <= 0 {
-			delete(c.s.perIP, c.ip)
-		}
-		c.s.mu.Unlock()
-	})
-	return err
 }

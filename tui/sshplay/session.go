@@ -75,6 +75,9 @@ func (s *Server) handle(sess ssh.Session) {
 	case s.seats <- struct{}{}:
 		release = sync.OnceFunc(func() { <-s.seats })
 		defer release()
+		if tc := connOf(sess.Context()); tc != nil {
+			s.progress(tc, stageAdmitted) // a player: no setup deadline, never dropped for room
+		}
 	default:
 		s.refuse(sess, "busy", fmt.Sprintf("ttytanks: server busy (%d players over ssh); try again later", cap(s.seats)))
 		return
@@ -174,7 +177,8 @@ func (s *Server) handle(sess ssh.Session) {
 		code, reason = 1, "closed"
 		msg = "ttytanks: " + v.Message
 	}
-	log.Info("ssh session ended", "reason", reason, "after", time.Since(began).Round(time.Millisecond))
+	log.Info("ssh session ended", "reason", reason, "after", time.Since(began).Round(time.Millisecond),
+		"input_dropped", tty.Dropped())
 	if reason == "disconnected" {
 		return
 	}

@@ -20,6 +20,19 @@ const (
 	MaxHeight = 100
 )
 
+// Input bounds of a ChannelTty: the keystroke bytes per second passed on
+// to tcell, and the most passed on at once (also the most queued). A held
+// arrow key repeats about 30 times a second at 3 bytes a press; a 30 fps
+// frame sees at most InputBurst bytes of input, about 136 on average.
+const (
+	InputRate  = 4096
+	InputBurst = 1024
+)
+
+// pumpBuf is the size of Pump's reads: large, so that a paste costs few
+// reads (and few window adjustments sent back to the client).
+const pumpBuf = 32 << 10
+
 // ErrDrained is what Read returns once Drain has been called, until the
 // next Start.
 var ErrDrained = errors.New("sshplay: tty drained")
@@ -28,13 +41,18 @@ var ErrDrained = errors.New("sshplay: tty drained")
 // tcell.NewTerminfoScreenFromTty draws into the channel and reads keys
 // from it.
 //
-// Input: Pump, run in a goroutine of its own, reads the channel and hands
-// each chunk to Read over a Go channel. Read waits for a chunk, for Drain
-// or for Close, so a Read blocked on a quiet player wakes up when tcell
-// shuts down: Drain (which tcell calls before Stop, from Fini or Suspend)
-// makes every Read return ErrDrained until Start is called again, and
-// Close makes them return io.EOF. Pump stops handing chunks over after
-// Close; it returns once the channel's Read fails (the channel closed).
+// Input: Pump, run in a goroutine of its own, reads the channel and queues
+// what it read for Read, at most InputRate bytes a second (with bursts of
+// InputBurst): what a player can type. Input beyond that (a paste of
+// megabytes) is read and discarded at once, counted by Dropped, so it
+// never reaches tcell's key parser or the game, and the channel never
+// stops being read: a paste costs its decryption and little else. Read
+// waits for queued input, for Drain or for Close, so a Read blocked on a
+// quiet player wakes up when tcell shuts down: Drain (which tcell calls
+// before Stop, from Fini or Suspend) makes every Read return ErrDrained
+// (once the queue is empty) until Start is called again, and Close makes
+// them return io.EOF. Pump returns once the channel's Read fails (the
+// channel closed), or at the first input after Close.
 //
 // Output: Write writes to the channel. If WriteTimeout is set and a Write
 // stays blocked longer than that (a client that stopped reading leaves
@@ -63,11 +81,13 @@ type ChannelTty struct {
 	OnGone func()
 
 	ch     io.ReadWriter
-	chunks chan []byte
+	ready  chan struct{} // a token when input is queued
 	closed chan struct{}
 
 	mu       sync.Mutex
-	pending  []byte // the rest of a chunk Read could not take at once
+	in       []byte        // queued input, at most InputBurst bytes
+	tokens   float64       // bytes Pump may still queue now
+	refilled time.Duration // when tokens was last topped up, since base
 	drain    chan struct{}
 	drained  bool
 	isClosed bool
@@ -76,6 +96,7 @@ type ChannelTty struct {
 
 	base      time.Time    // when the Tty was made, with its monotonic reading
 	lastInput atomic.Int64 // nanoseconds since base
+	dropped   atomic.Int64 // input bytes discarded
 	stalled   atomic.Bool
 	gone      atomic.Bool
 }
@@ -83,7 +104,8 @@ type ChannelTty struct {
 // NewChannelTty returns a Tty on ch with the client's initial window size
 // in cells. The caller must run Pump.
 func NewChannelTty(ch io.ReadWriter, width, height int) *ChannelTty {
-	t := &ChannelTty{ch: ch, chunks: make(chan []byte), closed: make(chan struct{}), drain: make(chan struct{})}
+	t := &ChannelTty{ch: ch, ready: make(chan struct{}, 1), closed: make(chan struct{}), drain: make(chan struct{}),
+		in: make([]byte, 0, InputBurst), tokens: InputBurst}
 	t.size = clampSize(width, height)
 	t.base = time.Now()
 	return t
@@ -96,18 +118,18 @@ func clampSize(w, h int) tcell.WindowSize {
 	return tcell.WindowSize{Width: min(w, MaxWidth), Height: min(h, MaxHeight)}
 }
 
-// Pump copies the channel's input to Read until the channel's Read fails
-// or, after Close, until the next chunk arrives. It records the time of
-// each chunk for LastInput.
+// Pump reads the channel until its Read fails or, after Close, until the
+// next input arrives, and queues for Read what the input budget allows
+// (InputRate, InputBurst); the rest is discarded. It records the time of
+// each read for LastInput.
 func (t *ChannelTty) Pump() {
+	buf := make([]byte, pumpBuf)
 	for {
-		buf := make([]byte, 256)
 		n, err := t.ch.Read(buf)
 		if n > 0 {
-			t.lastInput.Store(int64(time.Since(t.base)))
-			select {
-			case t.chunks <- buf[:n]:
-			case <-t.closed:
+			now := time.Since(t.base)
+			t.lastInput.Store(int64(now))
+			if !t.queue(buf[:n], now) {
 				return
 			}
 		}
@@ -117,6 +139,36 @@ func (t *ChannelTty) Pump() {
 		}
 	}
 }
+
+// queue adds what the budget allows of b, read at now, to the input
+// queue and discards the rest. It reports false once the Tty is closed.
+func (t *ChannelTty) queue(b []byte, now time.Duration) bool {
+	t.mu.Lock()
+	if t.isClosed {
+		t.mu.Unlock()
+		return false
+	}
+	t.tokens = min(InputBurst, t.tokens+(now-t.refilled).Seconds()*InputRate)
+	t.refilled = now
+	take := min(len(b), int(t.tokens), InputBurst-len(t.in))
+	t.tokens -= float64(take)
+	t.in = append(t.in, b[:take]...)
+	t.mu.Unlock()
+	if take < len(b) {
+		t.dropped.Add(int64(len(b) - take))
+	}
+	if take > 0 {
+		select {
+		case t.ready <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// Dropped is the number of input bytes discarded as beyond what a player
+// can type.
+func (t *ChannelTty) Dropped() int64 { return t.dropped.Load() }
 
 // goneOnce calls OnGone the first time.
 func (t *ChannelTty) goneOnce() {
@@ -174,28 +226,23 @@ func (t *ChannelTty) Close() error {
 
 // Read implements tcell.Tty.
 func (t *ChannelTty) Read(p []byte) (int, error) {
-	t.mu.Lock()
-	if len(t.pending) > 0 {
-		n := copy(p, t.pending)
-		t.pending = t.pending[n:]
-		t.mu.Unlock()
-		return n, nil
-	}
-	drain := t.drain
-	t.mu.Unlock()
-	select {
-	case b := <-t.chunks:
-		n := copy(p, b)
-		if n < len(b) {
-			t.mu.Lock()
-			t.pending = b[n:]
+	for {
+		t.mu.Lock()
+		if len(t.in) > 0 {
+			n := copy(p, t.in)
+			t.in = t.in[:copy(t.in, t.in[n:])]
 			t.mu.Unlock()
+			return n, nil
 		}
-		return n, nil
-	case <-drain:
-		return 0, ErrDrained
-	case <-t.closed:
-		return 0, io.EOF
+		drain := t.drain
+		t.mu.Unlock()
+		select {
+		case <-t.ready:
+		case <-drain:
+			return 0, ErrDrained
+		case <-t.closed:
+			return 0, io.EOF
+		}
 	}
 }
 
