@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"ttytanks/netcode"
+	"ttytanks/tui/sshplay"
 )
 
 // operatorAction is what the operator asked for at the dashboard.
@@ -48,8 +49,10 @@ func (o *operatorKeys) key(b byte) (operatorAction, int) {
 }
 
 // operate applies an action to the server and returns what to tell the
-// operator.
-func operate(sd *netcode.ServerDriver, a operatorAction, slot int) string {
+// operator. An SSH player (its game address on the in-memory network) is
+// banned by the SSH server: its IP address and, with authorized keys, its
+// key.
+func operate(sd *netcode.ServerDriver, ssh *sshplay.Server, a operatorAction, slot int) string {
 	var st netcode.ServerStats
 	sd.Do(func(s *netcode.Server) { st = s.Stats() })
 	for _, p := range st.Players {
@@ -67,6 +70,13 @@ func operate(sd *netcode.ServerDriver, a operatorAction, slot int) string {
 			ap, err := netip.ParseAddrPort(p.Addr)
 			if err != nil {
 				return fmt.Sprintf("slot %d: %v", slot, err)
+			}
+			if netcode.MemPrefix.Contains(ap.Addr()) {
+				if ssh == nil || !ssh.BanPlayer(ap) {
+					return fmt.Sprintf("slot %d: no SSH player found to ban", slot)
+				}
+				sd.Kick(slot)
+				return fmt.Sprintf("banned SSH player %s (address and key) for the server's life", p.Name)
 			}
 			sd.Ban(ap.Addr())
 			return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)

@@ -317,7 +317,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			case opStop:
 				stop()
 			case opKick, opBan:
-				note = operate(sd, a, slot)
+				note = operate(sd, sshSrv, a, slot)
 				logger.Info("operator", "action", note)
 			}
 		case err := <-served:

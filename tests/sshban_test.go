@@ -7,6 +7,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"ttytanks/netcode"
 	"ttytanks/tui/sshplay"
 )
 
@@ -62,5 +63,43 @@ func TestSSHBan(t *testing.T) {
 		t.Errorf("another address: %v", err)
 	} else {
 		c.Close()
+	}
+}
+
+// TestSSHBanPlayerBySeat: the operator bans an SSH player by the seat the
+// game shows (its address on the in-memory network): the session ends and
+// its address is refused from then on.
+func TestSSHBanPlayerBySeat(t *testing.T) {
+	r := startSSHRig(t, nil)
+	p := r.dial("meddler", 100, 30)
+	var game netip.AddrPort
+	deadline := time.Now().Add(10 * time.Second)
+	for !game.IsValid() {
+		r.sd.Do(func(s *netcode.Server) {
+			for _, pl := range s.Stats().Players {
+				if pl.Name == "meddler" {
+					game, _ = netip.ParseAddrPort(pl.Addr)
+				}
+			}
+		})
+		if time.Now().After(deadline) {
+			t.Fatal("the SSH player never took a seat")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !netcode.MemPrefix.Contains(game.Addr()) || !r.ssh.BanPlayer(game) {
+		t.Fatalf("BanPlayer(%v) found no SSH player", game)
+	}
+	_ = within(t, 5*time.Second, "the banned player's connection to close", p.client.Wait) // fails the test if it stays open
+	if r.ssh.BanPlayer(netip.MustParseAddrPort("127.0.77.1:1")) {
+		t.Fatal("BanPlayer found a player at an address no one plays from")
+	}
+	conn, err := r.dialFrom("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if got, _ := readUntilClosed(t, conn, 3*time.Second); got != "" {
+		t.Errorf("the banned player's address got %q, want to be refused at once", got)
 	}
 }

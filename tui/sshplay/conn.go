@@ -165,6 +165,43 @@ func (s *Server) Ban(addr netip.Addr) {
 	s.dropWhere(func(c *trackedConn) bool { return c.ip == addr })
 }
 
+// BanPlayer bans the SSH player whose game client is at game (its address
+// on the game's in-memory network, as the game server's roster shows it):
+// its IP address and, when keys are asked for, its key, for the server's
+// life; its connection is closed. It reports whether game is an SSH
+// player's.
+func (s *Server) BanPlayer(game netip.AddrPort) bool {
+	s.mu.Lock()
+	p, ok := s.players[game]
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	if p.key != nil {
+		s.BanKey(p.key)
+	}
+	s.Ban(p.ip)
+	return true
+}
+
+// enlist records who plays behind a game address; delist forgets it.
+func (s *Server) enlist(game netip.AddrPort, sess ssh.Session) {
+	var p sshPlayer
+	if ap, err := netip.ParseAddrPort(sess.RemoteAddr().String()); err == nil {
+		p.ip = ap.Addr().Unmap()
+	}
+	p.key = sess.PublicKey()
+	s.mu.Lock()
+	s.players[game] = p
+	s.mu.Unlock()
+}
+
+func (s *Server) delist(game netip.AddrPort) {
+	s.mu.Lock()
+	delete(s.players, game)
+	s.mu.Unlock()
+}
+
 // BanKey refuses key from now on, for the server's life, and closes the
 // connections authenticated with it. Keys are only asked for with
 // Config.AuthorizedKeys: without, a key cannot be refused.

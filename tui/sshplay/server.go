@@ -164,6 +164,17 @@ type Server struct {
 	wg       sync.WaitGroup // every other goroutine of ours
 	gate     *gate
 	conns    map[*slot]*trackedConn
+	// players maps each SSH player's address on the game's in-memory
+	// network to who they are, so the operator can ban them by the seat
+	// the game shows.
+	players map[netip.AddrPort]sshPlayer
+}
+
+// sshPlayer is who plays behind a game address: the SSH client's IP and,
+// when keys are asked for, its key.
+type sshPlayer struct {
+	ip  netip.Addr
+	key gossh.PublicKey
 }
 
 // NewServer checks cfg and returns a server; Serve starts it.
@@ -217,7 +228,7 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg.Bans = &BanList{}
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, seats: make(chan struct{}, cfg.MaxSessions),
-		conns: map[*slot]*trackedConn{},
+		conns: map[*slot]*trackedConn{}, players: map[netip.AddrPort]sshPlayer{},
 		gate: newGate(gateLimits{maxConns: cfg.MaxConns, maxConnsPerIP: cfg.MaxConnsPerIP, startups: cfg.Startups,
 			penalty: cfg.Penalty, penaltyMax: cfg.PenaltyMax}, rand.New(cfg.Rand), cfg.Bans)}
 	if s.log == nil {

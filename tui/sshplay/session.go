@@ -140,6 +140,8 @@ func (s *Server) handle(sess ssh.Session) {
 	cause := context.Cause(ctx) // nil while the session runs
 	if err == nil {
 		mem := s.cfg.Net.Listen()
+		s.enlist(mem.LocalAddr(), sess)
+		defer s.delist(mem.LocalAddr())
 		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: s.cfg.Game, Name: name}), mem)
 		defer client.Close() // after a panic too
 		watched := make(chan struct{})
