@@ -225,6 +225,10 @@ func TestTmuxServePlayAndJoin(t *testing.T) {
 	if guest.format("#{alternate_on}") != "0" {
 		t.Fatal("join left the terminal on the alternate screen")
 	}
+	// The host quits without a question once it knows the guest has gone.
+	host.waitScreen(3*time.Second, "the guest gone on the host's screen", func(s string) bool {
+		return strings.Contains(s, "guest left")
+	})
 	host.keys("q")
 	if how := host.waitExit(); how != "0" {
 		t.Fatalf("serve --play exited with %s", how)
