@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -15,30 +14,13 @@ import (
 // player at another address joins at once, and a cookie replayed by
 // another session from the same socket is refused.
 func TestUDPFairShare(t *testing.T) {
-	st, err := netcode.ListenUDP("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := netcode.NewServer(netcode.ServerConfig{Players: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sd := netcode.NewServerDriver(srv, st)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- sd.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	_, saddr := serveUDP(t, netcode.ServerConfig{Players: 8})
 	start := func(local string) *netcode.ClientDriver {
 		ct, err := netcode.ListenUDP(local)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: st.LocalAddr()}), ct)
+		d := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: saddr}), ct)
 		t.Cleanup(d.Close)
 		return d
 	}
@@ -89,7 +71,7 @@ func TestUDPFairShare(t *testing.T) {
 	defer raw.Close()
 	buf := make([]byte, 2048)
 	ask := func(b []byte) []byte {
-		if err := raw.Send(st.LocalAddr(), b); err != nil {
+		if err := raw.Send(saddr, b); err != nil {
 			t.Fatal(err)
 		}
 		got := make(chan []byte, 1)

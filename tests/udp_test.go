@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,16 +11,15 @@ import (
 	"ttytanks/netcode"
 )
 
-// TestUDPLoopbackMatch: a server and two clients over real UDP on
-// 127.0.0.1 and the real handshake play 10 s of scripted inputs, then go
-// neutral; the clients' worlds then hash equal to the server's at the same
-// tick, with no hash mismatch on the way.
-func TestUDPLoopbackMatch(t *testing.T) {
+// serveUDP runs a server with cfg over real UDP on 127.0.0.1 until the
+// test ends, and returns its driver and address.
+func serveUDP(t *testing.T, cfg netcode.ServerConfig) (*netcode.ServerDriver, netip.AddrPort) {
+	t.Helper()
 	st, err := netcode.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := netcode.NewServer(netcode.ServerConfig{Players: 2, Seed: 11})
+	srv, err := netcode.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,12 +27,21 @@ func TestUDPLoopbackMatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- sd.Run(ctx) }()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
-	}()
+	})
+	return sd, st.LocalAddr()
+}
+
+// TestUDPLoopbackMatch: a server and two clients over real UDP on
+// 127.0.0.1 and the real handshake play 10 s of scripted inputs, then go
+// neutral; the clients' worlds then hash equal to the server's at the same
+// tick, with no hash mismatch on the way.
+func TestUDPLoopbackMatch(t *testing.T) {
+	sd, saddr := serveUDP(t, netcode.ServerConfig{Players: 2, Seed: 11})
 
 	var neutral atomic.Bool
 	script := func(w *game.World, slot int) game.Input {
@@ -54,7 +63,7 @@ func TestUDPLoopbackMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := netcode.NewClient(netcode.ClientConfig{Server: st.LocalAddr(), Name: "udp", LocalInput: script})
+		c := netcode.NewClient(netcode.ClientConfig{Server: saddr, Name: "udp", LocalInput: script})
 		clients = append(clients, netcode.StartClient(c, ct))
 	}
 	defer func() {
