@@ -154,8 +154,5 @@ func (c *clockSync) place(n int) {
 // until returns how long from now until the next tick is due.
 func (c *clockSync) until(now time.Time) time.Duration { return c.clock.Until(now) }
 
-// rate returns the clock's speed factor.
-func (c *clockSync) rate() float64 { return c.clock.Rate() }
-
 // needed returns how many copies of each input must arrive in time.
 func (c *clockSync) needed() int { return c.copies }

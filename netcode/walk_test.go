@@ -222,29 +222,16 @@ type walk struct {
 	eventAt     []int // index in log of each event's line
 	failure     string
 	plan        []time.Time
-	rounds      int
 	lastRound   uint16
 	stats       walkStats
 }
 
 // walkStats counts what a walk did, to show the walk covers its events.
 type walkStats struct {
-	kinds                              [walkKinds]int
-	seated, spectated, matches, rounds int
-	virtual                            time.Duration
-	quietChecks                        int
-}
-
-func (s *walkStats) add(o walkStats) {
-	for i := range s.kinds {
-		s.kinds[i] += o.kinds[i]
-	}
-	s.seated += o.seated
-	s.spectated += o.spectated
-	s.matches += o.matches
-	s.rounds += o.rounds
-	s.virtual += o.virtual
-	s.quietChecks += o.quietChecks
+	kinds                     [walkKinds]int
+	seated, spectated, rounds int
+	virtual                   time.Duration
+	quietChecks               int
 }
 
 // The walk's events.

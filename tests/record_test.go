@@ -202,12 +202,12 @@ func TestReplayInTerminal(t *testing.T) {
 	}
 	file := recordBots(t, 8*time.Second)
 	tm := startTmux(t, "replay", 100, 30, binary(t), "replay", file)
-	s := tm.waitScreen(10*time.Second, "the maze, tanks and a moving tick", func(s string) bool {
+	tm.waitScreen(10*time.Second, "the maze, tanks and a moving tick", func(s string) bool {
 		st, tick := replayStatus(s)
 		return st == "PLAY" && tick > 60 && strings.Contains(s, "██") && len(tanks(s)) >= 2 && strings.Contains(s, "ROUND")
 	})
 	tm.keys("Space")
-	s = tm.waitScreen(5*time.Second, "paused", func(s string) bool { st, _ := replayStatus(s); return st == "PAUSE" })
+	s := tm.waitScreen(5*time.Second, "paused", func(s string) bool { st, _ := replayStatus(s); return st == "PAUSE" })
 	_, paused := replayStatus(s)
 	tm.keys("Right")
 	s = tm.waitScreen(5*time.Second, "a seek of 300 ticks", func(s string) bool { _, tick := replayStatus(s); return tick != paused })

@@ -7,27 +7,14 @@ import (
 	"testing"
 
 	"ttytanks/game"
-	"ttytanks/game/bot"
 	"ttytanks/proto"
 )
 
-// botMatch records ticks ticks of a match of slots seats played by
-// game/bot's bots; when
-// churn is set, seat 1 leaves at a third of the way and someone else
-// joins at two thirds, and seat 0 is renamed. It returns the file.
-func botMatch(t testing.TB, slots, ticks int, churn bool) []byte {
-	t.Helper()
-	bots := make([]*bot.Bot, slots)
-	for i := range bots {
-		bots[i] = bot.New(uint64(i + 1))
-	}
-	return playMatch(t, slots, ticks, churn, func(w *game.World, s int) game.Input {
-		return bots[s].Input(w.State(), w.Maze(), s)
-	})
-}
-
-// randomMatch is botMatch with cheap seeded random inputs, each seat
-// holding an input for a random number of ticks (8 on average).
+// randomMatch records ticks ticks of a match of slots seats with cheap
+// seeded random inputs, each seat holding an input for a random number of
+// ticks (8 on average); when churn is set, seat 1 leaves at a third of the
+// way and someone else joins at two thirds, and seat 0 is renamed. It
+// returns the file.
 func randomMatch(t testing.TB, slots, ticks int, churn bool) []byte {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(slots), uint64(ticks)))
