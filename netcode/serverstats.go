@@ -23,6 +23,20 @@ type PlayerStats struct {
 	// tick was simulated.
 	LateInputs uint64
 	Score      uint16
+	// Room is the name of the player's room.
+	Room string
+}
+
+// RoomStats is the server's view of one room.
+type RoomStats struct {
+	RoomInfo
+	// Code is a private room's join code (the operator sees it).
+	Code  string
+	Match uint32
+	Tick  game.Tick
+	// TickP50 and TickP99 are the room's step durations over the last 10 s.
+	TickP50, TickP99 time.Duration
+	Players          []PlayerStats
 }
 
 // ServerStats is a snapshot of the server's counters.
@@ -54,6 +68,8 @@ type ServerStats struct {
 	// Faults counts matches stopped by a panic in the server (each one is
 	// logged with its stack).
 	Faults uint64
+	// Rooms lists every room, in the order they opened.
+	Rooms []RoomStats
 }
 
 // DroppedTotal returns the number of dropped datagrams.
