@@ -178,6 +178,14 @@ func TestAppendWritesOwnType(t *testing.T) {
 			x := *v
 			x.Type = 0
 			p = &x
+		case *ListRooms:
+			x := *v
+			x.Type = 0
+			p = &x
+		case *RoomList:
+			x := *v
+			x.Type = 0
+			p = &x
 		default:
 			t.Fatalf("unhandled packet %T", c.pkt)
 		}
@@ -206,10 +214,11 @@ func TestParseHeader(t *testing.T) {
 		{"bad magic lo", with(1, 0x00), ErrMagic},
 		{"version 0", with(2, 0), ErrVersion},
 		{"version 1", with(2, 1), ErrVersion},
-		{"version 3", with(2, 3), ErrVersion},
+		{"version 2", with(2, 2), ErrVersion},
+		{"version 4", with(2, 4), ErrVersion},
 		{"type 8 (unassigned)", with(3, 8), ErrType},
 		{"type 0", with(3, 0), ErrType},
-		{"type 11", with(3, 11), ErrType},
+		{"type 13", with(3, 13), ErrType},
 		{"type 255", with(3, 255), ErrType},
 		{"header only", good[:HeaderLen], nil},
 		{"whole leave", good, nil},
@@ -247,7 +256,8 @@ func TestTypeString(t *testing.T) {
 	}{
 		{TypeHello, "Hello"}, {TypeChallenge, "Challenge"}, {TypeJoin, "Join"}, {TypeStart, "Start"},
 		{TypeInput, "Input"}, {TypeAck, "Ack"}, {TypeState, "State"}, {8, "Type(8)"},
-		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {0, "Type(0)"}, {11, "Type(11)"},
+		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {TypeListRooms, "ListRooms"}, {TypeRoomList, "RoomList"},
+		{0, "Type(0)"}, {13, "Type(13)"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -268,7 +278,7 @@ func TestReasonStrings(t *testing.T) {
 			t.Errorf("LeaveReason(%d).String() = %q, want a description", r, s)
 		}
 	}
-	for r := RejectVersion; r <= RejectAddrLimit; r++ {
+	for r := RejectVersion; r <= RejectSlowDown; r++ {
 		if s := r.String(); s == "" || s[0] == 'R' {
 			t.Errorf("RejectReason(%d).String() = %q, want a description", r, s)
 		}

@@ -22,6 +22,10 @@ const (
 	offJoinFlags   = 61
 	offJoinNameLen = 62
 	offJoinName    = 63
+	offJoinKind    = offJoinName + 5 // after "alice"
+	offJoinRoomLen = offJoinKind + 1
+	offJoinRoom    = offJoinRoomLen + 1
+	offJoinSeats   = offJoinRoom + 3 // after "den"
 
 	offStartSlot       = 21
 	offStartSlots      = 22
@@ -29,8 +33,13 @@ const (
 	offStartMazeW      = 40
 	offStartMazeH      = 41
 	offStartStateEvery = 42
-	offStartSeat0      = 59 // name length; "alice" follows, then score u16, flags
+	offStartRounds     = 43
+	offStartRoomLen    = 60                      // "den" follows
+	offStartCodeLen    = offStartRoomLen + 1 + 3 // "K7QPM2XD" follows
+	offStartSeat0      = offStartCodeLen + 1 + 8 // name length; "alice" follows, then score u16, flags
 	offStartSeat0Flags = offStartSeat0 + 1 + 5 + 2
+
+	offRoomList0 = HeaderLen + 8 // the first entry: name length, "a", flags, players, seats, bots, spectators, state
 
 	offInputN     = 23
 	offInputMoves = 28
@@ -53,7 +62,24 @@ func TestFieldErrors(t *testing.T) {
 		{"hello first padding byte", goldenHello, parseAs(ParseHello), set(HeaderLen, 0x80), ErrPadding},
 		{"hello not padded", goldenHello, parseAs(ParseHello), func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
 
-		{"join flags bit 1", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 2), ErrFlags},
+		{"join flags bit 2", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 4), ErrFlags},
+		{"join private outside create", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 2), ErrRange},
+		{"join seats outside create", goldenJoin, parseAs(ParseJoin), set(offJoinSeats, 4), ErrRange},
+		{"join room kind 4", goldenJoin, parseAs(ParseJoin), set(offJoinKind, 4), ErrRange},
+		{"join quick with a room", goldenJoin, parseAs(ParseJoin), set(offJoinKind, byte(RoomQuick)), ErrRange},
+		{"join create 9 seats", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			b[offJoinKind], b[offJoinSeats] = byte(RoomCreate), 9
+			return b
+		}, ErrRange},
+		{"join create 2 seats 2 bots", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			b[offJoinKind] = byte(RoomCreate)
+			b[offJoinSeats], b[offJoinSeats+1] = 2, 2
+			return b
+		}, ErrRange},
+		{"join room 17 bytes", goldenJoin, parseAs(ParseJoin), set(offJoinRoomLen, 17), ErrName},
+		{"join room not UTF-8", goldenJoin, parseAs(ParseJoin), set(offJoinRoom, 0xff), ErrName},
+		{"join room length short", goldenJoin, parseAs(ParseJoin), set(offJoinRoomLen, 5), ErrShort},
+		{"join room length long", goldenJoin, parseAs(ParseJoin), set(offJoinRoomLen, 1), ErrTrailing},
 		{"join flags 0xff", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 0xff), ErrFlags},
 		{"join name 17 bytes", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
 			b[offJoinNameLen] = 17
@@ -61,8 +87,7 @@ func TestFieldErrors(t *testing.T) {
 		}, ErrName},
 		{"join name length 255", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 255), ErrName},
 		{"join name not UTF-8", goldenJoin, parseAs(ParseJoin), set(offJoinName, 0xff), ErrName},
-		{"join name length short", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 6), ErrShort},
-		{"join name length long", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 4), ErrTrailing},
+		{"join name length short", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte { return b[:offJoinName+4] }, ErrShort},
 
 		{"start slots 0", goldenStart, parseAs(ParseStart), set(offStartSlots, 0), ErrRange},
 		{"start slots 9", goldenStart, parseAs(ParseStart), set(offStartSlots, 9), ErrRange},
@@ -76,6 +101,9 @@ func TestFieldErrors(t *testing.T) {
 		{"start maze 3x3 for 2", goldenStart, parseAs(ParseStart), set(offStartMazeW, 3, 3), ErrRange},
 		{"start state every 0", goldenStart, parseAs(ParseStart), set(offStartStateEvery, 0), ErrRange},
 		{"start seat flags", goldenStart, parseAs(ParseStart), set(offStartSeat0Flags, 3), ErrFlags},
+		{"start room 17", goldenStart, parseAs(ParseStart), set(offStartRoomLen, 17), ErrName},
+		{"start code escape", goldenStart, parseAs(ParseStart), set(offStartCodeLen+1, 0x1b), ErrName},
+		{"start room trailing space", goldenStart, parseAs(ParseStart), set(offStartRoomLen+3, ' '), ErrName},
 		{"start name 17", goldenStart, parseAs(ParseStart), set(offStartSeat0, 17), ErrName},
 		{"start name escape", goldenStart, parseAs(ParseStart), set(offStartSeat0+1, 0x1b), ErrName},
 		{"start name leading space", goldenStart, parseAs(ParseStart), set(offStartSeat0+1, ' '), ErrName},
@@ -118,7 +146,17 @@ func TestFieldErrors(t *testing.T) {
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
 		{"leave reason 7", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 7), ErrReason},
 		{"reject reason 0", goldenReject, parseAs(ParseReject), set(HeaderLen, 0), ErrReason},
-		{"reject reason 8", goldenReject, parseAs(ParseReject), set(HeaderLen, 8), ErrReason},
+		{"reject reason 12", goldenReject, parseAs(ParseReject), set(HeaderLen, 12), ErrReason},
+
+		{"room list flags bit 1", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 2), ErrFlags},
+		{"room list 5 of 4", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 5), ErrRange},
+		{"room list 9 seats", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 9, 9), ErrRange},
+		{"room list bots > players", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+5, 5), ErrRange},
+		{"room list state 4", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+7, 4), ErrRange},
+		{"room list name escape", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+1, 0x1b), ErrName},
+		{"room list count 3 of 2", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0-1, 3), ErrShort},
+		{"room list count 1 of 2", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0-1, 1), ErrTrailing},
+		{"list rooms short", goldenListRooms, parseAs(ParseListRooms), func(b []byte) []byte { return b[:len(b)-1] }, ErrShort},
 	}
 	for _, tt := range tests {
 		b := tt.mutate(mustHex(t, tt.golden))
@@ -139,11 +177,24 @@ func TestValidValuesAccepted(t *testing.T) {
 		mutate func([]byte) []byte
 	}{
 		{"join spectate", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 1)},
-		{"join empty name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte { b[offJoinNameLen] = 0; return b[:offJoinName] }},
+		{"join empty name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			b[offJoinNameLen] = 0
+			return append(b[:offJoinName:offJoinName], b[offJoinKind:]...)
+		}},
 		{"join 16-byte name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
 			b[offJoinNameLen] = 16
-			return append(b[:offJoinName], "ééééééééé"[:16]...)
+			return append(append(b[:offJoinName:offJoinName], "ééééééééé"[:16]...), b[offJoinKind:]...)
 		}},
+		{"join create private 8 seats 7 bots", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			b[offJoinFlags], b[offJoinKind] = 2, byte(RoomCreate)
+			b[offJoinSeats], b[offJoinSeats+1] = 8, 7
+			return b
+		}},
+		{"join create default seats", goldenJoin, parseAs(ParseJoin), set(offJoinKind, byte(RoomCreate))},
+		{"join by code", goldenJoin, parseAs(ParseJoin), set(offJoinKind, byte(RoomCode))},
+		{"start rounds 255", goldenStart, parseAs(ParseStart), set(offStartRounds, 255)},
+		{"room list 8 of 8", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 8, 8)},
+		{"reject slow down", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectSlowDown))},
 		{"start spectator", goldenStart, parseAs(ParseStart), set(offStartSlot, SpectatorSlot)},
 		{"start need 2 of 2", goldenStart, parseAs(ParseStart), set(offStartNeed, 2)},
 		{"start maze 63x31", goldenStart, parseAs(ParseStart), set(offStartMazeW, 63, 31)},
@@ -171,7 +222,7 @@ func TestValidValuesAccepted(t *testing.T) {
 
 func TestVersionError(t *testing.T) {
 	b := mustHex(t, goldenHello)
-	b[2] = 3
+	b[2] = 4
 	for _, c := range codecCases() {
 		_, err := c.parse(b)
 		if !errors.Is(err, ErrVersion) {
@@ -183,10 +234,10 @@ func TestVersionError(t *testing.T) {
 	if !errors.As(err, &ve) {
 		t.Fatalf("ParseHeader error %T %v is not a *VersionError", err, err)
 	}
-	if ve.Got != 3 || ve.Want != Version {
-		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
+	if ve.Got != 4 || ve.Want != Version {
+		t.Errorf("VersionError{Got: %d, Want: %d}, want {4, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v2"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v4, this build speaks v3"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

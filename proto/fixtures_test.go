@@ -64,7 +64,7 @@ func testState() *State {
 
 func testStart(t Type) *Start {
 	p := &Start{Header: testHeader(t), Slot: 1, Slots: 2, Need: 0, StartTick: 600, ServerTick: 540,
-		WorldSeed: 0x5eed5eed5eed5eed, MazeW: 25, MazeH: 21, StateEvery: 2, Token: testToken()}
+		WorldSeed: 0x5eed5eed5eed5eed, MazeW: 25, MazeH: 21, StateEvery: 2, Rounds: 5, Token: testToken(), Room: "den", Code: "K7QPM2XD"}
 	p.Roster[0] = Seat{Name: "alice", Score: 3, Connected: true}
 	p.Roster[1] = Seat{Name: "bob", Score: 0, Connected: true}
 	return p
@@ -114,7 +114,8 @@ func codecCases() []codecCase {
 	return []codecCase{
 		{"Hello", &Hello{testHeader(TypeHello)}, goldenHello, parseAs(ParseHello)},
 		{"Challenge", &Challenge{testHeader(TypeChallenge), testCookie()}, goldenChallenge, parseAs(ParseChallenge)},
-		{"Join", &Join{Header: testHeader(TypeJoin), Cookie: testCookie(), Token: testToken(), Spectate: false, Name: "alice"},
+		{"Join", &Join{Header: testHeader(TypeJoin), Cookie: testCookie(), Token: testToken(), Spectate: false, Name: "alice",
+			Kind: RoomNamed, Room: "den"},
 			goldenJoin, parseAs(ParseJoin)},
 		{"Start", testStart(TypeStart), goldenStart, parseAs(ParseStart)},
 		{"Input", testInput(), goldenInput, parseAs(ParseInput)},
@@ -122,5 +123,14 @@ func codecCases() []codecCase {
 		{"State", testState(), goldenState, parseState},
 		{"Leave", &Leave{testHeader(TypeLeave), LeaveQuit}, goldenLeave, parseAs(ParseLeave)},
 		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},
+		{"ListRooms", &ListRooms{Header: testHeader(TypeListRooms), Cookie: testCookie(), ClientTime: 0x12345}, goldenListRooms, parseAs(ParseListRooms)},
+		{"RoomList", testRoomList(), goldenRoomList, parseAs(ParseRoomList)},
 	}
+}
+
+func testRoomList() *RoomList {
+	return &RoomList{Header: testHeader(TypeRoomList), ClientTime: 0x12345, Total: 2, Rooms: []RoomEntry{
+		{Name: "a", Players: 4, Seats: 4, Bots: 1, Spectators: 1, State: 2, Round: 3, RoundsToWin: 5, Leader: "alice", LeaderScore: 2},
+		{Name: "den", Private: true, Players: 1, Seats: 2, RoundsToWin: 5},
+	}}
 }

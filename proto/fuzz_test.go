@@ -105,15 +105,17 @@ func FuzzParseChallenge(f *testing.F) {
 }
 
 func FuzzParseJoin(f *testing.F) {
-	addSeeds(f, &Join{Spectate: true}, &Join{Name: "éééééééé"}, &Join{Name: "0123456789abcdef", Token: testToken()})
+	addSeeds(f, &Join{Spectate: true}, &Join{Name: "éééééééé"}, &Join{Name: "0123456789abcdef", Token: testToken()},
+		&Join{Name: "bob", Kind: RoomCreate, Room: "den", Seats: 4, Bots: 1, Private: true}, &Join{Kind: RoomCode, Room: "K7QPM2XD"})
 	fuzzParser(f, parseAs(ParseJoin))
 }
 
 func FuzzParseStart(f *testing.F) {
-	full := Start{Slots: 8, Need: 3, Slot: SpectatorSlot, MazeW: 63, MazeH: 31, StateEvery: 1}
+	full := Start{Slots: 8, Need: 3, Slot: SpectatorSlot, MazeW: 63, MazeH: 31, StateEvery: 1, Rounds: 5, Room: "den", Code: "K7QPM2XD"}
 	for i := range full.Roster {
 		full.Roster[i] = Seat{Name: "player é " + string(rune('0'+i)), Score: uint16(i), Connected: i%2 == 0}
 	}
+	addSeeds(f, &full)
 	fuzzParser(f, parseAs(ParseStart))
 }
 
@@ -184,4 +186,14 @@ func FuzzParseLeave(f *testing.F) {
 func FuzzParseReject(f *testing.F) {
 	addSeeds(f, &Reject{Reason: RejectVersion})
 	fuzzParser(f, parseAs(ParseReject))
+}
+
+func FuzzParseListRooms(f *testing.F) {
+	addSeeds(f, &ListRooms{Offset: 25, ClientTime: 1234})
+	fuzzParser(f, parseAs(ParseListRooms))
+}
+
+func FuzzParseRoomList(f *testing.F) {
+	addSeeds(f, testRoomList(), &RoomList{Total: 0})
+	fuzzParser(f, parseAs(ParseRoomList))
 }

@@ -4,41 +4,46 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenHeader = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
+	goldenVersion = "03"
+	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
-	goldenHello = "5454" + "02" + "01" + goldenHeader +
+	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
 		"00000000000000000000000000000000000000000000000000000000000000000000000000000000000000" // 43 bytes of padding
 
-	goldenChallenge = "5454" + "02" + "02" + goldenHeader +
+	goldenChallenge = "5454" + goldenVersion + "02" + goldenHeader +
 		"c0c1c2c3c4c5c6c7" + "c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" // cookie: time, MAC
 
-	goldenJoin = "5454" + "02" + "03" + goldenHeader +
+	goldenJoin = "5454" + goldenVersion + "03" + goldenHeader +
 		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" + // cookie
 		"707172737475767778797a7b7c7d7e7f" + // token
 		"00" + // flags
-		"05" + "616c696365" // name "alice"
+		"05" + "616c696365" + // name "alice"
+		"01" + "03" + "64656e" + // room kind named, room "den"
+		"00" + "00" // seats, bots: only to create
 
-	goldenStart = "5454" + "02" + "04" + goldenHeader +
+	goldenStart = "5454" + goldenVersion + "04" + goldenHeader +
 		"01" + "02" + "00" + // slot, slots, need
 		"00000258" + // start tick 600
 		"0000021c" + // server tick 540
 		"5eed5eed5eed5eed" + // world seed
-		"19" + "15" + "02" + // maze 25x21, state every 2
+		"19" + "15" + "02" + "05" + // maze 25x21, state every 2, first to 5
 		"707172737475767778797a7b7c7d7e7f" + // token
+		"03" + "64656e" + // room "den"
+		"08" + "4b3751504d325844" + // code "K7QPM2XD"
 		"05" + "616c696365" + "0003" + "01" + // seat 0: "alice", score 3, connected
 		"03" + "626f62" + "0000" + "01" // seat 1: "bob", score 0, connected
 
-	goldenInput = "5454" + "02" + "05" + goldenHeader +
+	goldenInput = "5454" + goldenVersion + "05" + goldenHeader +
 		"1234" + "04" + "000003e8" + // client time, n, first tick 1000
 		"010000" + "01ff00" + "00ff01" + "ff0101" // (moveX, moveY, buttons) × 4
 
-	goldenAck = "5454" + "02" + "06" + goldenHeader +
+	goldenAck = "5454" + goldenVersion + "06" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + // server tick 1000, newest input 1003, margin -12 ms
 		"beef" + "0096" + "03d1" + // echo time, echo delay 1.5 ms, received 977
 		"1122334455667788" + // hash
 		"0102" // guessed 258
 
-	goldenState = "5454" + "02" + "07" + goldenHeader +
+	goldenState = "5454" + goldenVersion + "07" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack
 		"e0e4ca334e0b16f5" + // hash
 		"0123456789abcdef" + // rng
@@ -49,7 +54,18 @@ const (
 		"0800" + "0640" + "78" + "00" + "00" + "ef" + // bullet 0
 		"2710" + "3a98" + "ab" + "55" + "29" + "0c" // bullet 1
 
-	goldenLeave = "5454" + "02" + "09" + goldenHeader + "01" // quit
+	goldenLeave = "5454" + goldenVersion + "09" + goldenHeader + "01" // quit
 
-	goldenReject = "5454" + "02" + "0a" + goldenHeader + "02" // full
+	goldenReject = "5454" + goldenVersion + "0a" + goldenHeader + "02" // full
+
+	goldenListRooms = "5454" + goldenVersion + "0b" + goldenHeader +
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" + // cookie
+		"00" + "00012345" // offset 0, client time
+
+	goldenRoomList = "5454" + goldenVersion + "0c" + goldenHeader +
+		"00012345" + "0002" + "00" + "02" + // client time, total 2, offset 0, 2 rooms
+		"01" + "61" + "00" + "04" + "04" + "01" + "01" + "02" + "0003" + "05" + // "a": public, 4 of 4, 1 bot, 1 spectator, playing, round 3, first to 5
+		"05" + "616c696365" + "0002" + // leader "alice" with 2
+		"03" + "64656e" + "01" + "01" + "02" + "00" + "00" + "00" + "0000" + "05" + // "den": private, 1 of 2, waiting
+		"00" + "0000" // no leader
 )

@@ -3,7 +3,6 @@ package proto
 import (
 	"encoding/binary"
 	"fmt"
-	"unicode/utf8"
 
 	"ttytanks/game"
 )
@@ -102,10 +101,31 @@ func ParseChallengeBody(h Header, b []byte) (Challenge, error) {
 	return p, nil
 }
 
-// joinSpectate is the Join flag bit asking for a spectator seat.
-const joinSpectate = 1 << 0
+// Join flag bits.
+const (
+	joinSpectate = 1 << 0 // ask for a spectator place
+	joinPrivate  = 1 << 1 // RoomCreate: the new room is private
+)
 
-// Join (client → server) echoes the Challenge's cookie and asks for a seat.
+// RoomKind says how a Join picks its room. Its values are part of the
+// wire format.
+type RoomKind uint8
+
+// Room kinds.
+const (
+	// RoomQuick: the fullest public room with a free seat, or a new one; a
+	// spectator watches the public room with the most players.
+	RoomQuick RoomKind = iota
+	// RoomNamed: the room of that name, created if there is none.
+	RoomNamed
+	// RoomCode: the private room with that join code.
+	RoomCode
+	// RoomCreate: a new room with that name, seats, bots and privacy.
+	RoomCreate
+)
+
+// Join (client → server) echoes the Challenge's cookie and asks for a seat
+// (or a spectator's place) in a room.
 type Join struct {
 	Header
 	// Cookie is the cookie from the Challenge.
@@ -117,13 +137,25 @@ type Join struct {
 	// Name is the player's name: at most MaxNameLen bytes of valid UTF-8 on
 	// the wire. Clients send SanitizeName's result; servers sanitise again.
 	Name string
+	// Kind says how the server picks the room; Room is its name
+	// (RoomNamed, RoomCreate) or join code (RoomCode), at most MaxNameLen
+	// bytes of valid UTF-8, empty for RoomQuick.
+	Kind RoomKind
+	Room string
+	// Seats, Bots and Private describe the room to create (RoomCreate);
+	// zero otherwise. Seats 0 means the server's default.
+	Seats, Bots uint8
+	Private     bool
 }
 
-// Len returns the encoded size of the Join: 63 bytes plus the name.
-func (p *Join) Len() int { return HeaderLen + CookieLen + TokenLen + 2 + len(p.Name) }
+// Len returns the encoded size of the Join: 67 bytes plus the name and
+// the room.
+func (p *Join) Len() int {
+	return HeaderLen + CookieLen + TokenLen + 2 + len(p.Name) + 4 + len(p.Room)
+}
 
-// Append appends the Join to b. A Name longer than MaxNameLen bytes is
-// written as it is and the receiver rejects it.
+// Append appends the Join to b. A Name or Room longer than MaxNameLen
+// bytes is written as it is and the receiver rejects it.
 func (p *Join) Append(b []byte) []byte {
 	b = p.appendAs(b, TypeJoin)
 	b = append(b, p.Cookie[:]...)
@@ -132,13 +164,20 @@ func (p *Join) Append(b []byte) []byte {
 	if p.Spectate {
 		flags |= joinSpectate
 	}
+	if p.Private {
+		flags |= joinPrivate
+	}
 	b = append(b, flags, byte(len(p.Name)))
-	return append(b, p.Name...)
+	b = append(b, p.Name...)
+	b = append(b, byte(p.Kind), byte(len(p.Room)))
+	b = append(b, p.Room...)
+	return append(b, p.Seats, p.Bots)
 }
 
-// ParseJoin decodes a Join. It rejects undefined flag bits (ErrFlags) and
-// a name longer than MaxNameLen bytes or not valid UTF-8 (ErrName); it does
-// not sanitise the name.
+// ParseJoin decodes a Join. It rejects undefined flag bits (ErrFlags), a
+// name or room longer than MaxNameLen bytes or not valid UTF-8 (ErrName),
+// an unknown room kind, a room on a quick Join, and room settings on
+// anything but RoomCreate (ErrRange); it does not sanitise the names.
 func ParseJoin(b []byte) (Join, error) {
 	h, err := ParseHeader(b)
 	if err != nil {
@@ -158,25 +197,34 @@ func ParseJoinBody(h Header, b []byte) (Join, error) {
 	copy(p.Cookie[:], r.bytes(CookieLen))
 	copy(p.Token[:], r.bytes(TokenLen))
 	flags := r.u8()
-	n := int(r.u8())
-	if r.short {
-		return Join{}, ErrShort
+	name, err := r.name()
+	if err != nil {
+		return Join{}, err
 	}
-	if flags&^joinSpectate != 0 {
-		return Join{}, ErrFlags
+	p.Kind = RoomKind(r.u8())
+	room, err := r.name()
+	if err != nil {
+		return Join{}, err
 	}
-	p.Spectate = flags&joinSpectate != 0
-	if n > MaxNameLen {
-		return Join{}, fmt.Errorf("%w: %d bytes, max %d", ErrName, n, MaxNameLen)
-	}
-	name := r.bytes(n)
+	p.Seats, p.Bots = r.u8(), r.u8()
 	if err := r.end(); err != nil {
 		return Join{}, err
 	}
-	if !utf8.Valid(name) {
-		return Join{}, fmt.Errorf("%w: not valid UTF-8", ErrName)
+	if flags&^(joinSpectate|joinPrivate) != 0 {
+		return Join{}, ErrFlags
 	}
-	p.Name = string(name)
+	p.Spectate, p.Private = flags&joinSpectate != 0, flags&joinPrivate != 0
+	switch {
+	case p.Kind > RoomCreate:
+		return Join{}, fmt.Errorf("%w: room kind %d", ErrRange, p.Kind)
+	case p.Kind == RoomQuick && len(room) != 0:
+		return Join{}, fmt.Errorf("%w: a quick join names no room", ErrRange)
+	case p.Kind != RoomCreate && (p.Seats != 0 || p.Bots != 0 || p.Private):
+		return Join{}, fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
+	case p.Kind == RoomCreate && (p.Seats > game.MaxPlayers || (p.Seats != 0 && p.Bots >= p.Seats) || (p.Seats == 0 && p.Bots != 0)):
+		return Join{}, fmt.Errorf("%w: a room of %d seats with %d bots", ErrRange, p.Seats, p.Bots)
+	}
+	p.Name, p.Room = string(name), string(room)
 	return p, nil
 }
 
@@ -224,15 +272,23 @@ type Start struct {
 	MazeW, MazeH uint8
 	// StateEvery is the interval between State packets, in ticks (>= 1).
 	StateEvery uint8
+	// Rounds is the match's win condition: the first to win that many
+	// rounds wins (game.Config.Rounds; 0: rounds go on).
+	Rounds uint8
 	// Token is the addressee's reconnect token (zero for spectators).
 	Token Token
+	// Room is the room's name, in SanitizeName form; Code is a private
+	// room's join code (empty for a public room), so its players can pass
+	// it on.
+	Room, Code string
 	// Roster describes the seats; entries at and above Slots are zero.
 	Roster [game.MaxPlayers]Seat
 }
 
-// Len returns the encoded size: 59 bytes, plus 4 per seat, plus the names.
+// Len returns the encoded size: 62 bytes, plus the room's name and code,
+// plus 4 per seat, plus the seats' names.
 func (p *Start) Len() int {
-	n := startFixedLen
+	n := startFixedLen + len(p.Room) + len(p.Code)
 	for i := 0; i < int(p.Slots) && i < len(p.Roster); i++ {
 		n += seatFixedLen + len(p.Roster[i].Name)
 	}
@@ -240,7 +296,7 @@ func (p *Start) Len() int {
 }
 
 const (
-	startFixedLen = HeaderLen + 3 + 4 + 4 + 8 + 3 + TokenLen
+	startFixedLen = HeaderLen + 3 + 4 + 4 + 8 + 4 + TokenLen + 2
 	seatFixedLen  = 4 // name length u8, score u16, flags u8
 )
 
@@ -254,8 +310,12 @@ func (p *Start) Append(b []byte) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(p.StartTick))
 	b = binary.BigEndian.AppendUint32(b, uint32(p.ServerTick))
 	b = binary.BigEndian.AppendUint64(b, p.WorldSeed)
-	b = append(b, p.MazeW, p.MazeH, p.StateEvery)
+	b = append(b, p.MazeW, p.MazeH, p.StateEvery, p.Rounds)
 	b = append(b, p.Token[:]...)
+	b = append(b, byte(len(p.Room)))
+	b = append(b, p.Room...)
+	b = append(b, byte(len(p.Code)))
+	b = append(b, p.Code...)
 	for i := 0; i < int(p.Slots); i++ {
 		s := &p.Roster[i]
 		b = append(b, byte(len(s.Name)))
@@ -295,14 +355,23 @@ func ParseStartBody(h Header, b []byte) (Start, error) {
 	p.StartTick = game.Tick(r.u32())
 	p.ServerTick = game.Tick(r.u32())
 	p.WorldSeed = r.u64()
-	p.MazeW, p.MazeH, p.StateEvery = r.u8(), r.u8(), r.u8()
+	p.MazeW, p.MazeH, p.StateEvery, p.Rounds = r.u8(), r.u8(), r.u8(), r.u8()
 	copy(p.Token[:], r.bytes(TokenLen))
-	if r.short {
-		return Start{}, ErrShort
+	room, err := r.name()
+	if err != nil {
+		return Start{}, err
+	}
+	code, err := r.name()
+	if err != nil {
+		return Start{}, err
 	}
 	if err := p.checkRange(); err != nil {
 		return Start{}, err
 	}
+	if !isSanitized(room) || !isSanitized(code) {
+		return Start{}, fmt.Errorf("%w: room %q code %q not sanitised", ErrName, room, code)
+	}
+	p.Room, p.Code = string(room), string(code)
 	for i := 0; i < int(p.Slots); i++ {
 		s := &p.Roster[i]
 		n := int(r.u8())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Protocol constants. Sizes are in bytes.
@@ -13,7 +14,7 @@ const (
 	Magic uint16 = 0x5454
 	// Version is the protocol version this build speaks. Any change to a
 	// layout below, or to the game rules, needs a new version.
-	Version uint8 = 2
+	Version uint8 = 3
 	// MaxDatagram is the largest datagram either side sends or accepts.
 	MaxDatagram = 1200
 	// HeaderLen is the size of the common header: magic u16, version u8,
@@ -54,12 +55,14 @@ const (
 	_                             // 8: unassigned (version 1's Reset)
 	TypeLeave                     // either way: the session ends, or a Leave is acknowledged
 	TypeReject                    // server → client: the Hello or Join is refused
+	TypeListRooms                 // client → server: cookie, ask for the room list
+	TypeRoomList                  // server → client: one page of the room list
 )
 
 var typeNames = [...]string{
 	TypeHello: "Hello", TypeChallenge: "Challenge", TypeJoin: "Join", TypeStart: "Start",
 	TypeInput: "Input", TypeAck: "Ack", TypeState: "State",
-	TypeLeave: "Leave", TypeReject: "Reject",
+	TypeLeave: "Leave", TypeReject: "Reject", TypeListRooms: "ListRooms", TypeRoomList: "RoomList",
 }
 
 // String returns the packet type's name, such as "Hello", or "Type(N)" for
@@ -71,7 +74,7 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeReject && t != typeUnassigned }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeRoomList && t != typeUnassigned }
 
 // typeUnassigned is the type value version 1 used for Reset; no packet has
 // it now.
@@ -229,4 +232,24 @@ func (r *reader) end() error {
 		return ErrTrailing
 	}
 	return nil
+}
+
+// name reads a length-prefixed name: at most MaxNameLen bytes of valid
+// UTF-8 (ErrName), ErrShort if the datagram ends first. It aliases b.
+func (r *reader) name() ([]byte, error) {
+	n := int(r.u8())
+	if r.short {
+		return nil, ErrShort
+	}
+	if n > MaxNameLen {
+		return nil, fmt.Errorf("%w: %d bytes, max %d", ErrName, n, MaxNameLen)
+	}
+	v := r.bytes(n)
+	if r.short {
+		return nil, ErrShort
+	}
+	if !utf8.Valid(v) {
+		return nil, fmt.Errorf("%w: not valid UTF-8", ErrName)
+	}
+	return v, nil
 }

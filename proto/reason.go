@@ -47,7 +47,8 @@ type RejectReason uint8
 const (
 	// RejectVersion: the client speaks another protocol version.
 	RejectVersion RejectReason = 1 + iota
-	// RejectFull: every seat is taken.
+	// RejectFull: the server has no seat to offer: every room is full
+	// and no more may open.
 	RejectFull
 	// RejectBadCookie: the Join's cookie is invalid or expired; start over
 	// with a Hello.
@@ -61,6 +62,16 @@ const (
 	// RejectAddrLimit: the client's address already holds its share of
 	// seats (or spectator places).
 	RejectAddrLimit
+	// RejectNoRoom: no room has that name (a spectator's Join) or that
+	// join code.
+	RejectNoRoom
+	// RejectRoomTaken: a room of that name exists (RoomCreate).
+	RejectRoomTaken
+	// RejectRoomFull: every seat of the named room is taken.
+	RejectRoomFull
+	// RejectSlowDown: too many wrong join codes from the address; try
+	// again in a minute.
+	RejectSlowDown
 )
 
 var rejectNames = [...]string{
@@ -68,9 +79,11 @@ var rejectNames = [...]string{
 	RejectBadCookie: "bad or expired cookie", RejectBadToken: "unknown reconnect token",
 	RejectBadName: "bad name", RejectNoMatch: "no match to join",
 	RejectAddrLimit: "too many players from your address",
+	RejectNoRoom:    "no such room", RejectRoomTaken: "a room of that name exists",
+	RejectRoomFull: "the room is full", RejectSlowDown: "too many wrong codes: wait a minute",
 }
 
-func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectAddrLimit }
+func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectSlowDown }
 
 // String returns a short lower-case description, fit for a status line.
 func (r RejectReason) String() string {

@@ -1,0 +1,216 @@
+package proto
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"ttytanks/game"
+)
+
+// ListRooms (client → server) asks for one page of the room list. It
+// echoes a Challenge's cookie, so the server answers only an address that
+// has shown it receives what is sent to it: the answer may be larger than
+// the request.
+type ListRooms struct {
+	Header
+	// Cookie is the cookie from a Challenge to this session.
+	Cookie Cookie
+	// Offset is the index of the first room wanted.
+	Offset uint8
+	// ClientTime is the client's clock in milliseconds, echoed in the
+	// RoomList (the lobby's ping).
+	ClientTime uint32
+}
+
+// ListRoomsLen is the size of a ListRooms.
+const ListRoomsLen = HeaderLen + CookieLen + 1 + 4
+
+// Len returns the encoded size of a ListRooms (50 bytes).
+func (p *ListRooms) Len() int { return ListRoomsLen }
+
+// Append appends the ListRooms to b.
+func (p *ListRooms) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeListRooms)
+	b = append(b, p.Cookie[:]...)
+	b = append(b, p.Offset)
+	return binary.BigEndian.AppendUint32(b, p.ClientTime)
+}
+
+// ParseListRooms decodes a ListRooms.
+func ParseListRooms(b []byte) (ListRooms, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return ListRooms{}, err
+	}
+	return ParseListRoomsBody(h, b)
+}
+
+// ParseListRoomsBody decodes the rest of a ListRooms datagram b whose
+// header ParseHeader has already returned as h.
+func ParseListRoomsBody(h Header, b []byte) (ListRooms, error) {
+	if err := h.want(TypeListRooms); err != nil {
+		return ListRooms{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := ListRooms{Header: h}
+	copy(p.Cookie[:], r.bytes(CookieLen))
+	p.Offset = r.u8()
+	p.ClientTime = r.u32()
+	if err := r.end(); err != nil {
+		return ListRooms{}, err
+	}
+	return p, nil
+}
+
+// RoomEntry is one room in a RoomList.
+type RoomEntry struct {
+	// Name is the room's name in SanitizeName form.
+	Name    string
+	Private bool
+	// Players counts the seats taken (bots included), of Seats; Bots are
+	// the server-side bots among them.
+	Players, Seats, Bots, Spectators uint8
+	// State is the room's phase: 0 waiting, 1 countdown, 2 playing,
+	// 3 results (MaxRoomState).
+	State uint8
+	// Round is the round being played (0 before the first); RoundsToWin
+	// the match's win condition (0: none).
+	Round       uint16
+	RoundsToWin uint8
+	// Leader is the name of the player with the most round wins ("" when
+	// none has won a round), LeaderScore its round wins.
+	Leader      string
+	LeaderScore uint16
+}
+
+// MaxRoomState is the highest RoomEntry.State.
+const MaxRoomState = 3
+
+// roomPrivate is the RoomEntry flag bit for Private.
+const roomPrivate = 1 << 0
+
+// roomEntryFixedLen is a RoomEntry's size without its two names.
+const roomEntryFixedLen = 1 + 1 + 5 + 2 + 1 + 1 + 2
+
+// Len returns the entry's encoded size: 13 bytes plus the two names.
+func (e *RoomEntry) Len() int { return roomEntryFixedLen + len(e.Name) + len(e.Leader) }
+
+// RoomList (server → client) is one page of the room list, the answer to
+// a ListRooms with a valid cookie.
+type RoomList struct {
+	Header
+	// ClientTime echoes the ListRooms' ClientTime.
+	ClientTime uint32
+	// Total is the number of rooms listed in all pages; Offset the index
+	// of Rooms[0].
+	Total  uint16
+	Offset uint8
+	// Rooms are the rooms of this page: as many as fit in MaxDatagram.
+	Rooms []RoomEntry
+}
+
+// roomListFixedLen is a RoomList's size without its entries.
+const roomListFixedLen = HeaderLen + 4 + 2 + 1 + 1
+
+// Len returns the encoded size: 29 bytes plus the entries.
+func (p *RoomList) Len() int {
+	n := roomListFixedLen
+	for i := range p.Rooms {
+		n += p.Rooms[i].Len()
+	}
+	return n
+}
+
+// Fits reports whether one more entry e fits in the datagram.
+func (p *RoomList) Fits(e *RoomEntry) bool {
+	return p.Len()+e.Len() <= MaxDatagram && len(p.Rooms) < 255
+}
+
+// Append appends the RoomList to b. Names are written as they are: ones
+// not in SanitizeName form are rejected by the receiver.
+func (p *RoomList) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeRoomList)
+	b = binary.BigEndian.AppendUint32(b, p.ClientTime)
+	b = binary.BigEndian.AppendUint16(b, p.Total)
+	b = append(b, p.Offset, byte(len(p.Rooms)))
+	for i := range p.Rooms {
+		e := &p.Rooms[i]
+		b = append(b, byte(len(e.Name)))
+		b = append(b, e.Name...)
+		var flags byte
+		if e.Private {
+			flags |= roomPrivate
+		}
+		b = append(b, flags, e.Players, e.Seats, e.Bots, e.Spectators, e.State)
+		b = binary.BigEndian.AppendUint16(b, e.Round)
+		b = append(b, e.RoundsToWin, byte(len(e.Leader)))
+		b = append(b, e.Leader...)
+		b = binary.BigEndian.AppendUint16(b, e.LeaderScore)
+	}
+	return b
+}
+
+// ParseRoomList decodes a RoomList. Besides the lengths it checks that
+// names are in SanitizeName form (ErrName), flags are defined (ErrFlags),
+// and that players ≤ seats ≤ 8, bots ≤ players and the state is known
+// (ErrRange).
+func ParseRoomList(b []byte) (RoomList, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return RoomList{}, err
+	}
+	return ParseRoomListBody(h, b)
+}
+
+// ParseRoomListBody decodes the rest of a RoomList datagram b whose header
+// ParseHeader has already returned as h.
+func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
+	if err := h.want(TypeRoomList); err != nil {
+		return RoomList{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := RoomList{Header: h}
+	p.ClientTime = r.u32()
+	p.Total = r.u16()
+	p.Offset = r.u8()
+	n := int(r.u8())
+	if r.short {
+		return RoomList{}, ErrShort
+	}
+	if n > 0 {
+		p.Rooms = make([]RoomEntry, 0, min(n, (len(b)-roomListFixedLen)/roomEntryFixedLen+1))
+	}
+	for i := 0; i < n; i++ {
+		var e RoomEntry
+		name, err := r.name()
+		if err != nil {
+			return RoomList{}, err
+		}
+		flags := r.u8()
+		e.Players, e.Seats, e.Bots, e.Spectators, e.State = r.u8(), r.u8(), r.u8(), r.u8(), r.u8()
+		e.Round = r.u16()
+		e.RoundsToWin = r.u8()
+		leader, err := r.name()
+		if err != nil {
+			return RoomList{}, err
+		}
+		e.LeaderScore = r.u16()
+		if r.short {
+			return RoomList{}, ErrShort
+		}
+		switch {
+		case !isSanitized(name) || !isSanitized(leader):
+			return RoomList{}, fmt.Errorf("%w: room %d: name %q leader %q not sanitised", ErrName, i, name, leader)
+		case flags&^roomPrivate != 0:
+			return RoomList{}, ErrFlags
+		case e.Seats > game.MaxPlayers || e.Players > e.Seats || e.Bots > e.Players || e.State > MaxRoomState:
+			return RoomList{}, fmt.Errorf("%w: room %d: %d of %d seats, %d bots, state %d", ErrRange, i, e.Players, e.Seats, e.Bots, e.State)
+		}
+		e.Name, e.Leader, e.Private = string(name), string(leader), flags&roomPrivate != 0
+		p.Rooms = append(p.Rooms, e)
+	}
+	if err := r.end(); err != nil {
+		return RoomList{}, err
+	}
+	return p, nil
+}
