@@ -17,13 +17,14 @@ type operatorAction uint8
 
 const (
 	opNone operatorAction = iota
-	opKick                // k then a slot digit: end that player's session
-	opBan                 // b then a slot digit: kick everyone at that player's address and refuse it
+	opKick                // k then a player's number on the dashboard: end that player's session
+	opBan                 // b then a player's number: kick everyone at that player's address and refuse it
 	opStop                // Ctrl-C (the terminal is raw, so it arrives as a key)
 )
 
 // operatorKeys turns the dashboard's key presses into actions: a letter
-// (k or b) arms, the next digit names the slot; anything else disarms.
+// (k or b) arms, the next digit names the player by its number in the
+// dashboard's list (ServerStats.Players); anything else disarms.
 type operatorKeys struct {
 	armed byte
 }
@@ -52,37 +53,36 @@ func (o *operatorKeys) key(b byte) (operatorAction, int) {
 // operator. An SSH player (its game address on the in-memory network) is
 // banned by the SSH server: its IP address and, with authorized keys, its
 // key.
-func operate(sd *netcode.ServerDriver, ssh *sshplay.Server, a operatorAction, slot int) string {
+func operate(sd *netcode.ServerDriver, ssh *sshplay.Server, a operatorAction, num int) string {
 	var st netcode.ServerStats
 	sd.Do(func(s *netcode.Server) { st = s.Stats() })
-	for _, p := range st.Players {
-		if p.Slot != slot {
-			continue
-		}
-		if p.Bot || p.Addr == "" {
-			return fmt.Sprintf("slot %d is a bot", slot)
-		}
-		switch a {
-		case opKick:
-			sd.Kick(slot)
-			return fmt.Sprintf("kicked %s (slot %d)", p.Name, slot)
-		case opBan:
-			ap, err := netip.ParseAddrPort(p.Addr)
-			if err != nil {
-				return fmt.Sprintf("slot %d: %v", slot, err)
-			}
-			if netcode.MemPrefix.Contains(ap.Addr()) {
-				if ssh == nil || !ssh.BanPlayer(ap) {
-					return fmt.Sprintf("slot %d: no SSH player found to ban", slot)
-				}
-				sd.Kick(slot)
-				return fmt.Sprintf("banned SSH player %s (address and key) for the server's life", p.Name)
-			}
-			sd.Ban(ap.Addr())
-			return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)
-		}
+	if num < 0 || num >= len(st.Players) {
+		return fmt.Sprintf("no player %d", num)
 	}
-	return fmt.Sprintf("no one in slot %d", slot)
+	p := st.Players[num]
+	if p.Bot || p.Addr == "" {
+		return fmt.Sprintf("player %d (%s) is a bot", num, p.Name)
+	}
+	switch a {
+	case opKick:
+		sd.Kick(p.Room, p.Slot)
+		return fmt.Sprintf("kicked %s (room %s, slot %d)", p.Name, p.Room, p.Slot)
+	case opBan:
+		ap, err := netip.ParseAddrPort(p.Addr)
+		if err != nil {
+			return fmt.Sprintf("player %d: %v", num, err)
+		}
+		if netcode.MemPrefix.Contains(ap.Addr()) {
+			if ssh == nil || !ssh.BanPlayer(ap) {
+				return fmt.Sprintf("player %d: no SSH player found to ban", num)
+			}
+			sd.Kick(p.Room, p.Slot)
+			return fmt.Sprintf("banned SSH player %s (address and key) for the server's life", p.Name)
+		}
+		sd.Ban(ap.Addr())
+		return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)
+	}
+	return ""
 }
 
 // rawKeys puts a terminal stdin in raw mode and delivers its bytes; the

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/spf13/pflag"
 
+	"ttytanks/netcode"
 	"ttytanks/netcode/recordings"
 )
 
@@ -27,8 +29,47 @@ func (f *recordFlags) check() error {
 	return nil
 }
 
-// open returns the Recorder for --record, or nil without it.
-func (f *recordFlags) open(logger *slog.Logger) (*recordings.Dir, error) {
+// roomRecorders gives each room its own recordings.Dir in the --record
+// directory (files are named by match, so rooms do not collide) and closes
+// them all at exit.
+type roomRecorders struct {
+	dir    string
+	keep   recordings.Keep
+	logger *slog.Logger
+	mu     sync.Mutex // the server's loop opens, the exit closes
+	open   []*recordings.Dir
+}
+
+// forRoom returns a new room's Recorder; nil (no recording) if the
+// directory cannot be used, which is logged.
+func (r *roomRecorders) forRoom(room string) netcode.Recorder {
+	d, err := recordings.NewDir(r.dir, r.keep, "ttytanks "+version, r.logger.With("room", room))
+	if err != nil {
+		r.logger.Error("recording: cannot open the directory", "room", room, "err", err)
+		return nil
+	}
+	r.mu.Lock()
+	r.open = append(r.open, d)
+	r.mu.Unlock()
+	return d
+}
+
+// Close closes every room's Recorder.
+func (r *roomRecorders) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var first error
+	for _, d := range r.open {
+		if err := d.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// open returns the room recorders for --record, or nil without it. It
+// checks the directory can be made.
+func (f *recordFlags) open(logger *slog.Logger) (*roomRecorders, error) {
 	if f.dir == "" {
 		return nil, nil
 	}
@@ -37,5 +78,6 @@ func (f *recordFlags) open(logger *slog.Logger) (*recordings.Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--record: %v", err)
 	}
-	return d, nil
+	_ = d.Close()
+	return &roomRecorders{dir: f.dir, keep: keep, logger: logger}, nil
 }

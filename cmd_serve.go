@@ -238,7 +238,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if rec != nil {
-		cfg.Recorder = rec
+		cfg.NewRecorder = rec.forRoom
 		defer rec.Close()
 	}
 	srv, err := netcode.NewServer(cfg)

@@ -128,7 +128,7 @@ func TestLossUpIsHonest(t *testing.T) {
 
 			// The twin is the path: the server counted exactly the Input
 			// datagrams the twin says were delivered (bar those in flight).
-			p := &n.server.seats.at(c.Slot()).in
+			p := &n.server.room0().seats.at(c.Slot()).in
 			delivered := 0
 			for i := 1; i <= int(c.link.sent); i++ {
 				if !lost[i+offset] {
@@ -154,7 +154,7 @@ func TestLossUpIsHonest(t *testing.T) {
 // server stepped with its real input and how many it guessed (held or
 // neutral), and the smallest and largest input lead seen.
 func guessed(n *simnet, sc *simClient, d time.Duration) (real, guess uint64, minLead, maxLead int32) {
-	p := &n.server.seats.at(sc.c.Slot()).in
+	p := &n.server.room0().seats.at(sc.c.Slot()).in
 	r0, g0 := p.real, p.heldN+p.neutral
 	minLead, maxLead = math.MaxInt32, math.MinInt32
 	n.onServerTick = func() {
@@ -240,12 +240,12 @@ func TestMatchStartKeepsInputs(t *testing.T) {
 		if !n.runUntil(10*time.Second, n.server.Running) {
 			t.Fatalf("RTT %v: match was not scheduled", rtt)
 		}
-		start := n.server.match.start
+		start := n.server.room0().match.start
 		end := start.Add(3 * int32(time.Second/TickDuration))
 		if !n.runUntil(10*time.Second, func() bool { return !n.server.World().Tick().Before(end) }) {
 			t.Fatalf("RTT %v: the match did not run 3 s", rtt)
 		}
-		p := &n.server.seats.at(sc.c.Slot()).in
+		p := &n.server.room0().seats.at(sc.c.Slot()).in
 		t.Logf("RTT %v: start tick %d; first 3 s: real %d, held %d, neutral %d; client %v, input lead %d",
 			rtt, start, p.real, p.heldN, p.neutral, sc.c.Status(), sc.c.Metrics().InputLead)
 		if p.real+p.heldN+p.neutral != uint64(end-start) {
@@ -304,7 +304,7 @@ func TestFaultStaysInMatch(t *testing.T) {
 		t.Fatalf("a new player after the fault: %v (%v)", second.c.Status(), second.c.Err())
 	}
 	n.run(2 * time.Second)
-	p := &n.server.seats.at(second.c.Slot()).in
+	p := &n.server.room0().seats.at(second.c.Slot()).in
 	st := n.server.Stats()
 	t.Logf("fault at tick %d: first player ended with %q; new match %d at tick %d, new player real inputs %d; faults %d",
 		faultAt, first.c.Err(), st.Match, st.Tick, p.real, st.Faults)

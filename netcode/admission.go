@@ -115,3 +115,10 @@ func (a *admission) leftRecently(addr netip.AddrPort, session uint64, now time.T
 	}
 	return departure{}, false
 }
+
+// random fills b with random bytes from the entropy source (join codes).
+func (a *admission) random(b []byte) {
+	if _, err := io.ReadFull(a.entropy, b); err != nil {
+		panic("netcode: entropy: " + err.Error())
+	}
+}

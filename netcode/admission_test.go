@@ -143,8 +143,8 @@ func TestTokensRotate(t *testing.T) {
 	thief := n.addClientAt(ClientConfig{}, "127.0.0.66:6666", 3)
 	thief.c.sess.token = stolen
 	n.run(time.Second)
-	if errors.Is(thief.c.Err(), ErrServerFull) == false || n.server.seats.at(a.c.Slot()).addr != a.addr {
-		t.Fatalf("a used token: thief %v %v, seat at %v", thief.c.Status(), thief.c.Err(), n.server.seats.at(a.c.Slot()).addr)
+	if errors.Is(thief.c.Err(), ErrServerFull) == false || n.server.room0().seats.at(a.c.Slot()).addr != a.addr {
+		t.Fatalf("a used token: thief %v %v, seat at %v", thief.c.Status(), thief.c.Err(), n.server.room0().seats.at(a.c.Slot()).addr)
 	}
 	// Renewal: after tokenLife the player holds a new token.
 	before := a.c.sess.token
@@ -152,7 +152,7 @@ func TestTokensRotate(t *testing.T) {
 	if a.c.sess.token == before {
 		t.Fatal("the token was not renewed after tokenLife")
 	}
-	if st := n.server.seats.at(a.c.Slot()); st.prevToken != before || !st.prevUntil.After(n.now) {
+	if st := n.server.room0().seats.at(a.c.Slot()); st.prevToken != before || !st.prevUntil.After(n.now) {
 		t.Fatal("the previous token is not kept for its grace period")
 	}
 }
@@ -196,7 +196,7 @@ func TestQuietPeerCostsLittle(t *testing.T) {
 	}
 	a.up.Impairment = Impairment{}
 	if !n.runUntil(2*time.Second, func() bool {
-		st := n.server.seats.at(a.c.Slot())
+		st := n.server.room0().seats.at(a.c.Slot())
 		return a.c.Status() == StatusPlaying && st.state == seatHeld && st.addr == a.addr
 	}) {
 		t.Fatal("the player did not come back")
@@ -218,7 +218,7 @@ func TestKickAndBan(t *testing.T) {
 	if !n.runUntil(3*time.Second, n.playing) {
 		t.Fatal("match did not start")
 	}
-	n.route(n.saddr, a.down, n.server.Kick(a.c.Slot()))
+	n.route(n.saddr, a.down, n.server.Kick("a", a.c.Slot()))
 	n.run(500 * time.Millisecond)
 	var ended *EndedError
 	if !errors.As(a.c.Err(), &ended) || ended.Reason != proto.LeaveKicked || n.server.Stats().Need != 1 {

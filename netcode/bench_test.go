@@ -71,7 +71,7 @@ func BenchmarkServerTick8Players(b *testing.B) {
 	if !s.Running() {
 		b.Fatal("match did not start")
 	}
-	for s.clock.Before(s.match.world.Tick()) { // the start countdown
+	for s.clock.Before(s.room0().match.world.Tick()) { // the start countdown
 		now = now.Add(TickDuration)
 		s.Tick(now)
 	}

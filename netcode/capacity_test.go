@@ -54,7 +54,7 @@ func BenchmarkServerCapacity(b *testing.B) {
 		servers[m] = s
 	}
 	for m := range servers { // the start countdown
-		for s := servers[m]; s.clock.Before(s.match.world.Tick()); {
+		for s := servers[m]; s.clock.Before(s.room0().match.world.Tick()); {
 			s.Tick(now)
 		}
 	}

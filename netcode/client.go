@@ -23,6 +23,8 @@ type ClientConfig struct {
 	Name string
 	// Spectate joins without taking a seat.
 	Spectate bool
+	// Room says which room to join (the zero value: a quick match).
+	Room RoomRequest
 	// Redundancy is the least number of the newest inputs each Input
 	// datagram carries (default proto.DefaultRedundancy, at most
 	// proto.MaxInputs); clock sync raises it under loss.
@@ -132,7 +134,7 @@ func NewClient(cfg ClientConfig) *Client {
 	if pred == nil {
 		pred = &VelocityPredictor{}
 	}
-	c := &Client{cfg: cfg, sess: newSession(cfg.Session), tl: newTimeline(cfg.History, pred, cfg.OnPredict),
+	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), tl: newTimeline(cfg.History, pred, cfg.OnPredict),
 		sync: newClockSync(), link: newLinkStats()}
 	c.m.replayCost = newWindow(512)
 	c.m.replaySpark = newSpark()
@@ -148,6 +150,11 @@ func (c *Client) Err() error { return c.sess.reason() }
 
 // Session returns the session id.
 func (c *Client) Session() uint64 { return c.sess.sessionID() }
+
+// Room returns the room we play in, its join code (a private room's,
+// else "") and the match's win condition (0: rounds go on), as the
+// server last said; "" before the first Start.
+func (c *Client) Room() (name, code string, rounds int) { return c.sess.roomOf() }
 
 // Slot returns our seat, or -1 (spectating or not yet seated).
 func (c *Client) Slot() int { return c.sess.seat() }

@@ -22,29 +22,77 @@ func (wallClock) Now() time.Time { return time.Now() }
 // without one.
 func systemEntropy() io.Reader { return rand.Reader }
 
-// ServerDriver binds a Server to a transport and the wall clock: one
-// goroutine receives datagrams, Run calls Advance at each Deadline. Calls
-// into the Server are serialised by a mutex. It owns no game logic.
+// ServerDriver binds a Server to a transport and the wall clock. One
+// goroutine, the loop in Run, owns the Server: it takes each datagram the
+// receiving goroutine hands it, runs Advance at each Deadline, and runs
+// the functions given to Do, Kick and Ban between the two. So the receive
+// path takes no lock: a datagram goes from the socket to its room through
+// one channel and one map lookup. It owns no game logic.
 type ServerDriver struct {
-	mu sync.Mutex
-	s  *Server
-	t  Transport
+	s    *Server
+	t    Transport
+	in   chan inbound
+	free chan *[maxDatagramBuf]byte
+	do   chan func(*Server)
+	stop chan struct{} // closed when Run is about to return
+	// mu guards running; while the loop does not run, Do runs its
+	// function under mu instead.
+	mu      sync.Mutex
+	running bool
+}
+
+// maxDatagramBuf is the size of a receive buffer: larger than any valid
+// datagram, so an oversize one is seen as such.
+const maxDatagramBuf = 2048
+
+// inboundQueue is how many received datagrams may wait for the loop.
+const inboundQueue = 256
+
+type inbound struct {
+	buf  *[maxDatagramBuf]byte
+	n    int
+	from netip.AddrPort
+	at   time.Time
 }
 
 // NewServerDriver returns a driver for s on t.
-func NewServerDriver(s *Server, t Transport) *ServerDriver { return &ServerDriver{s: s, t: t} }
+func NewServerDriver(s *Server, t Transport) *ServerDriver {
+	d := &ServerDriver{s: s, t: t, in: make(chan inbound, inboundQueue), free: make(chan *[maxDatagramBuf]byte, inboundQueue+1),
+		do: make(chan func(*Server)), stop: make(chan struct{})}
+	for i := 0; i < cap(d.free); i++ {
+		d.free <- new([maxDatagramBuf]byte)
+	}
+	return d
+}
 
-// Do runs f with the server locked, for inspection.
+// Do runs f on the Server in the loop, between datagrams and ticks, and
+// waits for it; before Run starts and after it ends, it runs f at once.
 func (d *ServerDriver) Do(f func(s *Server)) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	f(d.s)
+	if !d.running {
+		defer d.mu.Unlock()
+		f(d.s)
+		return
+	}
+	d.mu.Unlock()
+	ran := make(chan struct{})
+	select {
+	case d.do <- func(s *Server) { f(s); close(ran) }:
+		<-ran
+	case <-d.stop:
+		d.mu.Lock() // Run is ending: wait until it has
+		defer d.mu.Unlock()
+		f(d.s)
+	}
 }
 
 // Run serves until ctx is done, then sends every peer a Leave, closes the
 // transport and returns nil once its goroutines have ended. It returns
-// early with an error if the transport fails.
+// early with an error if the transport fails. Run may be called once.
 func (d *ServerDriver) Run(ctx context.Context) error {
+	d.mu.Lock()
+	d.running = true
+	d.mu.Unlock()
 	recvErr := make(chan error, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -53,59 +101,71 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 		recvErr <- d.receive()
 	}()
 	defer func() {
+		d.mu.Lock() // held until the loop's end is settled
+		close(d.stop)
 		_ = d.t.Close()
 		wg.Wait()
+		d.running = false
+		d.mu.Unlock()
 	}()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			d.mu.Lock()
 			d.sendAll(d.s.Shutdown())
-			d.mu.Unlock()
 			return nil
 		case err := <-recvErr:
 			return err
+		case f := <-d.do:
+			f(d.s)
+			continue
+		case p := <-d.in:
+			d.sendAll(d.s.Receive(p.at, p.from, p.buf[:p.n]))
+			d.free <- p.buf
+			continue
 		case <-timer.C:
 		}
-		d.mu.Lock()
 		began := time.Now()
 		d.sendAll(d.s.Advance(began))
 		d.s.ObserveTickDuration(time.Since(began))
-		next := d.s.Deadline()
-		d.mu.Unlock()
-		timer.Reset(time.Until(next))
+		timer.Reset(time.Until(d.s.Deadline()))
 	}
 }
 
-// Kick kicks the player in slot (see Server.Kick).
-func (d *ServerDriver) Kick(slot int) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.sendAll(d.s.Kick(slot))
+// Kick kicks the player in slot of the named room (see Server.Kick).
+func (d *ServerDriver) Kick(room string, slot int) {
+	d.Do(func(s *Server) { d.sendAll(s.Kick(room, slot)) })
 }
 
 // Ban bans addr (see Server.Ban).
 func (d *ServerDriver) Ban(addr netip.Addr) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.sendAll(d.s.Ban(addr))
+	d.Do(func(s *Server) { d.sendAll(s.Ban(addr)) })
 }
 
+// receive reads datagrams and hands them to the loop; when the loop falls
+// behind by a whole queue, datagrams wait in the socket's buffer (and the
+// kernel drops what does not fit, as it would for a slow reader).
 func (d *ServerDriver) receive() error {
-	buf := make([]byte, 2048)
 	for {
-		n, from, err := d.t.Recv(buf)
+		var buf *[maxDatagramBuf]byte
+		select {
+		case buf = <-d.free:
+		case <-d.stop:
+			return nil
+		}
+		n, from, err := d.t.Recv(buf[:])
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return nil
 			}
 			return err
 		}
-		d.mu.Lock()
-		d.sendAll(d.s.Receive(time.Now(), from, buf[:n]))
-		d.mu.Unlock()
+		select {
+		case d.in <- inbound{buf: buf, n: n, from: from, at: time.Now()}:
+		case <-d.stop:
+			return nil
+		}
 	}
 }
 

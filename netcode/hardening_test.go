@@ -117,14 +117,14 @@ func TestReconnectFromNewAddress(t *testing.T) {
 	if !n.runUntil(2*time.Second, func() bool { return a.c.Status() == StatusPlaying }) {
 		t.Fatalf("no resume from the new address: %v %q", a.c.Status(), errText(a.c))
 	}
-	if a.c.Slot() != slot || n.server.seats.at(slot).addr != a.addr {
+	if a.c.Slot() != slot || n.server.room0().seats.at(slot).addr != a.addr {
 		t.Fatal("the seat was not moved to the new address")
 	}
 
 	// Now stay away past FreeAfter.
 	a.cut(true)
 	n.run(FreeAfter + time.Second)
-	if st := n.server.seats.at(slot); st.human() && st.session == a.c.Session() {
+	if st := n.server.room0().seats.at(slot); st.human() && st.session == a.c.Session() {
 		t.Fatal("the seat was not freed after FreeAfter")
 	}
 	if a.c.Status() != StatusClosed {
@@ -165,7 +165,7 @@ func TestStolenTokenWithoutCookieGetsNothing(t *testing.T) {
 	a := w.join(ClientConfig{})
 	w.join(ClientConfig{})
 	thief := netip.MustParseAddrPort("127.0.0.66:5555")
-	seat := w.srv.seats.at(a.Slot()).link
+	seat := w.srv.room0().seats.at(a.Slot()).link
 	for _, cookie := range []proto.Cookie{{}, w.srv.adm.jar.Issue(w.addr[a], 777, w.now)} { // none, and the victim's
 		j := proto.Join{Header: proto.Header{Session: 777}, Cookie: cookie, Token: a.sess.token, Name: "thief"}
 		out := w.srv.Receive(w.now, thief, j.Append(nil))
@@ -176,7 +176,7 @@ func TestStolenTokenWithoutCookieGetsNothing(t *testing.T) {
 		if err != nil || r.Reason != proto.RejectBadCookie {
 			t.Fatalf("thief got %v (%v), want a bad-cookie Reject", r.Reason, err)
 		}
-		if p := w.srv.seats.at(a.Slot()); p.addr != seat.addr || p.session != seat.session {
+		if p := w.srv.room0().seats.at(a.Slot()); p.addr != seat.addr || p.session != seat.session {
 			t.Fatal("the stolen token moved the seat")
 		}
 	}

@@ -73,6 +73,9 @@ func newSimnet(t testing.TB, cfg ServerConfig) *simnet {
 	if cfg.Secret == nil {
 		cfg.Secret = []byte("0123456789abcdef0123456789abcdef")
 	}
+	if cfg.MaxRooms == 0 {
+		cfg.MaxRooms = 1 // one match, as these tests study: a full room refuses, it does not open another
+	}
 	s, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -213,3 +216,6 @@ func errText(c *Client) string {
 	c.View(&v)
 	return v.Message
 }
+
+// room0 returns the server's first room, for tests that look inside it.
+func (s *Server) room0() *room { return s.rooms.first() }

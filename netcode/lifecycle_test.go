@@ -58,7 +58,7 @@ func TestLateJoinUnderLossSettles(t *testing.T) {
 		}
 		n.run(5 * time.Second)
 		lead := c.c.World().Tick().Diff(n.server.World().Tick())
-		p := &n.server.seats.at(c.c.Slot()).in
+		p := &n.server.room0().seats.at(c.c.Slot()).in
 		if lead < 0 || lead > 10 || p.real == 0 || n.server.Stats().Drops[DropFuture] > 0 {
 			t.Fatalf("seed %d: late joiner lead %d ticks, real inputs %d, future drops %d",
 				seed, lead, p.real, n.server.Stats().Drops[DropFuture])

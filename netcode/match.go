@@ -47,7 +47,7 @@ type match struct {
 
 // begin builds the world for a match whose first tick is start; names are
 // the seats' players.
-func (m *match) begin(cfg *ServerConfig, seed uint64, start game.Tick, names []string) {
+func (m *match) begin(cfg *roomConfig, seed uint64, start game.Tick, names []string) {
 	w, err := game.NewWorld(game.Config{Slots: cfg.Players, Seed: seed,
 		MazeW: cfg.MazeW, MazeH: cfg.MazeH, StartTick: start})
 	if err != nil {
@@ -79,6 +79,9 @@ func (m *match) live() bool { return m.phase != phaseLobby }
 func (m *match) due(clock game.Tick) bool {
 	return m.live() && !clock.Before(m.world.Tick())
 }
+
+// recorder returns the match's Recorder (nil: none).
+func (m *match) recorder() Recorder { return m.rec }
 
 // recordTo makes r the match's Recorder (nil: none).
 func (m *match) recordTo(r Recorder) { m.rec = r }
@@ -118,10 +121,12 @@ func (m *match) score(slot int) uint16 {
 // step runs the match's tick at now when the server's clock has reached
 // the world: one input per seat from the seat table, Step, Hash, and each
 // peer's Ack or (every stateEvery ticks) State, all encoded from one Save,
-// into out. It counts the kinds of input used in stats.
-func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seatTable, stats *serverCounters, out *outbox) {
+// into out; spectators too, unless delayed (they are fed from the
+// spectatorFeed instead). It counts the kinds of input used in stats and
+// reports whether the tick saved a State (in m.state).
+func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seatTable, stats *serverCounters, out *outbox, delayed bool) (isState bool) {
 	if !m.due(clock) {
-		return
+		return false
 	}
 	m.phase = phaseRunning
 	w := m.world
@@ -144,7 +149,7 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 		m.rec.Stepped(t, m.inputs, hash)
 	}
 	m.played++
-	isState := m.played%uint64(stateEvery) == 0
+	isState = m.played%uint64(stateEvery) == 0
 	if isState {
 		w.Save(&m.state.Snapshot) // once, for every peer
 		m.state.Hash = hash
@@ -176,7 +181,13 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 			send(l, uint8(slot), ai, guessed)
 		}
 	})
-	seats.eachSpectator(func(sp *spectator) {
-		send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()), 0)
-	})
+	if !delayed {
+		seats.eachSpectator(func(sp *spectator) {
+			send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()), 0)
+		})
+	}
+	return isState
 }
+
+// saved returns the State the last step saved: its snapshot and hash.
+func (m *match) saved() *proto.State { return &m.state }

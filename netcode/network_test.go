@@ -168,7 +168,7 @@ func TestClockSync(t *testing.T) {
 // had the client's real input (on time) or not (late), and the largest
 // lead of the client's tick over the server's.
 func measureSync(n *simnet, sc *simClient, d time.Duration) (onTime, late int, maxLead int32) {
-	p := &n.server.seats.at(sc.c.Slot()).in
+	p := &n.server.room0().seats.at(sc.c.Slot()).in
 	r0, l0 := p.real, p.heldN+p.neutral
 	n.onServerTick = func() {
 		if lead := sc.c.World().Tick().Diff(n.server.World().Tick()); lead > maxLead {

@@ -44,7 +44,7 @@ func (p *tape) MatchEnded(t game.Tick) { p.ends = append(p.ends, t) }
 // seat events are exercised.
 func TestRecorderReproducesTheMatch(t *testing.T) {
 	rec := &tape{}
-	n := newSimnet(t, ServerConfig{Players: 2, Recorder: rec})
+	n := newSimnet(t, ServerConfig{Players: 2, NewRecorder: func(string) Recorder { return rec }})
 	path := Impairment{Latency: 20 * time.Millisecond, Loss: 0.05}
 	a := n.addClient(ClientConfig{Name: "a", LocalInput: func(w *game.World, slot int) game.Input {
 		return scripted(3, slot, w.Tick())

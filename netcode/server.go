@@ -56,10 +56,11 @@ type InputSource interface {
 	Input(s *game.Snapshot, m *game.Maze, slot int) game.Input
 }
 
-// ServerConfig configures a Server.
+// ServerConfig configures a Server. Players, Bots, MazeW, MazeH,
+// StateEvery and Rounds are the defaults of new rooms.
 type ServerConfig struct {
-	// Players is the number of seats; a match starts when all are taken
-	// (bots included). 1..game.MaxPlayers.
+	// Players is the number of seats of a room; a match starts when all
+	// are taken (bots included). 1..game.MaxPlayers.
 	Players int
 	// Bots fills the last Bots seats with server-side bots made by NewBot.
 	Bots   int
@@ -69,22 +70,40 @@ type ServerConfig struct {
 	// StateEvery sends a State every so many ticks (default 2) and an Ack
 	// on the others.
 	StateEvery int
+	// Rounds is the match's win condition: the first to win that many
+	// rounds wins it (0: rounds go on).
+	Rounds int
+	// Rooms is the number of public rooms opened at start and kept open
+	// (default 1; named a, b, c, …). MaxRooms bounds the rooms open at
+	// once (default 64): more open on demand and close when they have
+	// been empty for RoomIdle (default one minute).
+	Rooms, MaxRooms int
+	RoomIdle        time.Duration
+	// SpectatorDelay is how far behind the match spectators watch (0:
+	// live), so a spectator cannot call positions to a player.
+	SpectatorDelay time.Duration
+	// RematchWait is how long after the first rematch vote the rematch
+	// starts with those who voted (default 15 s); ResultsFor how long the
+	// results stay up when nobody votes (default 60 s). Then the players
+	// who did not vote go back to the lobby.
+	RematchWait, ResultsFor time.Duration
 	// Seed seeds the worlds and match IDs; 0 draws one from Entropy.
 	Seed uint64
 	// Secret keys the handshake cookies; nil draws one from Entropy.
 	Secret []byte
 	// StartTick is the server clock's first tick.
 	StartTick game.Tick
-	// MaxSpectators bounds spectator sessions (default 16).
+	// MaxSpectators bounds the spectators of a room (default 16).
 	MaxSpectators int
 	// Entropy supplies the random bytes of seeds, secrets and reconnect
 	// tokens (nil: crypto/rand).
 	Entropy io.Reader
 	// Logger receives the reports of faults (nil: discarded).
 	Logger *slog.Logger
-	// Recorder, if set, is told every match's start, inputs, hashes and
-	// seat changes (see Recorder).
-	Recorder Recorder
+	// NewRecorder, if set, gives each room as it opens the Recorder told
+	// its matches' starts, inputs, hashes and seat changes. When the room
+	// closes, its Recorder is closed if it is an io.Closer.
+	NewRecorder func(room string) Recorder
 	// MaxSeatsPerAddr bounds the seats the peers of one source IP may hold
 	// (default DefaultSeatsPerAddr), MaxSpectatorsPerAddr their spectator
 	// places (default the same), so one address cannot shut others out.
@@ -101,21 +120,22 @@ type ServerConfig struct {
 // behind one NAT.
 const DefaultSeatsPerAddr = 4
 
-// Server is the authoritative game server core. It does no IO and reads
-// no clock: Receive takes a datagram, Tick steps one tick, Advance runs the
-// ticks due by a time; each returns the datagrams to send (valid until the
-// next call), and Deadline says when Advance must next be called. It is a
-// composition of parts, each in its own file: admission (cookies, rate
-// limits, tokens), the seat table (the seat state machine), one input
-// buffer per seat, and the match (world, schedule, step, broadcast).
-// Not safe for concurrent use; the driver serialises calls.
+// Server is the authoritative game server core: a host of rooms, each
+// one match. It does no IO and reads no clock: Receive takes a datagram,
+// Tick steps one tick of every room, Advance runs the ticks due by a time;
+// each returns the datagrams to send (valid until the next call), and
+// Deadline says when Advance must next be called. It is a composition of
+// parts, each in its own file: admission (cookies, rate limits, tokens),
+// the rooms (placement, the room list), and in each room the seat table
+// (the seat state machine), one input buffer per seat, and the match
+// (world, schedule, step, broadcast). Not safe for concurrent use; the
+// driver serialises calls.
 type Server struct {
 	cfg    ServerConfig
 	log    *slog.Logger
 	rng    game.RNG
 	adm    admission
-	seats  seatTable
-	match  match
+	rooms  roomTable
 	clock  game.Tick // the tick the server steps next
 	tickAt time.Time // when that step is due
 	next   time.Time // Advance's schedule: the next tick's time
@@ -128,6 +148,9 @@ type Server struct {
 	// departed holds the figures of the last players who left.
 	departed []PlayerStats
 	rotBuf   []*seat
+	// stepBuf holds the rooms of one tick, so a room that closes while
+	// they step does not disturb the iteration.
+	stepBuf []*room
 }
 
 type serverCounters struct {
@@ -138,7 +161,7 @@ type serverCounters struct {
 	faults               uint64
 }
 
-// NewServer returns a server waiting for players.
+// NewServer returns a server with its first rooms open.
 func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Players < 1 || cfg.Players > game.MaxPlayers {
 		return nil, fmt.Errorf("netcode: %d players, want 1..%d", cfg.Players, game.MaxPlayers)
@@ -146,8 +169,10 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Bots < 0 || cfg.Bots > cfg.Players {
 		return nil, fmt.Errorf("netcode: %d bots for %d seats", cfg.Bots, cfg.Players)
 	}
-	if cfg.Bots > 0 && cfg.NewBot == nil {
-		return nil, errors.New("netcode: bots requested without a bot policy")
+	if cfg.NewBot == nil {
+		if cfg.Bots > 0 {
+			return nil, errors.New("netcode: bots requested without a bot policy")
+		}
 	}
 	if cfg.MazeW == 0 && cfg.MazeH == 0 {
 		cfg.MazeW, cfg.MazeH = game.DefaultMazeW, game.DefaultMazeH
@@ -160,6 +185,30 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.StateEvery < 1 || cfg.StateEvery > 60 {
 		return nil, fmt.Errorf("netcode: state-every %d, want 1..60", cfg.StateEvery)
+	}
+	if cfg.Rounds < 0 || cfg.Rounds > 255 {
+		return nil, fmt.Errorf("netcode: %d rounds to win, want 0..255", cfg.Rounds)
+	}
+	if cfg.MaxRooms == 0 {
+		cfg.MaxRooms = 64
+	}
+	if cfg.Rooms == 0 {
+		cfg.Rooms = 1
+	}
+	if cfg.Rooms < 0 || cfg.MaxRooms < 1 || cfg.Rooms > cfg.MaxRooms || cfg.MaxRooms > maxRooms {
+		return nil, fmt.Errorf("netcode: %d rooms of at most %d, want 1 ≤ rooms ≤ max ≤ %d", cfg.Rooms, cfg.MaxRooms, maxRooms)
+	}
+	if cfg.RoomIdle == 0 {
+		cfg.RoomIdle = time.Minute
+	}
+	if cfg.RematchWait == 0 {
+		cfg.RematchWait = 15 * time.Second
+	}
+	if cfg.ResultsFor == 0 {
+		cfg.ResultsFor = time.Minute
+	}
+	if cfg.SpectatorDelay < 0 || cfg.SpectatorDelay > maxSpectatorDelay {
+		return nil, fmt.Errorf("netcode: spectator delay %v, want 0..%v", cfg.SpectatorDelay, maxSpectatorDelay)
 	}
 	if cfg.MaxSpectators == 0 {
 		cfg.MaxSpectators = 16
@@ -191,60 +240,61 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted),
-		seats: newSeatTable(cfg.Players, cfg.MaxSpectators), clock: cfg.StartTick, tickDur: newWindow(600)}
+		rooms: newRoomTable(), clock: cfg.StartTick, tickDur: newWindow(600)}
 	s.out = newOutbox(64 << 10)
-	s.match.recordTo(cfg.Recorder)
-	s.openLobby()
+	for i := 0; i < cfg.Rooms; i++ {
+		r := s.openRoom(roomName(i), s.defaultRoom(), false, time.Time{})
+		r.permanent = true
+	}
 	return s, nil
 }
 
-// openLobby opens a new match: a new id, bots in their seats, and, when
-// the bots fill every seat, a start at once (for spectators).
-func (s *Server) openLobby() {
-	s.match.reset(uint32(s.rng.Next()) | 1)
-	for i := s.cfg.Players - s.cfg.Bots; i < s.cfg.Players; i++ {
-		s.seats.placeBot(i, fmt.Sprintf("bot%d", i+1), s.cfg.NewBot(i, s.rng.Next()))
-	}
-	if s.seats.free() == 0 {
-		s.schedule()
-	}
+// defaultRoom returns the settings of a room the server opens on its own.
+func (s *Server) defaultRoom() roomConfig {
+	return roomConfig{Players: s.cfg.Players, Bots: s.cfg.Bots, MazeW: s.cfg.MazeW, MazeH: s.cfg.MazeH,
+		StateEvery: s.cfg.StateEvery, Rounds: s.cfg.Rounds}
 }
 
-// schedule starts the countdown of a match whose seats are all taken: the
-// world is built at a start tick far enough ahead for every player's first
-// inputs to arrive in time, and everyone gets the Start.
-func (s *Server) schedule() {
-	lead := startLeadMin
-	for i := 0; i < s.cfg.Players; i++ {
-		if st := s.seats.at(i); st.human() {
-			lead = max(lead, int((st.rtt+TickDuration-1)/TickDuration)+startLeadMargin)
-		}
+// Match returns the match ID of the first room.
+func (s *Server) Match() uint32 {
+	if r := s.rooms.first(); r != nil {
+		return r.match.matchID()
 	}
-	lead = min(lead, startLeadMax)
-	names := make([]string, s.cfg.Players)
-	for i := range names {
-		names[i] = s.seats.at(i).name
-	}
-	s.match.begin(&s.cfg, s.rng.Next()|1, s.clock.Add(int32(lead)), names)
-	for i := 0; i < s.cfg.Players; i++ {
-		s.seats.at(i).in.restart()
-	}
-	s.seats.each(func(l *link, slot int) {
-		l.started = false
-		s.sendStart(l, slot)
-	})
+	return 0
 }
 
-// Match returns the current match ID.
-func (s *Server) Match() uint32 { return s.match.matchID() }
+// Running reports whether the first room's match has begun: counting
+// down to its first tick or being played.
+func (s *Server) Running() bool {
+	r := s.rooms.first()
+	return r != nil && r.match.live()
+}
 
-// Running reports whether a match has begun: counting down to its first
-// tick or being played.
-func (s *Server) Running() bool { return s.match.live() }
+// World returns the authoritative world of the first room's match, or nil
+// in its lobby. It must not be modified.
+func (s *Server) World() *game.World {
+	if r := s.rooms.first(); r != nil {
+		return r.match.current()
+	}
+	return nil
+}
 
-// World returns the authoritative world of the match, or nil in the
-// lobby. It must not be modified.
-func (s *Server) World() *game.World { return s.match.current() }
+// RoomWorld returns the authoritative world of the named room's match
+// (nil: no such room, or it waits for players). It must not be modified.
+func (s *Server) RoomWorld(name string) *game.World {
+	if r := s.rooms.byName(name); r != nil {
+		return r.match.current()
+	}
+	return nil
+}
+
+// RoomMatch returns the match ID of the named room (0: no such room).
+func (s *Server) RoomMatch(name string) uint32 {
+	if r := s.rooms.byName(name); r != nil {
+		return r.match.matchID()
+	}
+	return 0
+}
 
 // Receive handles one datagram from addr.
 func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
@@ -275,7 +325,7 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 		return
 	}
 	switch h.Type {
-	case proto.TypeHello, proto.TypeJoin:
+	case proto.TypeHello, proto.TypeJoin, proto.TypeListRooms:
 		if s.adm.isBanned(from.Addr()) {
 			s.drop(DropBanned)
 			return
@@ -286,10 +336,13 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 			s.drop(DropRateLimited)
 			return
 		}
-		if h.Type == proto.TypeHello {
+		switch h.Type {
+		case proto.TypeHello:
 			s.onHello(now, from, h, b)
-		} else {
+		case proto.TypeJoin:
 			s.onJoin(now, from, h, b)
+		default:
+			s.onListRooms(now, from, h, b)
 		}
 	case proto.TypeInput:
 		s.onInput(now, from, h, b)
@@ -330,33 +383,16 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		return
 	}
 	// A repeated Join (our Start was lost) gets the same answer again.
-	if st, sp := s.seats.bySession(from, j.Session); st != nil {
-		if st.state == seatLost {
-			s.stats.reconnects++ // back from the same address
-		}
-		s.seats.hear(st, now)
-		st.started = false // it starts over: full traffic until its next Input
-		s.sendStart(&st.link, st.slot)
-		return
-	} else if sp != nil {
-		sp.heard = now
-		s.sendStart(&sp.link, -1)
+	if r, st, sp := s.rooms.bySession(from, j.Session); r != nil {
+		s.inRoom(r, func() { s.rejoin(r, st, sp, now) })
 		return
 	}
-	// A reconnect: the token of a seat we still hold, from an address that
-	// has just passed the challenge. It takes the seat over, score and all.
-	if j.Token != (proto.Token{}) && !j.Spectate {
-		if st := s.seats.byToken(&j.Token, now); st != nil {
-			s.seats.resume(st, from, j.Session, rtt, s.adm.token(), now)
-			s.stats.reconnects++
-			s.sendStart(&st.link, st.slot)
-			return
-		}
-	}
-	if j.Token != (proto.Token{}) && j.Spectate {
-		if sp := s.seats.spectatorByToken(&j.Token); sp != nil {
-			s.seats.resumeSpectator(sp, from, j.Session, s.adm.token(), now)
-			s.sendStart(&sp.link, -1)
+	// A reconnect: the token of a place we still hold, from an address
+	// that has just passed the challenge. It takes the place over, score
+	// and all.
+	if j.Token != (proto.Token{}) {
+		if r, st, sp := s.rooms.byToken(&j.Token, j.Spectate, now); r != nil {
+			s.inRoom(r, func() { s.resume(r, st, sp, from, j.Session, rtt, now) })
 			return
 		}
 	}
@@ -365,54 +401,28 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 	// its place is freed for the newcomer.
 	s.supersede(from, now)
 	if !s.adm.isTrusted(from.Addr()) {
-		seats, specs := s.seats.countFrom(from.Addr())
+		seats, specs := s.rooms.countFrom(from.Addr())
 		if (j.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!j.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
 			s.drop(DropAddrLimit)
 			s.reject(from, j.Session, proto.RejectAddrLimit)
 			return
 		}
 	}
-	name := proto.SanitizeName(j.Name)
-	l := link{addr: from, session: j.Session, name: name, heard: now, rtt: rtt}
-	if j.Spectate {
-		if l.name == "" {
-			l.name = "spectator"
-		}
-		l.token = s.adm.token()
-		sp := s.seats.addSpectator(l)
-		if sp == nil {
-			s.reject(from, j.Session, proto.RejectFull)
-			return
-		}
-		s.sendStart(&sp.link, -1)
+	r, why := s.place(&j, from, now)
+	if r == nil {
+		s.reject(from, j.Session, why)
 		return
 	}
-	st := s.seats.take(l, s.adm.token())
-	if st == nil {
-		s.reject(from, j.Session, proto.RejectFull)
-		return
-	}
-	if st.name == "" {
-		st.name = fmt.Sprintf("player%d", st.slot+1)
-	}
-	if s.match.live() {
-		s.match.seat(st.slot, st.name, true) // plays from the next round
-	} else if s.seats.free() == 0 {
-		s.schedule() // sends every peer the Start
-		return
-	}
-	s.sendStart(&st.link, st.slot)
+	l := link{addr: from, session: j.Session, name: proto.SanitizeName(j.Name), heard: now, rtt: rtt}
+	s.inRoom(r, func() { s.seat(r, l, j.Spectate, now) })
 }
 
-// supersede frees the places held at exactly from (by other sessions).
+// supersede frees the places held at exactly from (by other sessions), in
+// every room.
 func (s *Server) supersede(from netip.AddrPort, now time.Time) {
-	for i := 0; i < s.cfg.Players; i++ {
-		if st := s.seats.at(i); st.human() && st.addr == from {
-			s.adm.departed(from, st.session, s.match.matchID(), uint8(i), now)
-			s.release(st)
-		}
-	}
-	s.seats.dropSpectatorsAt(from)
+	s.rooms.each(func(r *room) {
+		s.inRoom(r, func() { s.supersedeIn(r, from, now) })
+	})
 }
 
 // reject answers a Join with a Reject, which has no session on our side:
@@ -421,83 +431,19 @@ func (s *Server) reject(to netip.AddrPort, session uint64, r proto.RejectReason)
 	s.out.put(to, &proto.Reject{Header: proto.Header{Session: session}, Reason: r})
 }
 
-// sendStart sends a peer the Start of the current match; slot is its seat
-// or -1 for a spectator.
-func (s *Server) sendStart(l *link, slot int) {
-	m := &s.match
-	st := proto.Start{Header: proto.Header{Session: l.session, Match: m.matchID(), Seq: l.next()},
-		Slots: uint8(s.cfg.Players), Need: uint8(s.seats.free()), MazeW: uint8(s.cfg.MazeW),
-		MazeH: uint8(s.cfg.MazeH), StateEvery: uint8(s.cfg.StateEvery), StartTick: s.clock, ServerTick: s.clock}
-	st.Slot = proto.SpectatorSlot
-	if slot >= 0 {
-		st.Slot = uint8(slot)
-	}
-	st.Token = l.token
-	st.Player = st.Slot
-	if m.live() {
-		st.StartTick, st.WorldSeed = m.origin()
-		st.Need = 0
-	}
-	for i := 0; i < s.cfg.Players; i++ {
-		q := s.seats.at(i)
-		if q.state == seatFree {
-			continue
-		}
-		st.Roster[i] = proto.Seat{Name: q.name, Connected: q.state != seatLost}
-		st.Roster[i].Score = m.score(i)
-	}
-	s.out.put(l.addr, &st)
-}
-
 func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
 	in, err := proto.ParseInputBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
 		return
 	}
-	if in.Player == proto.SpectatorSlot {
-		// A spectator's keep-alive: it carries no input that matters.
-		_, sp := s.seats.bySession(from, in.Session)
-		if sp == nil || in.Match != s.match.matchID() {
-			s.drop(DropUnknownPlayer)
-			return
-		}
-		if !sp.keptAlive(now, in.Seq, in.ClientTime) {
-			s.drop(DropDuplicate)
-		}
-		return
-	}
-	if int(in.Player) >= s.cfg.Players || !s.seats.at(int(in.Player)).human() {
-		s.drop(DropUnknownPlayer)
-		return
-	}
-	st := s.seats.at(int(in.Player))
-	switch {
-	case st.addr != from:
-		s.drop(DropWrongAddr)
-		return
-	case st.session != in.Session:
-		s.drop(DropWrongSession)
-		return
-	case in.Match != s.match.matchID():
+	// The match id routes the datagram to its room: one map lookup.
+	r := s.rooms.byMatch(in.Match)
+	if r == nil {
 		s.drop(DropWrongMatch)
 		return
-	case st.in.seen(in.Seq):
-		s.drop(DropDuplicate) // a copy or a replay: not even a sign of life
-		return
 	}
-	if !s.match.live() {
-		if st.in.keepAlive(in.Seq) { // a keep-alive from the lobby
-			s.seats.hear(st, now)
-		}
-		return
-	}
-	if r, dropped := st.in.accept(&in, now, s.tickAt, s.clock); dropped {
-		s.drop(r) // too late or too far ahead: no sign of life either
-		return
-	}
-	s.seats.hear(st, now)
-	st.started = true
+	s.inRoom(r, func() { s.input(r, now, from, &in) })
 }
 
 func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
@@ -510,56 +456,28 @@ func (s *Server) onLeave(now time.Time, from netip.AddrPort, h proto.Header, b [
 		s.drop(DropUnexpected) // a client only ever quits
 		return
 	}
-	st, sp := s.seats.bySession(from, l.Session)
-	player := uint8(proto.SpectatorSlot)
-	if st != nil {
-		player = uint8(st.slot)
-	}
-	ack := proto.Leave{Header: proto.Header{Session: l.Session, Match: s.match.matchID(), Player: player}, Reason: proto.LeaveQuit}
-	switch {
-	case (st != nil || sp != nil) && (l.Match != ack.Match || l.Player != player):
-		s.drop(DropWrongMatch) // not this session's match or seat
-	case st != nil:
-		ack.Seq = st.next()
-		s.adm.departed(from, l.Session, ack.Match, player, now)
-		s.out.put(from, &ack)
-		s.release(st)
-	case sp != nil:
-		ack.Seq = sp.next()
-		s.adm.departed(from, l.Session, ack.Match, player, now)
-		s.out.put(from, &ack)
-		s.seats.dropSpectator(sp)
-	default:
-		// The acknowledgement of an earlier Leave was lost: say it again
-		// (the same size as the Leave: no amplification).
-		d, ok := s.adm.leftRecently(from, l.Session, now)
-		if !ok || d.match != l.Match || d.player != l.Player {
-			s.drop(DropUnknownPlayer)
+	if r := s.rooms.byMatch(l.Match); r != nil {
+		handled := false
+		s.inRoom(r, func() { handled = s.leave(r, now, from, &l) })
+		if handled {
 			return
 		}
-		ack.Match, ack.Player = d.match, d.player
-		s.out.put(from, &ack)
 	}
+	// The acknowledgement of an earlier Leave was lost: say it again
+	// (the same size as the Leave: no amplification).
+	d, ok := s.adm.leftRecently(from, l.Session, now)
+	if !ok || d.match != l.Match || d.player != l.Player {
+		s.drop(DropUnknownPlayer)
+		return
+	}
+	s.out.put(from, &proto.Leave{Header: proto.Header{Session: l.Session, Match: d.match, Player: d.player}, Reason: proto.LeaveQuit})
 }
 
-// release frees a human's seat: the tank leaves the world at the next
-// round, and when no network player is left the match ends and a new
-// lobby opens.
-func (s *Server) release(st *seat) {
-	s.match.seat(st.slot, st.name, false)
-	s.remember(st)
-	s.seats.release(st)
-	if s.seats.humans() == 0 {
-		s.seats.clearSeats()
-		s.openLobby()
-	}
-}
-
-// Tick runs one server tick at now: expiry of silent peers, Start resends,
-// and in a running match one step (one input per seat: the player's, the
-// last one held for at most HoldTicks, or neutral) and each peer's Ack, or
-// State every StateEvery ticks. It never runs extra steps to catch anyone
-// up.
+// Tick runs one server tick at now in every room: expiry of silent peers,
+// Start resends, and in a running match one step (one input per seat: the
+// player's, the last one held for at most HoldTicks, or neutral) and each
+// peer's Ack, or State every StateEvery ticks. It never runs extra steps
+// to catch anyone up.
 func (s *Server) Tick(now time.Time) []Datagram {
 	s.out.reset()
 	s.tick(now)
@@ -590,148 +508,71 @@ func (s *Server) Advance(now time.Time) []Datagram {
 // tick (the zero time before the first call).
 func (s *Server) Deadline() time.Time { return s.next }
 
+// tick steps every room, each in its own guard: a fault in one ends that
+// room alone.
 func (s *Server) tick(now time.Time) {
 	s.tickAt = now.Add(TickDuration)
 	s.ticks++
-	s.guard(func() { s.step(now) })
+	s.stepBuf = s.rooms.appendAll(s.stepBuf[:0])
+	for _, r := range s.stepBuf {
+		s.inRoom(r, func() { s.step(r, now) })
+	}
+	clear(s.stepBuf)
+	s.guard(func() { s.closeIdle(now) })
 	s.clock++
 }
 
-// step is one tick's work; a panic in it ends the match (guard).
-func (s *Server) step(now time.Time) {
-	s.expire(now)
-	if s.ticks%60 == 0 {
-		s.rotateTokens(now)
-	}
-	m := &s.match
-	if s.seats.rosterChanged() {
-		s.seats.each(func(l *link, slot int) { s.sendStart(l, slot) })
-	} else {
-		every := uint64(startResendTicks)
-		if m.counting() {
-			every = countdownResendTicks
-		}
-		if s.ticks%every == 0 {
-			s.seats.each(func(l *link, slot int) {
-				if !m.live() || !l.started {
-					s.sendStart(l, slot)
-				}
-			})
-		}
-	}
-	m.step(now, s.clock, s.cfg.StateEvery, &s.seats, &s.stats, &s.out)
-}
-
-// expire applies silence: lost players idle, and the places of peers
-// silent for FreeAfter are freed.
-func (s *Server) expire(now time.Time) {
-	humans := s.seats.humans()
-	freed := s.seats.expire(now, func(st *seat) {
-		s.match.seat(st.slot, st.name, false)
-		s.remember(st)
-	})
-	s.stats.timeouts += uint64(freed)
-	if humans > 0 && s.seats.humans() == 0 {
-		s.seats.clearSeats()
-		s.openLobby()
-	}
-}
-
-// guard runs f, and recovers a panic in it at the match's boundary: the
-// stack goes to the log, every peer of the match gets a Leave saying
-// "server error", and a new lobby opens. The server itself goes on. It
-// reports whether f returned normally.
+// guard runs f and recovers a panic in it outside any room: the stack
+// goes to the log and the server goes on. It reports whether f returned
+// normally.
 func (s *Server) guard(f func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.fault(r, debug.Stack())
+			s.stats.faults++
+			s.log.Error("server error", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			ok = false
 		}
 	}()
 	f()
 	return true
 }
 
-func (s *Server) fault(r any, stack []byte) {
-	s.stats.faults++
-	s.log.Error("match stopped after a server error", "match", s.match.matchID(), "panic", fmt.Sprint(r), "stack", string(stack))
-	s.out.reset() // whatever the failed step produced is not to be trusted
-	// Rebuild the seat table rather than walk one a fault may have left
-	// half-changed.
-	old := s.seats
-	for i := 0; i < s.cfg.Players; i++ {
-		if st := old.at(i); st.human() {
-			func() {
-				defer func() { _ = recover() }() // best effort: the figures may be what failed
-				s.remember(st)
-			}()
+// inRoom runs f, and recovers a panic in it at the room's boundary: the
+// stack goes to the log, every peer of the room gets a Leave saying
+// "server error", and the room closes (a room the server keeps open
+// reopens empty). The server and the other rooms go on. It reports
+// whether f returned normally.
+func (s *Server) inRoom(r *room, f func()) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.fault(r, p, debug.Stack())
+			ok = false
 		}
-	}
-	s.seats = newSeatTable(s.cfg.Players, s.cfg.MaxSpectators)
-	old.each(func(l *link, slot int) {
-		var p uint8 = proto.SpectatorSlot
-		if slot >= 0 {
-			p = uint8(slot)
-		}
-		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.matchID(), Player: p, Seq: l.seq + 1},
-			Reason: proto.LeaveServerError})
-	})
-	// Opening the lobby places the bots; should that fail too, the server
-	// stays up with an empty table rather than fault again.
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.log.Error("lobby failed to open after a server error", "panic", fmt.Sprint(r))
-			}
-		}()
-		s.openLobby()
 	}()
+	f()
+	return true
 }
 
-// rotateTokens gives every player whose reconnect token is older than
-// tokenLife a new one, in a Start.
-func (s *Server) rotateTokens(now time.Time) {
-	s.rotBuf = s.seats.rotateDue(now, s.rotBuf[:0])
-	for _, st := range s.rotBuf {
-		s.seats.rotate(st, s.adm.token(), now)
-		s.sendStart(&st.link, st.slot)
-	}
-}
-
-// Kick ends the session of the player in slot with a Leave saying so and
-// frees the seat; it returns the Leave to send (none if no network player
-// held the seat).
-func (s *Server) Kick(slot int) []Datagram {
+// Kick ends the session of the player in slot of the named room with a
+// Leave saying so and frees the seat; it returns the Leave to send (none
+// if no network player held the seat).
+func (s *Server) Kick(roomName string, slot int) []Datagram {
 	s.out.reset()
-	s.guard(func() {
-		if slot < 0 || slot >= s.cfg.Players || !s.seats.at(slot).human() {
-			return
-		}
-		st := s.seats.at(slot)
-		s.out.put(st.addr, &proto.Leave{Header: proto.Header{Session: st.session, Match: s.match.matchID(),
-			Player: uint8(slot), Seq: st.next()}, Reason: proto.LeaveKicked})
-		s.release(st)
-	})
+	if r := s.rooms.byName(roomName); r != nil {
+		s.inRoom(r, func() { s.kick(r, slot) })
+	}
 	return s.out.datagrams()
 }
 
 // Ban refuses every Hello and Join from addr for the server's life and
-// kicks its players and spectators; it returns their Leaves to send.
+// kicks its players and spectators in every room; it returns their
+// Leaves to send.
 func (s *Server) Ban(addr netip.Addr) []Datagram {
 	s.out.reset()
-	s.guard(func() {
-		addr = addr.Unmap()
-		s.adm.ban(addr)
-		for i := 0; i < s.cfg.Players; i++ {
-			if st := s.seats.at(i); st.human() && st.addr.Addr() == addr {
-				s.out.put(st.addr, &proto.Leave{Header: proto.Header{Session: st.session, Match: s.match.matchID(),
-					Player: uint8(i), Seq: st.next()}, Reason: proto.LeaveKicked})
-				s.release(st)
-			}
-		}
-		s.seats.dropSpectatorsFrom(addr, func(sp *spectator) {
-			s.out.put(sp.addr, &proto.Leave{Header: proto.Header{Session: sp.session, Match: s.match.matchID(),
-				Player: proto.SpectatorSlot, Seq: sp.next()}, Reason: proto.LeaveKicked})
-		})
+	addr = addr.Unmap()
+	s.adm.ban(addr)
+	s.rooms.each(func(r *room) {
+		s.inRoom(r, func() { s.banIn(r, addr) })
 	})
 	return s.out.datagrams()
 }
@@ -739,13 +580,8 @@ func (s *Server) Ban(addr netip.Addr) []Datagram {
 // Shutdown returns a Leave for every network peer, for a clean exit.
 func (s *Server) Shutdown() []Datagram {
 	s.out.reset()
-	s.seats.each(func(l *link, slot int) {
-		var p uint8 = proto.SpectatorSlot
-		if slot >= 0 {
-			p = uint8(slot)
-		}
-		s.out.put(l.addr, &proto.Leave{Header: proto.Header{Session: l.session, Match: s.match.matchID(), Player: p, Seq: l.next()},
-			Reason: proto.LeaveShutdown})
+	s.rooms.each(func(r *room) {
+		r.seats.each(func(l *link, slot int) { s.sayLeave(r, l, slot, proto.LeaveShutdown) })
 	})
 	return s.out.datagrams()
 }

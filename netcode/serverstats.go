@@ -81,20 +81,30 @@ func (st *ServerStats) DroppedTotal() uint64 {
 	return n
 }
 
-// Stats returns the server's counters.
+// Stats returns the server's counters: totals, and each room. The
+// top-level Match, Running, Tick and Need are the first room's.
 func (s *Server) Stats() ServerStats {
-	st := ServerStats{Match: s.match.matchID(), Running: s.match.live(), Need: s.seats.free(), Spectators: s.seats.spectatorCount(),
-		Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
+	st := ServerStats{Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
 		BytesIn: s.stats.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.stats.datagramsIn,
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
 		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults}
-	if w := s.match.current(); w != nil {
-		st.Tick = w.Tick()
-	}
-	for i := 0; i < s.cfg.Players; i++ {
-		if p := s.seats.at(i); p.state != seatFree {
-			st.Players = append(st.Players, s.playerStats(p))
+	for i, r := range s.rooms.list {
+		rs := RoomStats{RoomInfo: r.info(), Code: r.code, Match: r.match.matchID(),
+			TickP50: time.Duration(r.stepDur.quantile(0.5)), TickP99: time.Duration(r.stepDur.quantile(0.99))}
+		if w := r.match.current(); w != nil {
+			rs.Tick = w.Tick()
 		}
+		for j := 0; j < r.cfg.Players; j++ {
+			if p := r.seats.at(j); p.state != seatFree {
+				rs.Players = append(rs.Players, s.playerStats(r, p))
+			}
+		}
+		st.Players = append(st.Players, rs.Players...)
+		st.Spectators += rs.Spectators
+		if i == 0 {
+			st.Match, st.Running, st.Tick, st.Need = rs.Match, r.match.live(), rs.Tick, r.seats.free()
+		}
+		st.Rooms = append(st.Rooms, rs)
 	}
 	st.Departed = append(st.Departed, s.departed...)
 	return st
@@ -104,9 +114,9 @@ func (s *Server) Stats() ServerStats {
 const departedMemory = 64
 
 // playerStats returns the figures of a taken seat.
-func (s *Server) playerStats(p *seat) PlayerStats {
+func (s *Server) playerStats(r *room, p *seat) PlayerStats {
 	ps := PlayerStats{Slot: p.slot, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
-		MarginMs: p.in.marginMs(), Score: s.match.score(p.slot)}
+		MarginMs: p.in.marginMs(), Score: r.match.score(p.slot), Room: r.name}
 	ps.RealTicks, ps.HeldTicks, ps.NeutralTicks, ps.LateInputs = p.in.counts()
 	if p.human() {
 		ps.Addr = p.addr.String()
@@ -115,9 +125,9 @@ func (s *Server) playerStats(p *seat) PlayerStats {
 }
 
 // remember keeps the figures of a player whose seat is about to be freed.
-func (s *Server) remember(p *seat) {
+func (s *Server) remember(r *room, p *seat) {
 	if len(s.departed) == departedMemory {
 		s.departed = append(s.departed[:0], s.departed[1:]...)
 	}
-	s.departed = append(s.departed, s.playerStats(p))
+	s.departed = append(s.departed, s.playerStats(r, p))
 }

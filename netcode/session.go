@@ -29,6 +29,12 @@ const (
 // seat and match it was given, the roster, silence and reconnects, and how
 // it ended. Its status changes only through its methods.
 type session struct {
+	// room is where the player asked to play; once a Start names the
+	// room, later Joins (after a lost seat) ask for that room by name.
+	room      RoomRequest
+	roomName  string
+	roomCode  string
+	rounds    int
 	status    Status
 	err       error  // why it ended, once StatusClosed
 	note      string // a word for the player while reconnecting
@@ -55,7 +61,7 @@ type session struct {
 	nextLeave  time.Time
 }
 
-func newSession(id uint64) session { return session{id: id, slot: -1} }
+func newSession(id uint64, room RoomRequest) session { return session{id: id, slot: -1, room: room} }
 
 // header returns the header of our next datagram (without its sequence
 // number).
@@ -108,8 +114,27 @@ func (s *session) challenged(now time.Time, c proto.Cookie) bool {
 
 // join returns our Join.
 func (s *session) join(now time.Time, name string, spectate bool) *proto.Join {
-	return &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie, Token: s.token, Spectate: spectate, Name: name}
+	j := &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie, Token: s.token, Spectate: spectate, Name: name}
+	r := s.room
+	switch {
+	case r.Kind == RoomCode:
+		j.Kind, j.Room = proto.RoomCode, r.Name
+	case s.roomName != "":
+		j.Kind, j.Room = proto.RoomNamed, s.roomName
+	case r.Kind == RoomNamed:
+		j.Kind, j.Room = proto.RoomNamed, r.Name
+	case r.Kind == RoomCreate:
+		j.Kind, j.Room, j.Private = proto.RoomCreate, r.Spec.Name, r.Spec.Private
+		if r.Spec.Seats > 0 {
+			j.Seats, j.Bots = uint8(r.Spec.Seats), uint8(r.Spec.Bots)
+		}
+	}
+	return j
 }
+
+// roomOf returns the room the session plays in, its join code (private
+// rooms) and the match's win condition, as the last Start said.
+func (s *session) roomOf() (name, code string, rounds int) { return s.roomName, s.roomCode, s.rounds }
 
 // hello returns our Hello. The handshake's round trip is measured from
 // the first Hello of an attempt (a retransmission's answer cannot be told
@@ -164,6 +189,7 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 		return startIgnored, false
 	}
 	s.slots, s.need, s.token = int(st.Slots), int(st.Need), st.Token
+	s.roomName, s.roomCode, s.rounds = st.Room, st.Code, int(st.Rounds)
 	for i := range s.names {
 		s.names[i], s.connected[i] = "", false
 		if i < s.slots {
@@ -326,4 +352,5 @@ func (s *session) fill(dst *View) {
 		dst.Message = s.err.Error()
 	}
 	dst.Names, dst.Connected = s.names, s.connected
+	dst.Room, dst.Code, dst.Rounds = s.roomName, s.roomCode, s.rounds
 }

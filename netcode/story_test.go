@@ -20,6 +20,9 @@ type wire struct {
 
 func newWire(t *testing.T, cfg ServerConfig) *wire {
 	cfg.Seed, cfg.Secret = 5, []byte("0123456789abcdef0123456789abcdef")
+	if cfg.MaxRooms == 0 {
+		cfg.MaxRooms = 1 // one match, as these tests study: a full room refuses, it does not open another
+	}
 	s, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +50,7 @@ func (w *wire) join(cfg ClientConfig) *Client {
 	}
 	// Run the server through the countdown of a match that just started,
 	// so the stories begin at its first step.
-	for m := &w.srv.match; m.phase == phaseCountdown && w.srv.clock.Before(m.world.Tick()); {
+	for m := &w.srv.room0().match; m.phase == phaseCountdown && w.srv.clock.Before(m.world.Tick()); {
 		w.now = w.now.Add(TickDuration)
 		w.toClients(w.srv.Tick(w.now))
 	}

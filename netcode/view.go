@@ -103,6 +103,10 @@ type View struct {
 	Slot int
 	// Need is how many more players the server waits for (StatusWaiting).
 	Need int
+	// Room is the room's name, Code a private room's join code ("" for a
+	// public one), Rounds the match's win condition (0: none).
+	Room, Code string
+	Rounds     int
 	// Names holds each slot's player name ("" for an empty seat);
 	// Connected is false for a seat whose player's connection is lost.
 	Names     [game.MaxPlayers]string
