@@ -31,6 +31,11 @@ type uiFlags struct {
 	fps      int
 	controls string
 	spectate bool
+	// room is where to play; lobby is set when the player picks it in the
+	// lobby screen instead (join without --quick, --room or --code, on a
+	// terminal).
+	room  netcode.RoomRequest
+	lobby bool
 	// confirmQuit and humanSeats: see tui.Options (serve --play sets them).
 	confirmQuit bool
 	humanSeats  int
@@ -64,6 +69,9 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	var uf uiFlags
 	uf.register(fs)
 	fs.BoolVar(&uf.spectate, "spectate", false, "watch without taking a seat")
+	quick := fs.Bool("quick", false, "skip the lobby: take a seat in the fullest public room with a free seat, or a new room")
+	roomName := fs.String("room", "", "skip the lobby: join the room of this name, or create it")
+	code := fs.String("code", "", "skip the lobby: join a private room by its join code")
 	var sim simFlags
 	sim.register(fs)
 	registerDesync(fs)
@@ -96,6 +104,13 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	if err == nil && fs.Changed("bot-level") && !*useBot {
 		err = fmt.Errorf("--bot-level needs --bot")
 	}
+	if err == nil {
+		uf.room, err = roomRequest(*quick, fs.Changed("room"), *roomName, fs.Changed("code"), *code)
+		uf.room.Spectate = uf.spectate
+		// With a terminal and no room named, the player picks in the
+		// lobby; scripts (--headless) quick-match.
+		uf.lobby = !*headless && !*quick && !fs.Changed("room") && !fs.Changed("code")
+	}
 	if err == nil && !*headless && (fs.Changed("stats-json") || fs.Changed("duration")) {
 		err = fmt.Errorf("--stats-json and --duration need --headless")
 	}
@@ -118,9 +133,37 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *headless {
-		return runHeadless(ctx, target, nm, botLevel, uf.spectate, sim, *duration, *statsJSON, stdout, stderr)
+		return runHeadless(ctx, target, nm, botLevel, uf.room, sim, *duration, *statsJSON, stdout, stderr)
 	}
 	return runClientUI(ctx, target, nm, botLevel, uf, sim, target.String(), stderr)
+}
+
+// roomRequest turns --quick, --room and --code into where to join; at
+// most one of them may be given.
+func roomRequest(quick, hasRoom bool, room string, hasCode bool, code string) (netcode.RoomRequest, error) {
+	n := 0
+	for _, b := range []bool{quick, hasRoom, hasCode} {
+		if b {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return netcode.RoomRequest{}, fmt.Errorf("give at most one of --quick, --room and --code")
+	case hasRoom:
+		name := proto.SanitizeName(room)
+		if name == "" || name != room {
+			return netcode.RoomRequest{}, fmt.Errorf("--room %q: a room name is 1 to %d printable characters", room, proto.MaxNameLen)
+		}
+		return netcode.RoomRequest{Kind: netcode.RoomNamed, Name: name}, nil
+	case hasCode:
+		c := strings.ToUpper(strings.TrimSpace(code))
+		if c == "" || len(c) > proto.MaxNameLen || proto.SanitizeName(c) != c {
+			return netcode.RoomRequest{}, fmt.Errorf("--code %q is not a join code like K7QPM2XD", code)
+		}
+		return netcode.RoomRequest{Kind: netcode.RoomCode, Name: c}, nil
+	}
+	return netcode.RoomRequest{Kind: netcode.RoomQuick}, nil
 }
 
 // splitServer checks the form of HOST:PORT (or HOST, port 7777; IPv6 in
@@ -192,12 +235,12 @@ func botInput(seed uint64, l bot.Level) func(w *game.World, slot int) game.Input
 
 // startClient opens a UDP socket and starts a client session on it; with
 // a botLevel, that bot plays for the player.
-func startClient(target netip.AddrPort, name string, botLevel *bot.Level, spectate bool, sim simFlags) (*netcode.ClientDriver, error) {
+func startClient(target netip.AddrPort, name string, botLevel *bot.Level, room netcode.RoomRequest, sim simFlags) (*netcode.ClientDriver, error) {
 	ct, err := netcode.ListenUDP(":0")
 	if err != nil {
 		return nil, err
 	}
-	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: spectate, OnDesync: desyncHook()}
+	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: room.Spectate, Room: room, OnDesync: desyncHook()}
 	if botLevel != nil {
 		cfg.LocalInput = botInput(rand.Uint64(), *botLevel)
 	}
@@ -218,7 +261,7 @@ func endMessage(d *netcode.ClientDriver, target netip.AddrPort) string {
 // runClientUI plays in the terminal until the player quits or the session
 // ends; it returns the exit code.
 func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
-	d, err := startClient(target, name, botLevel, uf.spectate, sim)
+	d, err := startClient(target, name, botLevel, uf.room, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1
@@ -285,8 +328,8 @@ type headlessStats struct {
 }
 
 // runHeadless plays without a screen for d and reports the metrics.
-func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, spectate bool, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
-	cd, err := startClient(target, name, botLevel, spectate, sim)
+func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, room netcode.RoomRequest, sim simFlags, d time.Duration, file string, stdout, stderr io.Writer) int {
+	cd, err := startClient(target, name, botLevel, room, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

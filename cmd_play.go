@@ -52,7 +52,8 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sf := serverFlags{addr: "127.0.0.1:0", players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2, botLevel: level}
+	sf := serverFlags{addr: "127.0.0.1:0", players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2, botLevel: level,
+		rooms: 1, maxRooms: 1, rounds: 5}
 	tr, udp, err := sf.listen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks play: %v\n", err)

@@ -35,6 +35,10 @@ type serverFlags struct {
 	bots         int
 	maze         mazeSize
 	stateEvery   int
+	rooms        int
+	maxRooms     int
+	rounds       int
+	specDelay    time.Duration
 	botLevel     bot.Level
 	sim          simFlags
 }
@@ -42,8 +46,12 @@ type serverFlags struct {
 func (f *serverFlags) register(fs *pflag.FlagSet) {
 	f.maze = mazeSize{game.DefaultMazeW, game.DefaultMazeH}
 	fs.StringVar(&f.addr, "addr", ":7777", "UDP address to listen on")
-	fs.IntVar(&f.players, "players", 2, "seats in a match, bots included (1-8); the match starts when all are taken")
-	fs.IntVar(&f.bots, "bots", 0, "seats the server fills with bots")
+	fs.IntVar(&f.players, "players", 2, "seats in a new room, bots included (1-8); its match starts when all are taken")
+	fs.IntVar(&f.bots, "bots", 0, "seats of a new room the server fills with bots")
+	fs.IntVar(&f.rooms, "rooms", 1, "public rooms to open at start and keep open (named a, b, c, …)")
+	fs.IntVar(&f.maxRooms, "max-rooms", 64, "most rooms open at once; more open on demand and close when empty for a minute")
+	fs.IntVar(&f.rounds, "rounds", 5, "round wins that win the match (0: rounds go on forever)")
+	fs.DurationVar(&f.specDelay, "spectator-delay", 2*time.Second, "how far behind the match spectators watch (0-10s)")
 	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
 	fs.StringArrayVar(&f.trust, "trust", nil, "exempt this address range (CIDR, like 192.168.1.0/24) from the per-address limits; repeatable")
@@ -66,6 +74,18 @@ func (f *serverFlags) check() error {
 	if f.stateEvery < 1 || f.stateEvery > 60 {
 		return fmt.Errorf("--state-every must be 1..60")
 	}
+	if f.maxRooms < 1 || f.maxRooms > 255 {
+		return fmt.Errorf("--max-rooms must be 1..255")
+	}
+	if f.rooms < 1 || f.rooms > f.maxRooms {
+		return fmt.Errorf("--rooms must be 1..--max-rooms (%d)", f.maxRooms)
+	}
+	if f.rounds < 0 || f.rounds > 255 {
+		return fmt.Errorf("--rounds must be 0..255")
+	}
+	if f.specDelay < 0 || f.specDelay > 10*time.Second {
+		return fmt.Errorf("--spectator-delay must be 0s..10s")
+	}
 	if f.seatsPerAddr < 1 {
 		return fmt.Errorf("--seats-per-addr must be at least 1")
 	}
@@ -83,7 +103,8 @@ func (f *serverFlags) check() error {
 func (f *serverFlags) config() netcode.ServerConfig {
 	cfg := netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
 		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel), MaxSeatsPerAddr: f.seatsPerAddr,
-		MaxSpectatorsPerAddr: f.seatsPerAddr}
+		MaxSpectatorsPerAddr: f.seatsPerAddr, Rooms: f.rooms, MaxRooms: f.maxRooms, Rounds: f.rounds,
+		SpectatorDelay: f.specDelay}
 	for _, c := range f.trust {
 		cfg.Trusted = append(cfg.Trusted, netip.MustParsePrefix(c)) // checked by check
 	}
