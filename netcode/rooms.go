@@ -312,11 +312,11 @@ func (s *Server) inRoomOpen(f func()) bool { return s.guard(f) }
 // closeIdle closes the rooms opened on demand that have had no network
 // peer for RoomIdle.
 func (s *Server) closeIdle(now time.Time) {
-	s.rooms.each(func(r *room) {
-		if !r.permanent && !r.idleSince.IsZero() && now.Sub(r.idleSince) >= s.cfg.RoomIdle {
+	for i := len(s.rooms.list) - 1; i >= 0; i-- { // backwards: closing removes
+		if r := s.rooms.list[i]; !r.permanent && !r.idleSince.IsZero() && now.Sub(r.idleSince) >= s.cfg.RoomIdle {
 			s.closeRoom(r)
 		}
-	})
+	}
 }
 
 // closeRoom takes an empty room out.

@@ -98,6 +98,9 @@ type ServerConfig struct {
 	// Entropy supplies the random bytes of seeds, secrets and reconnect
 	// tokens (nil: crypto/rand).
 	Entropy io.Reader
+	// Clock times each room's step, for its tick figures (nil: the wall
+	// clock). It does not drive the server: time comes in as now.
+	Clock Clock
 	// Logger receives the reports of faults (nil: discarded).
 	Logger *slog.Logger
 	// NewRecorder, if set, gives each room as it opens the Recorder told
@@ -221,6 +224,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.Entropy == nil {
 		cfg.Entropy = systemEntropy()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = wallClock{}
 	}
 	if cfg.Seed == 0 {
 		var b [8]byte
@@ -515,7 +521,10 @@ func (s *Server) tick(now time.Time) {
 	s.ticks++
 	s.stepBuf = s.rooms.appendAll(s.stepBuf[:0])
 	for _, r := range s.stepBuf {
-		s.inRoom(r, func() { s.step(r, now) })
+		began := s.cfg.Clock.Now()
+		if s.inRoom(r, func() { s.step(r, now) }) {
+			r.stepDur.add(float64(s.cfg.Clock.Now().Sub(began)))
+		}
 	}
 	clear(s.stepBuf)
 	s.guard(func() { s.closeIdle(now) })
