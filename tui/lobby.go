@@ -86,7 +86,7 @@ type lobbyHooks struct {
 //
 // Lobby does not own the screen: it neither initialises nor finalises
 // it, so the caller can show the lobby and a game in turn on one
-// terminal. Run it on a screen that is initialised, within WithScreen
+// terminal, and it stops reading the screen's events before it returns. Run it on a screen that is initialised, within WithScreen
 // (which also restores the terminal if anything panics); pass Run the same
 // screen WithScreen hands over, so that Run's own Init and Fini do nothing.
 func Lobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts LobbyOptions) (netcode.RoomRequest, error) {
@@ -99,8 +99,15 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 
 	events := make(chan tcell.Event, 16)
 	stop := make(chan struct{})
-	defer close(stop) // ends ChannelEvents
 	go screen.ChannelEvents(events, stop)
+	defer func() {
+		// End ChannelEvents and wait until it has (it closes events), so
+		// that no event is taken from the screen once Lobby has returned:
+		// the next screen gets every key pressed after that.
+		close(stop)
+		for range events {
+		}
+	}()
 
 	frames := hooks.frames
 	if frames == nil {
