@@ -31,7 +31,7 @@ type DashboardInfo struct {
 // dashboardGap is the cells between table columns.
 const dashboardGap = 2
 
-// Dashboard renders the server operator's live view of st for a terminal
+// RenderDashboard renders the server operator's live view of st for a terminal
 // of width×height cells: a header saying how to join (the UDP address, the
 // SSH command and the host key's fingerprint) and the totals (rooms,
 // players, spectators, traffic, drops, faults, tick time); a table of the
@@ -39,7 +39,8 @@ const dashboardGap = 2
 // round, tick p99); a table of the rooms' players (room, slot, name,
 // score, input margin, held and neutral ticks), when there is space; and at
 // the bottom a log pane with the newest of logs (oldest first, as
-// LogRing.Lines returns them) that fit, and the operator's keys.
+// LogRing.Lines returns them) that fit (none when logs is empty), and the
+// operator's keys.
 //
 // The result never has more than height lines nor a line wider than width
 // cells: text is cut with "…", and a table that does not fit ends in
@@ -52,8 +53,8 @@ const dashboardGap = 2
 // A width or height of zero or less means 80 columns, or no line limit.
 //
 // Before the server has rooms (st.Rooms empty), st's single match is shown
-// as one room.
-func Dashboard(st *netcode.ServerStats, info DashboardInfo, logs []string, width, height int, noColor bool) string {
+// as one room. RenderDashboard is safe for concurrent use.
+func RenderDashboard(st *netcode.ServerStats, info DashboardInfo, logs []string, width, height int, noColor bool) string {
 	if width <= 0 {
 		width = 80
 	}
@@ -78,11 +79,14 @@ func Dashboard(st *netcode.ServerStats, info DashboardInfo, logs []string, width
 	for i := range rooms {
 		players += len(rooms[i].Players)
 	}
-	// The log pane keeps its title and a fifth of the lines (at least
-	// three); the rooms get up to half of the rest (at least three lines),
+	// The log pane, when there is a log, keeps its title and a fifth of
+	// the lines (at least three); the rooms get up to half of the rest (at least three lines),
 	// the players what the rooms leave, and the rooms and the log pane the
 	// lines left over.
-	logMin := min(1+min(max(len(logs), 1), max(3, avail/5)), max(avail, 0))
+	logMin := 0
+	if len(logs) > 0 {
+		logMin = min(1+min(len(logs), max(3, avail/5)), max(avail, 0))
+	}
 	left := max(avail-logMin, 0)
 	roomsNeed, playersNeed := 1+max(len(rooms), 1), 1+max(players, 1)
 	roomsH := min(roomsNeed, max(left/2, 3), left)
@@ -91,9 +95,12 @@ func Dashboard(st *netcode.ServerStats, info DashboardInfo, logs []string, width
 		playersH = 0 // a title alone says nothing
 	}
 	roomsH += min(roomsNeed-roomsH, left-roomsH-playersH)
-	logH := min(avail-roomsH-playersH, 1+len(logs))
-	if height <= 0 {
-		logH = 1 + len(logs)
+	logH := 0
+	if len(logs) > 0 {
+		logH = min(avail-roomsH-playersH, 1+len(logs))
+		if height <= 0 {
+			logH = 1 + len(logs)
+		}
 	}
 
 	out := head
@@ -108,7 +115,21 @@ func Dashboard(st *netcode.ServerStats, info DashboardInfo, logs []string, width
 	return strings.Join(out, "\r\n")
 }
 
-// dashboard renders the parts of a Dashboard for one width.
+// Dashboard renders st as RenderDashboard does for an operator told only
+// the UDP address share, with no log pane, in height-1 lines followed by
+// "\r\n" (the line the caller prints its note on).
+//
+// Deprecated: it is the signature serve called before rooms; call
+// RenderDashboard, which also shows the SSH command, the host key and the
+// log, and route the log into a LogRing.
+func Dashboard(st *netcode.ServerStats, share string, width, height int, noColor bool) string {
+	if height > 1 {
+		height--
+	}
+	return RenderDashboard(st, DashboardInfo{Share: share}, nil, width, height, noColor) + "\r\n"
+}
+
+// dashboard renders the parts of a RenderDashboard for one width.
 type dashboard struct {
 	width                                        int
 	title, label, value, faint, warn, ok, accent lipgloss.Style

@@ -48,7 +48,7 @@ func TestDashboardContent(t *testing.T) {
 	st := busyServer(2, 2)
 	info := testDashInfo
 	info.Note = "kicked p1-1"
-	out := Dashboard(st, info, testLogs(3), 120, 40, true)
+	out := RenderDashboard(st, info, testLogs(3), 120, 40, true)
 	text := strings.Join(dashLines(out), "\n")
 	for _, want := range []string{
 		"ttytanks server · 2 rooms · 4 players (2 bots) · 1 watching",
@@ -71,7 +71,7 @@ func TestDashboardContent(t *testing.T) {
 	if strings.Contains(out, "\x1b") {
 		t.Error("no-colour dashboard contains escape sequences")
 	}
-	if colour := Dashboard(st, info, nil, 80, 40, false); !strings.Contains(colour, "\x1b[") {
+	if colour := RenderDashboard(st, info, nil, 80, 40, false); !strings.Contains(colour, "\x1b[") {
 		t.Error("colour dashboard has no colour")
 	}
 	// The log pane is at the bottom, above the keys, newest last.
@@ -100,7 +100,7 @@ func TestDashboardFits(t *testing.T) {
 		for name, st := range fixtures {
 			for _, noColor := range []bool{true, false} {
 				what := fmt.Sprintf("%s %dx%d noColor=%v", name, sz[0], sz[1], noColor)
-				checkFits(t, what, Dashboard(st, info, logs, sz[0], sz[1], noColor), sz[0], sz[1])
+				checkFits(t, what, RenderDashboard(st, info, logs, sz[0], sz[1], noColor), sz[0], sz[1])
 			}
 		}
 	}
@@ -109,7 +109,7 @@ func TestDashboardFits(t *testing.T) {
 // TestDashboard80x24Busy: eight full rooms on 80x24 keep the header and
 // cut the tables.
 func TestDashboard80x24Busy(t *testing.T) {
-	out := Dashboard(busyServer(8, 8), testDashInfo, testLogs(30), 80, 24, true)
+	out := RenderDashboard(busyServer(8, 8), testDashInfo, testLogs(30), 80, 24, true)
 	lines := dashLines(out)
 	if len(lines) != 24 {
 		t.Errorf("%d lines, want all 24 rows used", len(lines))
@@ -134,7 +134,7 @@ func TestDashboard80x24Busy(t *testing.T) {
 // TestDashboard60x20: nothing wraps, and what the operator must read is
 // whole: the fingerprint, a private room's code.
 func TestDashboard60x20(t *testing.T) {
-	out := Dashboard(busyServer(8, 8), testDashInfo, testLogs(30), 60, 20, true)
+	out := RenderDashboard(busyServer(8, 8), testDashInfo, testLogs(30), 60, 20, true)
 	checkFits(t, "60x20", out, 60, 20)
 	text := squeeze(strings.Join(dashLines(out), "\n"))
 	for _, want := range []string{"host key " + testFingerprint, "room1 K3YC0DE 8/8 playing", "more rooms", "more players", `msg="log line 30"`, "Ctrl-C"} {
@@ -147,7 +147,7 @@ func TestDashboard60x20(t *testing.T) {
 // TestDashboard200x60: every room shows, with the columns a narrow
 // screen leaves out, and the log pane grows.
 func TestDashboard200x60(t *testing.T) {
-	out := Dashboard(busyServer(8, 8), testDashInfo, testLogs(30), 200, 60, true)
+	out := RenderDashboard(busyServer(8, 8), testDashInfo, testLogs(30), 200, 60, true)
 	checkFits(t, "200x60", out, 200, 60)
 	lines := dashLines(out)
 	text := strings.Join(lines, "\n")
@@ -164,12 +164,12 @@ func TestDashboard200x60(t *testing.T) {
 
 // TestDashboardFewLogs: a short log leaves its lines to the tables.
 func TestDashboardFewLogs(t *testing.T) {
-	lines := dashLines(Dashboard(busyServer(2, 8), testDashInfo, testLogs(1), 80, 24, true))
+	lines := dashLines(RenderDashboard(busyServer(2, 8), testDashInfo, testLogs(1), 80, 24, true))
 	text := strings.Join(lines, "\n")
 	if strings.Contains(text, "more rooms") || !strings.Contains(text, `msg="log line 1"`) {
 		t.Errorf("80x24, 2 rooms, 1 log line:\n%s", text)
 	}
-	if got := dashLines(Dashboard(busyServer(1, 2), testDashInfo, nil, 80, 24, true)); len(got) > 12 {
+	if got := dashLines(RenderDashboard(busyServer(1, 2), testDashInfo, nil, 80, 24, true)); len(got) > 12 {
 		t.Errorf("a small server fills %d lines:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
@@ -184,7 +184,7 @@ func TestDashboardSingleMatch(t *testing.T) {
 		{Slot: 1, Name: "bot2", Bot: true, Connected: true, Score: 5},
 		{Slot: 2, Name: "carol", MarginMs: -4},
 	}
-	text := squeeze(strings.Join(dashLines(Dashboard(st, DashboardInfo{Share: "h:1"}, nil, 120, 40, true)), "\n"))
+	text := squeeze(strings.Join(dashLines(RenderDashboard(st, DashboardInfo{Share: "h:1"}, nil, 120, 40, true)), "\n"))
 	for _, want := range []string{"1 room · 3 players (1 bot) · 1 watching", "match - 3/4 1 1 playing - 310 µs 4242 00abcdef",
 		"match 0 alice 2 12ms", "match 1 bot2 (bot) 5 -", "match 2 carol (lost) 0 -4ms"} {
 		if !strings.Contains(text, want) {
@@ -194,8 +194,11 @@ func TestDashboardSingleMatch(t *testing.T) {
 	if strings.Contains(text, "host key") || strings.Contains(text, " or ") {
 		t.Errorf("SSH lines without SSH:\n%s", text)
 	}
-	idle := strings.Join(dashLines(Dashboard(&netcode.ServerStats{}, DashboardInfo{Share: "h:1"}, nil, 80, 24, true)), "\n")
-	for _, want := range []string{"0 rooms", "(no rooms yet)", "(no one yet)", "── log"} {
+	if strings.Contains(text, "── log") {
+		t.Errorf("a log pane without a log:\n%s", text)
+	}
+	idle := strings.Join(dashLines(RenderDashboard(&netcode.ServerStats{}, DashboardInfo{Share: "h:1"}, []string{"serving"}, 80, 24, true)), "\n")
+	for _, want := range []string{"0 rooms", "(no rooms yet)", "(no one yet)", "── log", "serving"} {
 		if !strings.Contains(idle, want) {
 			t.Errorf("idle dashboard lacks %q:\n%s", want, idle)
 		}
@@ -209,7 +212,7 @@ func TestDashboardHostileNames(t *testing.T) {
 	st.Rooms[0].Name = "\x1b[2Jevil\x1b]0;t\x07room"
 	st.Rooms[0].Players[1].Name = "mal\x1b[31mlory\x07\x08"
 	logs := []string{"user=\x1b[H\x1b[2Jeve\x9b joined"}
-	out := Dashboard(st, DashboardInfo{Share: "h:1\x1b[2J", Note: "kicked \x1b[5mx"}, logs, 100, 30, true)
+	out := RenderDashboard(st, DashboardInfo{Share: "h:1\x1b[2J", Note: "kicked \x1b[5mx"}, logs, 100, 30, true)
 	if strings.ContainsAny(out, "\x1b\x07\x08") {
 		t.Errorf("escape or control bytes in %q", out)
 	}
@@ -218,5 +221,17 @@ func TestDashboardHostileNames(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestDashboardOldSignature: the deprecated Dashboard leaves its caller
+// the last row for a note.
+func TestDashboardOldSignature(t *testing.T) {
+	out := Dashboard(busyServer(8, 8), "host:7777", 80, 24, true)
+	if !strings.HasSuffix(out, "\r\n") || strings.Count(out, "\r\n") != 23 {
+		t.Errorf("%d lines, want 23 and a line break", strings.Count(out, "\r\n"))
+	}
+	if !strings.Contains(out, "ttytanks join host:7777") {
+		t.Errorf("no share address:\n%s", out)
 	}
 }
