@@ -24,6 +24,12 @@ type LobbySource interface {
 	Rooms(dst *netcode.RoomList)
 }
 
+// LobbySourceFunc adapts a function to LobbySource.
+type LobbySourceFunc func(dst *netcode.RoomList)
+
+// Rooms calls f(dst).
+func (f LobbySourceFunc) Rooms(dst *netcode.RoomList) { f(dst) }
+
 // DefaultLobbyRefresh is how often Lobby polls its source and redraws when
 // LobbyOptions.Refresh is zero or negative.
 const DefaultLobbyRefresh = 100 * time.Millisecond

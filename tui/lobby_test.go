@@ -665,3 +665,12 @@ func TestLobbyPolls(t *testing.T) {
 		t.Errorf("%d polls after the first frame and one refresh, want 2", polls)
 	}
 }
+
+func TestLobbySourceFunc(t *testing.T) {
+	var src LobbySource = LobbySourceFunc(func(dst *netcode.RoomList) { dst.Total = 7 })
+	var l netcode.RoomList
+	src.Rooms(&l)
+	if l.Total != 7 {
+		t.Errorf("LobbySourceFunc did not call its function")
+	}
+}
