@@ -444,9 +444,22 @@ func (d *dashboard) logPane(logs []string, h int) []string {
 	lines := []string{d.fit(dseg{"── log " + strings.Repeat("─", max(d.width-7, 0)), d.faint})}
 	logs = logs[max(len(logs)-(h-1), 0):]
 	for _, l := range logs {
-		lines = append(lines, d.fit(dseg{cleanText(l), d.label}))
+		lines = append(lines, d.fit(dseg{shortLogTime(cleanText(l)), d.label}))
 	}
 	return lines
+}
+
+// shortLogTime shortens the timestamp slog's text handler starts a line
+// with, "time=2026-12-01T07:58:33.527Z ", to the time of day, "07:58:33 ":
+// the pane shows today's lines, and its width is better spent on the
+// message.
+func shortLogTime(l string) string {
+	const prefix = "time=YYYY-MM-DDT"
+	end := strings.IndexByte(l, ' ')
+	if !strings.HasPrefix(l, "time=") || end < len(prefix)+8 || l[len(prefix)-1] != 'T' || l[len(prefix)+2] != ':' {
+		return l
+	}
+	return l[len(prefix):len(prefix)+8] + l[end:]
 }
 
 // kb formats a byte count: bytes below 10 KiB, then KiB, then MiB.

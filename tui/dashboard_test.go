@@ -235,3 +235,20 @@ func TestDashboardOldSignature(t *testing.T) {
 		t.Errorf("no share address:\n%s", out)
 	}
 }
+
+func TestShortLogTime(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`time=2026-12-01T07:58:33.527Z level=INFO msg=serving`, `07:58:33 level=INFO msg=serving`},
+		{`time=2026-12-01T07:58:33+02:00 level=WARN msg=x`, `07:58:33 level=WARN msg=x`},
+		{`time=12:00:01 level=INFO msg="log line 1"`, `time=12:00:01 level=INFO msg="log line 1"`},
+		{`time=2026-12-01T07:58`, `time=2026-12-01T07:58`},
+		{`time=2026-12-01T0 x`, `time=2026-12-01T0 x`},
+		{`level=INFO msg=plain`, `level=INFO msg=plain`},
+		{``, ``},
+	}
+	for _, tt := range tests {
+		if got := shortLogTime(tt.in); got != tt.want {
+			t.Errorf("shortLogTime(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
