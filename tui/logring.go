@@ -89,8 +89,11 @@ func (r *LogRing) add(raw string, cut bool) {
 }
 
 // Lines returns the newest n complete lines (fewer when the ring holds
-// fewer), oldest first, in a new slice.
+// fewer), oldest first, in a new slice. A nil LogRing holds no lines.
 func (r *LogRing) Lines(n int) []string {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	have := r.next

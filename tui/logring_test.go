@@ -46,6 +46,10 @@ func TestLogRingKeepsTheNewestLines(t *testing.T) {
 }
 
 func TestLogRingBounds(t *testing.T) {
+	var none *LogRing
+	if got := none.Lines(5); got != nil {
+		t.Errorf("nil ring: %q", got)
+	}
 	r := NewLogRing(0) // at least one line
 	fmt.Fprint(r, "a\nb\n")
 	if got := strings.Join(r.Lines(5), "|"); got != "b" {
