@@ -1,0 +1,348 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/netcode"
+)
+
+// The lobby's rows on a w×h screen: the header, the notice, the table's
+// column titles, then the rooms, and at the bottom the status line ("12
+// rooms"), the error line and the keys.
+const (
+	lobbyHeaderY = 0
+	lobbyNoticeY = 1
+	lobbyTitlesY = 2
+	lobbyRowsY   = 3
+	lobbyFooterH = 3 // status, error, keys
+	// lobbyIndent is the cells before the first column: the selection
+	// mark, a space, the private mark (two cells) and a space.
+	lobbyIndent = 5
+)
+
+// lobbyRows is how many rooms fit on a screen h rows high.
+func lobbyRows(h int) int { return max(h-lobbyRowsY-lobbyFooterH, 1) }
+
+// lobbyColumns are the room table's columns, in lobbyColumn order.
+var lobbyColumns = []column{
+	{title: "room", min: 16, max: 32},
+	{title: "players", min: 12, max: 12},
+	{title: "watching", min: 8, max: 8, right: true, drop: 1},
+	{title: "state", min: 9, max: 9},
+	{title: "round", min: 14, max: 14},
+	{title: "leader", min: 12, max: 28},
+}
+
+const (
+	colRoom = iota
+	colPlayers
+	colWatching
+	colState
+	colRound
+	colLeader
+	numLobbyCols
+)
+
+// lobbyLook is the lobby's tcell styles, derived from a theme.
+type lobbyLook struct {
+	text, title, label, faint, accent, notice, err tcell.Style
+	state                                          [netcode.RoomResults + 1]tcell.Style
+}
+
+var lobbyLooks struct {
+	once [4]sync.Once
+	l    [4]*lobbyLook
+}
+
+// lobbyLookFor returns the cached lobby styles of opts' looks.
+func lobbyLookFor(opts Options) *lobbyLook {
+	i := 0
+	if opts.ASCII {
+		i |= 1
+	}
+	if opts.NoColor {
+		i |= 2
+	}
+	lobbyLooks.once[i].Do(func() {
+		t := themeFor(opts)
+		l := &lobbyLook{text: t.text, title: t.title, label: t.labelCell, faint: t.cell(t.faint),
+			accent: t.cell(t.header), notice: t.banner, err: t.statusCell[netcode.StatusClosed]}
+		l.state = [...]tcell.Style{
+			netcode.RoomWaiting:   t.statusCell[netcode.StatusWaiting],
+			netcode.RoomCountdown: t.statusCell[netcode.StatusReconnecting],
+			netcode.RoomPlaying:   t.statusCell[netcode.StatusPlaying],
+			netcode.RoomResults:   l.accent,
+		}
+		lobbyLooks.l[i] = l
+	})
+	return lobbyLooks.l[i]
+}
+
+// draw renders the lobby on r's screen and shows it.
+func (l *lobby) draw(r *Renderer) {
+	w, h := r.screen.Size()
+	r.begin(w, h)
+	if w < MinWidth || h < MinHeight {
+		r.drawTooSmall(w, h)
+	} else {
+		l.drawList(r, w, h)
+		switch l.mode {
+		case modeCreate:
+			r.paintCentred(rect{0, 0, w, h}, createPanel(r.t, w, &l.form))
+		case modeCode:
+			r.paintCentred(rect{0, 0, w, h}, codePanel(r.t, w, &l.code))
+		}
+	}
+	r.end()
+	r.screen.Show()
+}
+
+// connecting reports whether no list has arrived yet.
+func (l *lobby) connecting() bool { return l.list.Updated.IsZero() && len(l.list.Rooms) == 0 }
+
+// drawList draws everything but the forms on a w×h screen.
+func (l *lobby) drawList(r *Renderer, w, h int) {
+	look := lobbyLookFor(r.opts)
+	g := r.t.g
+	l.rows = lobbyRows(h)
+	l.scroll()
+
+	// The header.
+	spans := []span{{"ttytanks lobby", look.title}}
+	if r.opts.Server != "" {
+		spans = append(spans, span{" " + g.dot + " server ", look.label}, span{cleanText(r.opts.Server), look.text})
+	}
+	if !l.connecting() && l.list.Ping > 0 {
+		spans = append(spans, span{" " + g.dot + " ping ", look.label}, span{fmtMS(l.list.Ping), look.text})
+	}
+	if l.opts.Name != "" {
+		spans = append(spans, span{" " + g.dot + " you are ", look.label}, span{cleanText(l.opts.Name), look.text})
+	}
+	r.putSpans(0, lobbyHeaderY, w, g.ellipsis, spans...)
+	if l.opts.Notice != "" {
+		r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{cleanText(l.opts.Notice), look.notice})
+	}
+
+	// The table.
+	widths := fitColumns(lobbyColumns, w-lobbyIndent, 2)
+	var titles [numLobbyCols]string
+	for i, c := range lobbyColumns {
+		titles[i] = c.title
+	}
+	r.putCells(lobbyIndent, lobbyTitlesY, lobbyColumns, widths, titles[:], look.label, nil)
+	rooms := l.list.Rooms
+	switch {
+	case l.connecting():
+		title := "connecting" + g.ellipsis
+		if r.opts.Server != "" {
+			title = "connecting to " + cleanText(r.opts.Server) + g.ellipsis
+		}
+		area := rect{0, lobbyRowsY, w, l.rows}
+		r.paintCentred(area, renderPanel(r.t, w-4, title, "asking the server for its rooms"))
+	case len(rooms) == 0:
+		r.putSpans(lobbyIndent, lobbyRowsY, w-lobbyIndent, g.ellipsis,
+			span{"no rooms yet " + g.dash + " Enter or n for a quick match, c to create a room", look.faint})
+	}
+	for y := range min(l.rows, len(rooms)-l.top) {
+		i := l.top + y
+		l.drawRoom(r, look, lobbyRowsY+y, w, widths, &rooms[i], i == l.sel)
+	}
+
+	// The footer.
+	status := ""
+	if !l.connecting() {
+		n, total := len(rooms), max(l.list.Total, len(rooms))
+		shown := min(l.rows, n-l.top)
+		switch {
+		case shown < total:
+			status = "showing " + strconv.Itoa(shown) + " of " + plural(total, "room")
+			if n > l.rows {
+				status += " " + g.dash + " " + g.up + g.down + " to scroll"
+			}
+		default:
+			status = plural(total, "room")
+		}
+	}
+	r.putSpans(0, h-3, w, g.ellipsis, span{status, look.label})
+	switch {
+	case l.hint != "":
+		r.putSpans(0, h-2, w, g.ellipsis, span{l.hint, look.err})
+	case l.list.Err != nil:
+		r.putSpans(0, h-2, w, g.ellipsis, span{cleanText(l.list.Err.Error()), look.err})
+	}
+	keys := lobbyKeys(g)
+	r.putSpans(0, h-1, w, g.ellipsis, span{keys, look.faint})
+}
+
+// drawRoom draws the table row of room at row y; a selected row is in
+// reverse video from edge to edge.
+func (l *lobby) drawRoom(r *Renderer, look *lobbyLook, y, w int, widths []int, room *netcode.RoomInfo, selected bool) {
+	g := r.t.g
+	base := look.text
+	if selected {
+		base = base.Reverse(true)
+		r.putString(0, y, strings.Repeat(" ", w), base, rect{0, y, w, 1})
+		r.putString(0, y, g.you, base.Bold(true), rect{0, y, w, 1})
+	}
+	if room.Private {
+		r.putString(2, y, lockMark(g), base, rect{0, y, w, 1})
+	}
+	var cells [numLobbyCols]string
+	cells[colRoom] = cleanText(room.Name)
+	if cells[colRoom] == "" {
+		cells[colRoom] = "(unnamed)"
+	}
+	cells[colPlayers] = strconv.Itoa(room.Players) + "/" + strconv.Itoa(room.Seats)
+	if room.Bots > 0 {
+		cells[colPlayers] += " (" + plural(room.Bots, "bot") + ")"
+	}
+	cells[colWatching] = strconv.Itoa(room.Spectators)
+	cells[colState] = room.State.String()
+	round := "-"
+	if room.Round > 0 {
+		round = strconv.Itoa(room.Round)
+	}
+	if room.RoundsToWin > 0 {
+		round += " " + g.dot + " first to " + strconv.Itoa(room.RoundsToWin)
+	}
+	cells[colRound] = round
+	cells[colLeader] = "-"
+	if name := cleanText(room.Leader); name != "" {
+		score := " " + strconv.Itoa(room.LeaderScore)
+		cells[colLeader] = truncate(name, widths[colLeader]-len(score), g.ellipsis) + score
+	}
+	var styles [numLobbyCols]tcell.Style
+	for i := range styles {
+		styles[i] = base
+	}
+	if !selected && int(room.State) < len(look.state) {
+		styles[colState] = look.state[room.State]
+	}
+	r.putCells(lobbyIndent, y, lobbyColumns, widths, cells[:], base, styles[:])
+}
+
+// lockMark marks a private room: two cells.
+func lockMark(g *glyphs) string {
+	if g == &asciiGlyphs {
+		return "* "
+	}
+	return "🔒"
+}
+
+// lobbyKeys is the key help on the lobby's last row.
+func lobbyKeys(g *glyphs) string {
+	if g == &asciiGlyphs {
+		return "arrows/jk pick, Enter join, s watch, n quick match, c create, p code, q quit"
+	}
+	return "↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · q quit"
+}
+
+// plural is "1 room", "2 rooms".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// span is a piece of a line with its style.
+type span struct {
+	s  string
+	st tcell.Style
+}
+
+// putSpans draws spans (plain text) one after another from (x, y), cut at
+// w cells with ellipsis.
+func (r *Renderer) putSpans(x, y, w int, ellipsis string, spans ...span) {
+	clip := rect{x, y, w, 1}
+	room := w
+	for _, s := range spans {
+		if room <= 0 {
+			return
+		}
+		text := s.s
+		if tw := textWidth(text); tw > room {
+			text = truncate(text, room, ellipsis)
+		}
+		r.putString(x, y, text, s.st, clip)
+		x += textWidth(text)
+		room -= textWidth(text)
+	}
+}
+
+// putCells draws one table row of cols from (x, y): cells[i] cut or
+// padded to widths[i], columns two cells apart, a column of width 0 left
+// out. Each cell has styles[i], or st when styles is nil.
+func (r *Renderer) putCells(x, y int, cols []column, widths []int, cells []string, st tcell.Style, styles []tcell.Style) {
+	clip := rect{x, y, r.w - x, 1}
+	for i, cw := range widths {
+		if cw == 0 {
+			continue
+		}
+		cst := st
+		if styles != nil {
+			cst = styles[i]
+		}
+		r.putString(x, y, padText(cells[i], cw, cols[i].right, r.t.g.ellipsis), cst, clip)
+		x += cw + 2
+	}
+}
+
+// createPanel is the create form as a message box no wider than maxW.
+func createPanel(t *theme, maxW int, f *createForm) string {
+	g := t.g
+	lines := make([]string, 0, numFields)
+	row := func(field int, label, value, note string) {
+		mark := " "
+		v := t.value.Render(value)
+		if f.field == field {
+			mark = g.you
+			v = t.value.Reverse(true).Render(value)
+		}
+		line := mark + " " + t.label.Render(padText(label, 8, false, g.ellipsis)) + v
+		if note != "" {
+			line += "  " + t.faint.Render(note)
+		}
+		lines = append(lines, line)
+	}
+	name := f.name.text
+	if f.field == fieldName {
+		name += "_"
+	}
+	row(fieldName, "name", padText(name, MaxRoomName+1, false, g.ellipsis), "")
+	row(fieldSeats, "seats", "‹ "+strconv.Itoa(f.seats)+" ›", strconv.Itoa(minSeats)+"-"+strconv.Itoa(maxSeats))
+	row(fieldBots, "bots", "‹ "+strconv.Itoa(f.bots)+" ›", "0-"+strconv.Itoa(f.seats-1))
+	private := "no"
+	if f.private {
+		private = "yes"
+	}
+	row(fieldPrivate, "private", "‹ "+private+" ›", "joined by its code")
+	block := t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
+	if g == &asciiGlyphs {
+		block = strings.NewReplacer("‹", "<", "›", ">").Replace(block)
+	}
+	return renderPanel(t, maxW, "create a room", block,
+		t.faint.Render("an empty name lets the server pick one"),
+		t.key.Render(formKeys(g, "create")))
+}
+
+// codePanel is the join-code prompt as a message box no wider than maxW.
+func codePanel(t *theme, maxW int, f *textField) string {
+	code := t.value.Reverse(true).Render(padText(f.text+"_", MaxRoomName+1, false, t.g.ellipsis))
+	return renderPanel(t, maxW, "join a private room",
+		t.label.Render("code ")+code,
+		t.key.Render("Enter join "+t.g.dot+" Esc back"))
+}
+
+// formKeys is the key help of the create form.
+func formKeys(g *glyphs, verb string) string {
+	if g == &asciiGlyphs {
+		return "Tab/up/down field, left/right change, Enter " + verb + ", Esc back"
+	}
+	return "Tab/↑↓ field · ←→ change · Enter " + verb + " · Esc back"
+}
