@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -140,35 +141,37 @@ func (f *sshFlags) check() error {
 
 // start opens the SSH listener for the game server behind mux; the
 // returned server is serving.
-func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog.Logger) (*sshplay.Server, error) {
+// It also returns the ssh command players use and the host key's
+// fingerprint, for the dashboard.
+func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog.Logger) (s *sshplay.Server, share, fingerprint string, err error) {
 	path := f.hostKey
 	if path == "" {
 		p, err := sshplay.DefaultHostKeyPath()
 		if err != nil {
-			return nil, err
+			return nil, "", "", err
 		}
 		path = p
 	}
 	key, created, err := sshplay.LoadOrCreateHostKey(path)
 	if err != nil {
-		return nil, err
+		return nil, "", "", err
 	}
 	var keys *sshplay.AuthorizedKeys
 	if f.authorizedKeys != "" {
 		if keys, err = sshplay.LoadAuthorizedKeys(f.authorizedKeys); err != nil {
-			return nil, err
+			return nil, "", "", err
 		}
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return nil, fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+		return nil, "", "", fmt.Errorf("cannot listen on %s: %w", f.addr, err)
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
-	s, err := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
+	s, err = sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
 		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
 	if err != nil {
 		ln.Close()
-		return nil, err
+		return nil, "", "", err
 	}
 	go func() {
 		if err := s.Serve(ln); err != nil {
@@ -179,9 +182,10 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 	if keys != nil {
 		access = fmt.Sprintf("%d authorized keys", keys.Len())
 	}
+	fingerprint = gossh.FingerprintSHA256(key.PublicKey())
 	logger.Info("ssh listening", "addr", ln.Addr().String(), "host_key", path, "created", created,
-		"fingerprint", gossh.FingerprintSHA256(key.PublicKey()), "access", access, "idle", f.idle, "max", f.max)
-	return s, nil
+		"fingerprint", fingerprint, "access", access, "idle", f.idle, "max", f.max)
+	return s, ui.Share, fingerprint, nil
 }
 
 // newBot makes the server's bots, at level l.
@@ -250,7 +254,21 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		mux = netcode.NewMuxTransport(tr)
 		tr = mux
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	// On a terminal the dashboard owns the screen: log lines go to its
+	// log pane (and the last of them to stderr at exit), not over it.
+	tty := term.IsTerminal(int(os.Stdout.Fd()))
+	var logOut io.Writer = stderr
+	var logRing *tui.LogRing
+	if tty && !*play {
+		logRing = tui.NewLogRing(256)
+		logOut = logRing
+		defer func() {
+			for _, l := range logRing.Lines(20) {
+				fmt.Fprintln(stderr, l)
+			}
+		}()
+	}
+	logger := slog.New(slog.NewTextHandler(logOut, nil))
 	cfg := f.config()
 	cfg.Logger = logger
 	rec, err := rf.open(logger)
@@ -281,14 +299,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	addr := udp.LocalAddr()
 	share := shareAddr(f.addr, addr.Port())
-	tty := term.IsTerminal(int(os.Stdout.Fd()))
+	dash := tui.DashboardInfo{Share: share}
 	var sshSrv *sshplay.Server
 	if mux != nil {
 		sshLog := logger
 		if *play {
 			sshLog = slog.New(slog.DiscardHandler) // the screen is ours
 		}
-		sshSrv, err = sf.start(mux, uf.options(share), sshLog)
+		sshSrv, dash.SSH, dash.Fingerprint, err = sf.start(mux, uf.options(share), sshLog)
 		if err != nil {
 			fmt.Fprintf(stderr, "ttytanks serve: --ssh: %v\n", err)
 			stop()
@@ -379,10 +397,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			sd.Do(func(s *netcode.Server) { st = s.Stats() })
 			if tty {
 				w, h, _ := term.GetSize(int(os.Stdout.Fd()))
-				fmt.Fprint(stdout, "\x1b[H\x1b[2J"+tui.Dashboard(&st, share, w, h, os.Getenv("NO_COLOR") != ""))
-				if note != "" {
-					fmt.Fprint(stdout, note+"\r\n")
-				}
+				dash.Note = note
+				out := tui.RenderDashboard(&st, dash, logRing.Lines(h), w, h, os.Getenv("NO_COLOR") != "")
+				// Redraw in place (no clear: no flicker), erasing each line's
+				// rest; no newline after the last line, so nothing scrolls.
+				fmt.Fprint(stdout, "\x1b[H"+strings.ReplaceAll(out, "\r\n", "\x1b[K\r\n")+"\x1b[K\x1b[J")
 			} else {
 				logStatus(logger, &st)
 			}

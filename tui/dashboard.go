@@ -108,25 +108,11 @@ func RenderDashboard(st *netcode.ServerStats, info DashboardInfo, logs []string,
 	out = append(out, d.playerTable(rooms, playersH)...)
 	out = append(out, note...)
 	out = append(out, d.logPane(logs, logH)...)
-	out = append(out, d.fit(dseg{"k N kicks slot N · b N bans its address · Ctrl-C stops", d.faint}))
+	out = append(out, d.fit(dseg{"k N kicks player #N · b N bans its address · Ctrl-C stops", d.faint}))
 	if height > 0 && len(out) > height {
 		out = out[:height]
 	}
 	return strings.Join(out, "\r\n")
-}
-
-// Dashboard renders st as RenderDashboard does for an operator told only
-// the UDP address share, with no log pane, in height-1 lines followed by
-// "\r\n" (the line the caller prints its note on).
-//
-// Deprecated: it is the signature serve called before rooms; call
-// RenderDashboard, which also shows the SSH command, the host key and the
-// log, and route the log into a LogRing.
-func Dashboard(st *netcode.ServerStats, share string, width, height int, noColor bool) string {
-	if height > 1 {
-		height--
-	}
-	return RenderDashboard(st, DashboardInfo{Share: share}, nil, width, height, noColor) + "\r\n"
 }
 
 // dashboard renders the parts of a RenderDashboard for one width.
@@ -340,6 +326,7 @@ func (d *dashboard) roomTable(rooms []netcode.RoomStats, h int) []string {
 
 // The players table's columns.
 var playerColumns = []column{
+	{title: "#", min: 2, max: 3, right: true},
 	{title: "room", min: 8, max: 16},
 	{title: "slot", min: 4, max: 4, right: true},
 	{title: "name", min: 10, max: 22},
@@ -358,9 +345,11 @@ func (d *dashboard) playerTable(rooms []netcode.RoomStats, h int) []string {
 	}
 	widths := fitColumns(playerColumns, d.width, dashboardGap)
 	var rows [][]dseg
+	num := 0 // the player's number for the operator's keys: its index in ServerStats.Players
 	for i := range rooms {
 		room := cleanText(rooms[i].Name)
 		for _, p := range rooms[i].Players {
+			num++
 			name := cleanText(p.Name)
 			nameStyle := d.value
 			margin, addr := strconv.Itoa(p.MarginMs)+"ms", cleanText(p.Addr)
@@ -373,7 +362,7 @@ func (d *dashboard) playerTable(rooms []netcode.RoomStats, h int) []string {
 				nameStyle = d.warn
 			}
 			rows = append(rows, []dseg{
-				{room, d.value}, {strconv.Itoa(p.Slot), d.value}, {name, nameStyle},
+				{strconv.Itoa(num - 1), d.label}, {room, d.value}, {strconv.Itoa(p.Slot), d.value}, {name, nameStyle},
 				{strconv.Itoa(int(p.Score)), d.value}, {margin, d.value},
 				{strconv.FormatUint(p.HeldTicks, 10), d.value}, {strconv.FormatUint(p.NeutralTicks, 10), d.value},
 				{strconv.FormatUint(p.LateInputs, 10), d.value}, {addr, d.value},

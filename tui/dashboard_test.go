@@ -224,18 +224,6 @@ func TestDashboardHostileNames(t *testing.T) {
 	}
 }
 
-// TestDashboardOldSignature: the deprecated Dashboard leaves its caller
-// the last row for a note.
-func TestDashboardOldSignature(t *testing.T) {
-	out := Dashboard(busyServer(8, 8), "host:7777", 80, 24, true)
-	if !strings.HasSuffix(out, "\r\n") || strings.Count(out, "\r\n") != 23 {
-		t.Errorf("%d lines, want 23 and a line break", strings.Count(out, "\r\n"))
-	}
-	if !strings.Contains(out, "ttytanks join host:7777") {
-		t.Errorf("no share address:\n%s", out)
-	}
-}
-
 func TestShortLogTime(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`time=2026-12-01T07:58:33.527Z level=INFO msg=serving`, `07:58:33 level=INFO msg=serving`},
