@@ -27,6 +27,15 @@ type simnet struct {
 	onServerTick func()
 	plan         []time.Time
 	added        int // clients ever added: each gets its own address and session
+
+	// onServerSend, if set, sees every datagram the server sends, as it
+	// leaves the server (before the network impairs it).
+	onServerSend func(d Datagram)
+	// onDeliver, if set, sees every datagram delivered to a client, at
+	// its delivery on the virtual clock.
+	onDeliver func(c *simClient, data []byte)
+	// lobbies are the LobbyClients attached with addLobby.
+	lobbies []*simLobby
 }
 
 type simClient struct {
@@ -126,7 +135,12 @@ func (n *simnet) step() {
 			out := n.server.Receive(n.now, e.from, e.data)
 			n.routeFromServer(out, src)
 		} else if c := n.clientAt(e.to); c != nil {
+			if n.onDeliver != nil {
+				n.onDeliver(c, e.data)
+			}
 			n.route(c.addr, c.up, c.c.Receive(n.now, e.from, e.data))
+		} else if l := n.lobbyAt(e.to); l != nil {
+			n.route(l.addr, l.up, l.receive(n.now, e.from, e.data))
 		}
 	}
 	if !n.now.Before(n.nextSrv) {
@@ -143,13 +157,22 @@ func (n *simnet) step() {
 	for _, c := range n.clients {
 		n.route(c.addr, c.up, c.c.Advance(n.now, c.in))
 	}
+	for _, l := range n.lobbies {
+		n.route(l.addr, l.up, l.advance(n.now))
+	}
 	n.now = n.now.Add(time.Millisecond)
 }
 
 func (n *simnet) routeFromServer(out []Datagram, _ *simClient) {
 	for _, d := range out {
+		if n.onServerSend != nil {
+			n.onServerSend(d)
+		}
 		c := n.clientAt(d.Addr)
 		if c == nil {
+			if l := n.lobbyAt(d.Addr); l != nil {
+				n.route(n.saddr, l.down, []Datagram{d})
+			}
 			continue
 		}
 		n.route(n.saddr, c.down, []Datagram{d})

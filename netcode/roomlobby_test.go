@@ -1,0 +1,136 @@
+package netcode
+
+import (
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/proto"
+)
+
+// simLobby is a LobbyClient on the simnet, routed like a client, with
+// the packet types it sent and received counted.
+type simLobby struct {
+	l         *LobbyClient
+	addr      netip.AddrPort
+	up, down  *Netsim
+	sent, got map[proto.Type]int
+}
+
+// addLobby attaches a LobbyClient that talks to server (the simnet's
+// server, or an address where nothing answers).
+func (n *simnet) addLobby(server netip.AddrPort, session uint64, link Impairment) *simLobby {
+	l := &simLobby{l: NewLobbyClient(server, session),
+		addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.2"), uint16(30000+len(n.lobbies))),
+		up:   NewNetsim(link, session), down: NewNetsim(link, session^0x5555),
+		sent: map[proto.Type]int{}, got: map[proto.Type]int{}}
+	n.lobbies = append(n.lobbies, l)
+	return l
+}
+
+func (n *simnet) lobbyAt(addr netip.AddrPort) *simLobby {
+	for _, l := range n.lobbies {
+		if l.addr == addr {
+			return l
+		}
+	}
+	return nil
+}
+
+func (l *simLobby) count(m map[proto.Type]int, out []Datagram) {
+	for _, d := range out {
+		if h, err := proto.ParseHeader(d.Data); err == nil {
+			m[h.Type]++
+		}
+	}
+}
+
+func (l *simLobby) advance(now time.Time) []Datagram {
+	out := l.l.Advance(now)
+	l.count(l.sent, out)
+	return out
+}
+
+func (l *simLobby) receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
+	l.count(l.got, []Datagram{{Data: b}})
+	out := l.l.Receive(now, from, b)
+	l.count(l.sent, out)
+	return out
+}
+
+// rooms returns the lobby's newest list.
+func (l *simLobby) rooms() RoomList {
+	var list RoomList
+	l.l.Rooms(&list)
+	return list
+}
+
+// TestLobbyClientListsRooms: the lobby gets a cookie, fetches the whole
+// list page by page, measures its ping, renews its cookie before the
+// server's runs out, and says so when the server does not answer.
+func TestLobbyClientListsRooms(t *testing.T) {
+	const rooms = 100 // more than one page
+	n := newSimnet(t, ServerConfig{Players: 2, Rooms: rooms, MaxRooms: rooms})
+	link := Impairment{Latency: 20 * time.Millisecond}
+	lob := n.addLobby(n.saddr, 0x10bb1, link)
+	if !n.runUntil(2*time.Second, func() bool { return !lob.rooms().Updated.IsZero() }) {
+		t.Fatalf("no list after 2 s (sent %v, got %v)", lob.sent, lob.got)
+	}
+	list := lob.rooms()
+	if list.Err != nil || list.Total != rooms || len(list.Rooms) != rooms {
+		t.Fatalf("the list: %d rooms of %d, err %v; want %d", len(list.Rooms), list.Total, list.Err, rooms)
+	}
+	for i, r := range list.Rooms {
+		if r.Name != roomName(i) || r.Seats != 2 || r.Players != 0 || r.State != RoomWaiting {
+			t.Fatalf("room %d: %+v, want %s, 0 of 2, waiting", i, r, roomName(i))
+		}
+	}
+	if got := lob.got[proto.TypeRoomList]; got < 2 {
+		t.Fatalf("the list came in %d page(s): the test wants several", got)
+	}
+	if list.Ping < 40*time.Millisecond || list.Ping > 45*time.Millisecond {
+		t.Fatalf("ping %v over a 40 ms round trip", list.Ping)
+	}
+
+	// The list follows the rooms.
+	c := n.join(RoomRequest{Kind: RoomNamed, Name: "c"}, "carol")
+	if !n.runUntil(2*time.Second, func() bool { l := lob.rooms(); return len(l.Rooms) == rooms && l.Rooms[2].Players == 1 }) {
+		t.Fatalf("the list does not show carol in room c: %+v", lob.rooms().Rooms[2])
+	}
+	n.leave(c)
+
+	// 20 s: the cookie (good for 10 s) is renewed, and the list stays
+	// fresh throughout.
+	hellos := lob.sent[proto.TypeHello]
+	for end := n.now.Add(20 * time.Second); n.now.Before(end); {
+		n.run(100 * time.Millisecond)
+		l := lob.rooms()
+		if age := n.now.Sub(l.Updated); age > lobbyRefresh+500*time.Millisecond || l.Err != nil || len(l.Rooms) != rooms {
+			t.Fatalf("at %v: the list is %v old, %d rooms, err %v", n.now.Sub(simEpoch), age, len(l.Rooms), l.Err)
+		}
+	}
+	if got := lob.sent[proto.TypeHello] - hellos; got < 2 {
+		t.Fatalf("%d Hellos in 20 s: the cookie was not renewed", got)
+	}
+	if lob.got[proto.TypeReject] != 0 || n.server.drops[DropBadCookie] != 0 {
+		t.Fatalf("%d Rejects, %d bad cookies: a cookie ran out before its renewal", lob.got[proto.TypeReject], n.server.drops[DropBadCookie])
+	}
+
+	// A server that never answers.
+	dead := n.addLobby(netip.MustParseAddrPort("127.0.0.1:9"), 0xdead, link)
+	n.run(lobbyGiveUp - 100*time.Millisecond)
+	if l := dead.rooms(); l.Err != nil || !l.Updated.IsZero() {
+		t.Fatalf("before %v: err %v, updated %v", lobbyGiveUp, l.Err, l.Updated)
+	}
+	if dead.sent[proto.TypeHello] < 5 {
+		t.Fatalf("%d Hellos in %v: the lobby does not retry", dead.sent[proto.TypeHello], lobbyGiveUp)
+	}
+	n.run(200 * time.Millisecond)
+	if l := dead.rooms(); !errors.Is(l.Err, ErrNoAnswer) {
+		t.Fatalf("after %v without an answer: err %v, want ErrNoAnswer", lobbyGiveUp, l.Err)
+	}
+	if l := lob.rooms(); l.Err != nil {
+		t.Fatalf("the live lobby: %v", l.Err)
+	}
+}

@@ -1,0 +1,292 @@
+package netcode
+
+import (
+	"hash/maphash"
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/proto"
+)
+
+// These tests talk to a Server core directly, datagram by datagram, as a
+// peer (or an attacker) on the wire would.
+
+// newRoomServer returns a server for the wire tests.
+func newRoomServer(t *testing.T, cfg ServerConfig) *Server {
+	t.Helper()
+	cfg.Seed = 5
+	cfg.Secret = []byte("0123456789abcdef0123456789abcdef")
+	s, err := NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// rawCookie gets a cookie for session at from with a Hello.
+func rawCookie(t *testing.T, s *Server, now time.Time, from netip.AddrPort, session uint64) proto.Cookie {
+	t.Helper()
+	h := proto.Hello{Header: proto.Header{Session: session}}
+	for _, d := range s.Receive(now, from, h.Append(nil)) {
+		if c, err := proto.ParseChallenge(d.Data); err == nil && d.Addr == from && c.Session == session {
+			return c.Cookie
+		}
+	}
+	t.Fatalf("no Challenge for %v", from)
+	return proto.Cookie{}
+}
+
+// rawJoin sends j (its cookie from a fresh Hello) from from and returns
+// the server's answer: a Start, or the reason of a Reject.
+func rawJoin(t *testing.T, s *Server, now time.Time, from netip.AddrPort, session uint64, j proto.Join) (*proto.Start, proto.RejectReason) {
+	t.Helper()
+	j.Session = session
+	j.Cookie = rawCookie(t, s, now, from, session)
+	out := s.Receive(now, from, j.Append(nil))
+	for _, d := range out {
+		if d.Addr != from {
+			continue
+		}
+		if st, err := proto.ParseStart(d.Data); err == nil {
+			return &st, 0
+		}
+		if r, err := proto.ParseReject(d.Data); err == nil {
+			return nil, r.Reason
+		}
+	}
+	t.Fatalf("no answer to a Join from %v (%d datagrams)", from, len(out))
+	return nil, 0
+}
+
+// listAll fetches every page of the room list from from, as the lobby
+// does, checking that each page is within MaxDatagram and starts where
+// it was asked to; it returns the entries and the list's total.
+func listAll(t *testing.T, s *Server, now time.Time, from netip.AddrPort) ([]proto.RoomEntry, int) {
+	t.Helper()
+	const session = 0x5151
+	cookie := rawCookie(t, s, now, from, session)
+	var all []proto.RoomEntry
+	for pages := 0; ; pages++ {
+		if pages > maxRooms {
+			t.Fatalf("the room list did not end after %d pages", pages)
+		}
+		q := proto.ListRooms{Header: proto.Header{Session: session}, Cookie: cookie, Offset: uint8(len(all))}
+		var page *proto.RoomList
+		for _, d := range s.Receive(now, from, q.Append(nil)) {
+			if len(d.Data) > proto.MaxDatagram {
+				t.Fatalf("a RoomList page of %d bytes", len(d.Data))
+			}
+			if p, err := proto.ParseRoomList(d.Data); err == nil && d.Addr == from {
+				page = &p
+			}
+		}
+		if page == nil {
+			t.Fatalf("no RoomList for offset %d", len(all))
+		}
+		if int(page.Offset) != len(all) {
+			t.Fatalf("asked for offset %d, got a page at %d", len(all), page.Offset)
+		}
+		all = append(all, page.Rooms...)
+		if len(page.Rooms) == 0 || len(all) >= int(page.Total) {
+			return all, int(page.Total)
+		}
+	}
+}
+
+// TestRoomAntiAmplification: whatever the server answers before an
+// address has shown it receives what is sent to it is no larger than
+// what it was sent; with a valid cookie, the room list comes in pages
+// of at most MaxDatagram bytes that together list every public room.
+func TestRoomAntiAmplification(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, Rooms: 40, MaxRooms: 64})
+	now := simEpoch
+	port := uint16(1000)
+	spoofed := func() netip.AddrPort { // a new source for each request: no rate limit in the way
+		port++
+		return netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, byte(port)}), port)
+	}
+	other := netip.MustParseAddrPort("203.0.113.9:9999")
+	stolen := rawCookie(t, s, now, other, 77) // a cookie for another address
+	old := rawCookie(t, s, now.Add(-11*time.Second), spoofed(), 78)
+
+	otherVersion := func(n int) []byte {
+		b := make([]byte, n)
+		(&proto.Hello{Header: proto.Header{Session: 79}}).Append(b[:0])
+		b[2] = proto.Version + 1
+		return b
+	}
+	join := func(j proto.Join) []byte { j.Session = 80; return j.Append(nil) }
+	cases := []struct {
+		name    string
+		b       []byte
+		answers int                // datagrams the server must send back
+		want    proto.Type         // their type
+		reason  proto.RejectReason // for a Reject
+	}{
+		{"Hello", (&proto.Hello{Header: proto.Header{Session: 81}}).Append(nil), 1, proto.TypeChallenge, 0},
+		{"Join quick, zero cookie", join(proto.Join{}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join quick spectator, zero cookie", join(proto.Join{Spectate: true, Name: "x"}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join named, zero cookie", join(proto.Join{Kind: proto.RoomNamed, Room: "a"}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join code, zero cookie", join(proto.Join{Kind: proto.RoomCode, Room: "ABCDEFGH"}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join create, zero cookie", join(proto.Join{Kind: proto.RoomCreate, Room: "new", Seats: 8, Bots: 7, Private: true}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join named, another address's cookie", join(proto.Join{Kind: proto.RoomNamed, Room: "b", Cookie: stolen}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join create, expired cookie", join(proto.Join{Kind: proto.RoomCreate, Cookie: old}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"ListRooms, zero cookie", (&proto.ListRooms{Header: proto.Header{Session: 82}}).Append(nil), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"ListRooms, another address's cookie", (&proto.ListRooms{Header: proto.Header{Session: 77}, Cookie: stolen}).Append(nil), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"another version, 22 bytes", otherVersion(proto.HeaderLen + 1), 1, proto.TypeReject, proto.RejectVersion},
+		{"another version, 64 bytes", otherVersion(proto.HelloLen), 1, proto.TypeReject, proto.RejectVersion},
+		{"another version, 21 bytes", otherVersion(proto.HeaderLen), 0, 0, 0},
+		{"Leave of an unknown session", (&proto.Leave{Header: proto.Header{Session: 83, Match: s.Match()}, Reason: proto.LeaveQuit}).Append(nil), 0, 0, 0},
+		{"Input of an unknown session", (&proto.Input{Header: proto.Header{Session: 84, Match: s.Match()}, N: 1}).Append(nil), 0, 0, 0},
+	}
+	for _, c := range cases {
+		from := spoofed()
+		out := s.Receive(now, from, c.b)
+		sent := 0
+		for _, d := range out {
+			sent += len(d.Data)
+			if d.Addr != from {
+				t.Errorf("%s: an answer went to %v, not the sender %v", c.name, d.Addr, from)
+			}
+			h, err := proto.ParseHeader(d.Data)
+			if err != nil || h.Type != c.want {
+				t.Errorf("%s: answered with %v (%v), want %v", c.name, h.Type, err, c.want)
+				continue
+			}
+			if c.want == proto.TypeReject {
+				if r, err := proto.ParseReject(d.Data); err != nil || r.Reason != c.reason {
+					t.Errorf("%s: Reject %v (%v), want %v", c.name, r.Reason, err, c.reason)
+				}
+			}
+		}
+		if len(out) != c.answers {
+			t.Errorf("%s: %d answers, want %d", c.name, len(out), c.answers)
+		}
+		if sent > len(c.b) {
+			t.Errorf("%s: %d bytes in, %d bytes out: the server amplifies", c.name, len(c.b), sent)
+		}
+	}
+
+	// With a cookie: every public room, in pages within MaxDatagram.
+	entries, total := listAll(t, s, now, netip.MustParseAddrPort("192.0.2.7:4000"))
+	if total != 40 || len(entries) != 40 {
+		t.Fatalf("listed %d rooms of a total of %d, want 40", len(entries), total)
+	}
+	for i, e := range entries {
+		if want := roomName(i); e.Name != want {
+			t.Fatalf("room %d in the list is %q, want %q", i, e.Name, want)
+		}
+	}
+}
+
+// TestRoomListPages: 100 rooms take several pages; the pages, asked for
+// offset by offset, list each room once, in order.
+func TestRoomListPages(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, Rooms: 100, MaxRooms: 100})
+	var pages int
+	from := netip.MustParseAddrPort("192.0.2.8:4000")
+	cookie := rawCookie(t, s, simEpoch, from, 9)
+	for off := 0; off < 100; pages++ {
+		q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: uint8(off)}
+		out := s.Receive(simEpoch, from, q.Append(nil))
+		if len(out) != 1 {
+			t.Fatalf("%d answers to a ListRooms", len(out))
+		}
+		p, err := proto.ParseRoomList(out[0].Data)
+		if err != nil || len(p.Rooms) == 0 || p.Total != 100 {
+			t.Fatalf("page at %d: %d rooms of %d (%v)", off, len(p.Rooms), p.Total, err)
+		}
+		for i, e := range p.Rooms {
+			if want := roomName(off + i); e.Name != want {
+				t.Fatalf("page at %d, entry %d: %q, want %q", off, i, e.Name, want)
+			}
+		}
+		off += len(p.Rooms)
+	}
+	if pages < 2 {
+		t.Fatalf("100 rooms in %d page: the test wants several", pages)
+	}
+}
+
+// TestJoinCodeGuessesAreLimited: one address gets codeTries tries at a
+// join code; then "slow down", even for the right code; the tries come
+// back with time; another address is not affected.
+func TestJoinCodeGuessesAreLimited(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 8})
+	now := simEpoch
+	st, why := rawJoin(t, s, now, netip.MustParseAddrPort("203.0.113.1:5000"), 1,
+		proto.Join{Kind: proto.RoomCreate, Room: "vault", Seats: 8, Private: true})
+	if st == nil || len(st.Code) != codeLen {
+		t.Fatalf("creating a private room: %v, reject %v", st, why)
+	}
+	code := st.Code
+	wrong := "ZZZZZZZZ"
+	if wrong == code {
+		wrong = "YYYYYYYY"
+	}
+
+	guesser := netip.MustParseAddr("198.51.100.1")
+	// Another address, in another bucket of the guess table (the table
+	// hashes addresses: a shared bucket would share the tries).
+	var other netip.Addr
+	bucket := func(ip netip.Addr) uint64 {
+		a := ip.Unmap().As16()
+		g := s.rooms.guesses
+		return maphash.Bytes(g.seed, a[:]) % uint64(len(g.buckets))
+	}
+	for i := 2; i < 250; i++ {
+		if ip := netip.AddrFrom4([4]byte{198, 51, 100, byte(i)}); bucket(ip) != bucket(guesser) {
+			other = ip
+			break
+		}
+	}
+	port, session := uint16(6000), uint64(100)
+	try := func(ip netip.Addr, code string) (*proto.Start, proto.RejectReason) {
+		t.Helper()
+		port++ // a fresh port and session for each try, as a guessing script would
+		session++
+		return rawJoin(t, s, now, netip.AddrPortFrom(ip, port), session, proto.Join{Kind: proto.RoomCode, Room: code})
+	}
+	for i := 1; i <= codeTries; i++ {
+		if _, why := try(guesser, wrong); why != proto.RejectNoRoom {
+			t.Fatalf("wrong code, try %d: %v, want %v", i, why, proto.RejectNoRoom)
+		}
+	}
+	if _, why := try(guesser, wrong); why != proto.RejectSlowDown {
+		t.Fatalf("wrong code, try %d: %v, want %v", codeTries+1, why, proto.RejectSlowDown)
+	}
+	if st, why := try(guesser, code); st != nil || why != proto.RejectSlowDown {
+		t.Fatalf("the right code after the limit: Start %v, reject %v; want %v (the code is not checked)", st != nil, why, proto.RejectSlowDown)
+	}
+	if n := s.rooms.byName("vault").seats.humans(); n != 1 {
+		t.Fatalf("vault has %d players after the limit, want its creator alone", n)
+	}
+
+	// Another address is not affected.
+	if _, why := try(other, wrong); why != proto.RejectNoRoom {
+		t.Fatalf("another address, wrong code: %v, want %v", why, proto.RejectNoRoom)
+	}
+	if st, why := try(other, code); st == nil || st.Room != "vault" {
+		t.Fatalf("another address, right code: reject %v, want the Start of vault", why)
+	}
+
+	// A try comes back every codeRefill.
+	now = now.Add(codeRefill / 2)
+	if _, why := try(guesser, code); why != proto.RejectSlowDown {
+		t.Fatalf("half a refill later: %v, want %v", why, proto.RejectSlowDown)
+	}
+	now = now.Add(codeRefill)
+	if st, why := try(guesser, code); st == nil || st.Room != "vault" {
+		t.Fatalf("a refill later, the right code: reject %v, want the Start of vault", why)
+	}
+	if _, why := try(guesser, wrong); why != proto.RejectSlowDown {
+		t.Fatalf("right after, another try: %v, want %v (one try came back)", why, proto.RejectSlowDown)
+	}
+	now = now.Add(codeTries * codeRefill)
+	for i := 1; i <= codeTries; i++ {
+		if _, why := try(guesser, wrong); why != proto.RejectNoRoom {
+			t.Fatalf("after a long wait, try %d: %v, want %v", i, why, proto.RejectNoRoom)
+		}
+	}
+}
