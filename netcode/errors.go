@@ -21,7 +21,7 @@ var (
 	ErrSpectatorsFull = errors.New("the server has no room for another spectator")
 	// ErrServerError: the server stopped the match after an internal
 	// error (the server itself goes on).
-	ErrServerError = errors.New("the server stopped the match after a server error")
+	ErrServerError = errors.New("this room stopped after a server error")
 )
 
 // NoAnswerError: the server never answered the handshake.
@@ -69,8 +69,11 @@ func (e *RefusedError) Error() string { return "the server refused us: " + e.Rea
 type EndedError struct{ Reason proto.LeaveReason }
 
 func (e *EndedError) Error() string {
-	if e.Reason == proto.LeaveServerError {
+	switch e.Reason {
+	case proto.LeaveServerError:
 		return ErrServerError.Error()
+	case proto.LeaveMatchOver:
+		return "the match is over"
 	}
 	return "the server ended the session: " + e.Reason.String()
 }

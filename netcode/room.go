@@ -376,11 +376,11 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 		defer func() { _ = recover() }()
 		r.seats.each(func(l *link, slot int) { s.sayLeave(r, l, slot, proto.LeaveServerError) })
 	}()
+	s.rooms.remove(r) // first: it unroutes the match id reset clears
 	func() {
 		defer func() { _ = recover() }()
 		r.match.reset(0)
 	}()
-	s.rooms.remove(r)
 	if r.permanent {
 		// Should opening fail too, the server stays up with one room
 		// fewer rather than fault again.

@@ -321,8 +321,8 @@ func (s *Server) closeIdle(now time.Time) {
 
 // closeRoom takes an empty room out.
 func (s *Server) closeRoom(r *room) {
+	s.rooms.remove(r) // first: it unroutes the match id reset clears
 	r.match.reset(0)
-	s.rooms.remove(r)
 	if c, ok := r.match.recorder().(io.Closer); ok {
 		if err := c.Close(); err != nil {
 			s.log.Error("closing a room's recorder", "room", r.name, "err", err)
@@ -345,18 +345,19 @@ func (s *Server) onListRooms(now time.Time, from netip.AddrPort, h proto.Header,
 		return
 	}
 	page := proto.RoomList{Header: proto.Header{Session: q.Session}, ClientTime: q.ClientTime, Offset: q.Offset}
-	n := 0
+	n, full := 0, false
 	for _, r := range s.rooms.list {
 		if r.private {
 			continue
 		}
-		if n >= int(q.Offset) {
-			e := r.entry()
-			if !page.Fits(&e) {
-				n++
-				continue
+		if n >= int(q.Offset) && !full {
+			// A page is consecutive rooms from its offset: at the first
+			// that does not fit, the page ends (the rest are counted).
+			if e := r.entry(); page.Fits(&e) {
+				page.Rooms = append(page.Rooms, e)
+			} else {
+				full = true
 			}
-			page.Rooms = append(page.Rooms, e)
 		}
 		n++
 	}
