@@ -40,6 +40,10 @@ func (f *spectatorFeed) want(delay, stateEvery int) {
 	f.ring = make([]feedEntry, f.n+1)
 }
 
+// clear forgets the saved States: the match they belong to is over, and
+// spectators see the room as it is now.
+func (f *spectatorFeed) clear() { f.head, f.count, f.sent = 0, 0, 0 }
+
 // active reports whether the feed runs.
 func (f *spectatorFeed) active() bool { return f.ring != nil }
 

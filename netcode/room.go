@@ -65,6 +65,7 @@ func (s *Server) openRoom(name string, cfg roomConfig, private bool, now time.Ti
 func (s *Server) openLobby(r *room) {
 	s.rooms.rekey(r, s.newMatchID(r))
 	r.overAt, r.firstVote = time.Time{}, time.Time{}
+	r.delay.clear()
 	for i := r.cfg.Players - r.cfg.Bots; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatFree {
 			r.seats.placeBot(i, fmt.Sprintf("bot%d", i+1), s.cfg.NewBot(i, r.rng.Next()))
