@@ -34,7 +34,8 @@ func countdownText(r *game.Round) string {
 
 // drawCountdown draws the countdown big and centred on the map, in the
 // banner style: bigFont, scaled up (to 3 times) as the map allows, or
-// plain text on a map too small for it.
+// plain text on a map too small for it. The field draws it over the walls
+// and under the bullets, labels and tanks, which stay in view.
 func (r *Renderer) drawCountdown(l *layout, v *netcode.View) {
 	s := countdownText(&v.World.Round)
 	if s == "" {
@@ -55,12 +56,6 @@ func (r *Renderer) drawCountdown(l *layout, v *netcode.View) {
 	}
 	w, h := size(sc)
 	x0, y0 := f.x+(f.w-w)/2, f.y+(f.h-h)/2
-	// A blank margin around the characters keeps them readable over walls.
-	for y := y0 - 1; y <= y0+h; y++ {
-		for x := x0 - 1; x <= x0+w; x++ {
-			r.put(x, y, " ", 1, r.t.text)
-		}
-	}
 	for k, c := range s {
 		pixel := r.t.g.bigPixel
 		if pixel == "" {

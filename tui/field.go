@@ -48,6 +48,7 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 		}
 	}
 
+	r.drawCountdown(l, v)
 	w := &v.World
 	slots := min(int(w.Slots), game.MaxPlayers)
 	if !r.hud.HideNames {

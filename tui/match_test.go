@@ -54,9 +54,13 @@ func TestCountdownDrawnBigOnTheMap(t *testing.T) {
 		if got := countdownText(&v.World.Round); got != tt.want {
 			t.Errorf("phase %v timer %d: countdown %q, want %q", tt.phase, tt.timer, got, tt.want)
 		}
+		// The tanks and bullets are drawn over the countdown: count its
+		// cells on an empty map.
+		empty := *v
+		empty.World.Tanks, empty.World.NumBullets = [game.MaxPlayers]game.Tank{}, 0
 		for _, opts := range []Options{{}, {ASCII: true}} {
 			th := themeFor(opts)
-			scr := drawTest(t, 80, 24, v, opts)
+			scr := drawTest(t, 80, 24, &empty, opts)
 			f := computeLayout(80, 24, v).field
 			pixel := th.g.bigPixel
 			if pixel == "" && tt.want != "" {
@@ -74,12 +78,27 @@ func TestCountdownDrawnBigOnTheMap(t *testing.T) {
 			}
 		}
 	}
+	// The tanks stay in view over the countdown (the middle bar of the 2
+	// crosses bob's tile).
+	v := testView(t)
+	v.World.Round.Phase, v.World.Round.Timer = game.PhaseCountdown, 2*game.TickRate
+	f := computeLayout(80, 24, v).field
+	scr := drawTest(t, 80, 24, v, Options{})
+	var field []string
+	for _, l := range screenLines(scr)[f.y : f.y+f.h] {
+		field = append(field, string([]rune(l)[f.x:f.x+f.w]))
+	}
+	for _, glyph := range []string{"→", "↖", "↓"} { // alice, bob, carol
+		if !strings.Contains(strings.Join(field, "\n"), glyph) {
+			t.Errorf("tank %s is hidden by the countdown:\n%s", glyph, strings.Join(field, "\n"))
+		}
+	}
 	// A larger screen scales the characters up: a 13x7 maze at scale 2 is
 	// 52x14 cells, room for pixels of 4x2 cells.
-	v := testView(t)
-	v.World.Round.Phase, v.World.Round.Timer = game.PhaseCountdown, game.CountdownTicks
-	scr := drawTest(t, 160, 50, v, Options{})
-	f := computeLayout(160, 50, v).field
+	v.World.Round.Timer = game.CountdownTicks
+	v.World.Tanks, v.World.NumBullets = [game.MaxPlayers]game.Tank{}, 0
+	scr = drawTest(t, 160, 50, v, Options{})
+	f = computeLayout(160, 50, v).field
 	if n, want := countCells(scr, f, unicodeGlyphs.bigPixel, themeFor(Options{}).banner), 10*4*2; n != want {
 		t.Errorf("160x50: %d cells of the big 3, want %d", n, want)
 	}

@@ -130,7 +130,6 @@ func (r *Renderer) draw(v *netcode.View) {
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
 			r.drawTitle(&l, v)
 			r.drawField(&l, v)
-			r.drawCountdown(&l, v)
 			if r.hud.Detail != SidebarScores { // there, the sidebar shows the feed
 				r.drawFeed(&l)
 			}
