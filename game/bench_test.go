@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// benchWorld returns a world on the default maze after some play.
+// benchWorld returns a world on the default maze after its countdown and
+// some play.
 func benchWorld(b *testing.B, slots int) (*World, [][]Input) {
 	w, err := NewWorld(Config{Slots: slots, Seed: 42})
 	if err != nil {
@@ -16,7 +17,7 @@ func benchWorld(b *testing.B, slots int) (*World, [][]Input) {
 	for k := range in {
 		in[k] = make([]Input, slots)
 	}
-	for k := 0; k < 120; k++ {
+	for k := 0; k < CountdownTicks+120; k++ {
 		randomInputs(&rng, w.Tick(), in[0])
 		for j := range in[0] {
 			in[0][j].Buttons = 0 // keep everyone alive

@@ -39,19 +39,32 @@ func (w *World) stepBullet(b *Bullet) bool {
 			continue
 		}
 		if abs32(b.X-t.X) < TankHalf && abs32(b.Y-t.Y) < TankHalf {
-			w.hit(t, b)
+			w.hit(i, b)
 			return false
 		}
 	}
 	return true
 }
 
-// hit applies bullet b to tank t: damage, hitstun, knockback along the
-// bullet's direction, and death at zero HP.
-func (w *World) hit(t *Tank, b *Bullet) {
+// hit applies bullet b to tank i: damage, hitstun, knockback along the
+// bullet's direction, and death at zero HP; and counts it in the stats: a
+// hit and, at zero HP, a kill for the shooter when it is another seated
+// tank (the bullets of a player who left fly on and count for nobody),
+// and a death for the victim.
+func (w *World) hit(i int, b *Bullet) {
+	t := &w.s.Tanks[i]
+	var shooter *Stats
+	if o := &w.s.Tanks[b.Owner]; int(b.Owner) != i && o.Seated {
+		shooter = &o.Stats
+		inc(&shooter.Hits)
+	}
 	t.HP -= BulletDamage
 	if t.HP <= 0 {
-		*t = Tank{X: t.X, Y: t.Y, Seated: true, AimX: t.AimX, AimY: t.AimY, Score: t.Score} // a wreck where it died
+		inc(&t.Stats.Deaths)
+		if shooter != nil {
+			inc(&shooter.Kills)
+		}
+		*t = Tank{X: t.X, Y: t.Y, Seated: true, AimX: t.AimX, AimY: t.AimY, Score: t.Score, Stats: t.Stats} // a wreck where it died
 		return
 	}
 	t.Hitstun = HitstunTicks

@@ -26,6 +26,16 @@
 //		// same inputs again gives the same hash.
 //	}
 //
+// A match is a sequence of rounds, each in its own maze. Every round opens
+// with a countdown (PhaseCountdown, CountdownTicks) in which the tanks
+// stand placed and every input is ignored, is played (PhasePlaying) until
+// at most one of its tanks is left or its time runs out, and pauses on its
+// result (PhaseOver). With Config.Rounds set, the round that brings a tank
+// to that many round wins ends the match instead: PhaseMatchOver freezes
+// the world, Round.Winner names the match's winner, and ButtonRematch sets
+// the voter's Tank.Rematch, which the server reads to start a rematch.
+// Tank.Stats count kills, deaths, shots and hits for the results screen.
+//
 // A World is not safe for concurrent use. Snapshot is a plain value: a
 // copy shares nothing with the world it came from.
 package game

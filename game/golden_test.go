@@ -22,12 +22,25 @@ const (
 // snapshots, so the golden test can prove its script exercises every rule.
 type events struct {
 	moves, wallStops, tankContacts, shots, ricochets, hits, deaths, rounds int
+	countdownTicks, kills, matchEnds, votes                                int
 }
 
 func (e *events) observe(prev, cur *Snapshot, in []Input) {
 	if cur.Round.Number != prev.Round.Number {
 		e.rounds++
 		return
+	}
+	if prev.Round.Phase == PhaseCountdown {
+		e.countdownTicks++
+	}
+	if prev.Round.Phase != PhaseMatchOver && cur.Round.Phase == PhaseMatchOver {
+		e.matchEnds++
+	}
+	for i := 0; i < int(cur.Slots); i++ {
+		if cur.Tanks[i].Rematch && !prev.Tanks[i].Rematch {
+			e.votes++
+		}
+		e.kills += int(cur.Tanks[i].Stats.Kills - prev.Tanks[i].Stats.Kills)
 	}
 	for i := 0; i < int(cur.Slots); i++ {
 		p, c := &prev.Tanks[i], &cur.Tanks[i]
@@ -67,13 +80,15 @@ func (e *events) observe(prev, cur *Snapshot, in []Input) {
 }
 
 // runGolden plays the golden script and returns the hash every goldenEvery
-// ticks, starting with tick 0.
+// ticks, starting with tick 0. The match is won at 10 round wins, which
+// happens near the end of the run (the script and the seed were chosen so
+// that every rule is exercised, a match end and rematch votes included).
 func runGolden(t testing.TB) ([]string, events) {
-	w, err := NewWorld(Config{Slots: 4, Seed: 0x7474616e6b73, MazeW: 21, MazeH: 15})
+	w, err := NewWorld(Config{Slots: 4, Seed: 0x7474616e6b73, MazeW: 21, MazeH: 15, Rounds: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := newScript(99)
+	sc := newScript(104)
 	var in []Input
 	var prev Snapshot
 	var ev events
@@ -109,6 +124,10 @@ func TestGoldenDeterminism(t *testing.T) {
 		{"hits", ev.hits, 20},
 		{"deaths", ev.deaths, 10},
 		{"round transitions", ev.rounds, 3},
+		{"countdown ticks", ev.countdownTicks, 3 * CountdownTicks},
+		{"kills", ev.kills, 5},
+		{"match ends", ev.matchEnds, 1},
+		{"rematch votes", ev.votes, 2},
 	}
 	for _, c := range checks {
 		if c.n < c.min {

@@ -13,7 +13,7 @@ func Hash(s *Snapshot) uint64 {
 	h := hashInit
 	h = mix(h, uint64(s.Tick))
 	h = mix(h, s.RNG)
-	h = mix(h, uint64(s.Slots))
+	h = mix(h, uint64(s.Slots)|uint64(s.RoundsToWin)<<8)
 	r := &s.Round
 	h = mix(h, uint64(r.Number)|uint64(r.Phase)<<16|uint64(r.Timer)<<24|uint64(uint8(r.Winner))<<40|
 		uint64(r.MazeW)<<48|uint64(r.MazeH)<<56)
@@ -25,7 +25,9 @@ func Hash(s *Snapshot) uint64 {
 		h = mix(h, uint64(uint32(t.VX))|uint64(uint32(t.VY))<<32)
 		h = mix(h, uint64(uint8(t.AimX))|uint64(uint8(t.AimY))<<8|uint64(uint8(t.HP))<<16|
 			uint64(t.Cooldown)<<24|uint64(t.Hitstun)<<32|uint64(b2u(t.Alive))<<40|
-			uint64(b2u(t.Seated))<<41|uint64(t.Score)<<48)
+			uint64(b2u(t.Seated))<<41|uint64(b2u(t.Rematch))<<42|uint64(t.Score)<<48)
+		st := &t.Stats
+		h = mix(h, uint64(st.Kills)|uint64(st.Deaths)<<16|uint64(st.Shots)<<32|uint64(st.Hits)<<48)
 	}
 	h = mix(h, uint64(s.NumBullets))
 	nb := min(int(s.NumBullets), MaxBullets)

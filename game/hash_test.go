@@ -9,11 +9,12 @@ import (
 // fullSnapshot returns a snapshot with every slot seated and every bullet
 // slot in use, and every field non-zero, so that every field is live.
 func fullSnapshot() Snapshot {
-	s := Snapshot{Tick: 1234, RNG: 0xdeadbeef, Slots: MaxPlayers, NumBullets: MaxBullets}
+	s := Snapshot{Tick: 1234, RNG: 0xdeadbeef, Slots: MaxPlayers, RoundsToWin: 9, NumBullets: MaxBullets}
 	s.Round = Round{Number: 3, Phase: PhaseOver, Timer: 77, Winner: 2, MazeSeed: 99, MazeW: 25, MazeH: 21}
 	for i := range s.Tanks {
 		s.Tanks[i] = Tank{X: int32(1000 + i), Y: 2000, VX: 3, VY: -4, AimX: 1, AimY: -1, HP: 2,
-			Cooldown: 5, Hitstun: 6, Alive: true, Seated: true, Score: uint16(i + 1)}
+			Cooldown: 5, Hitstun: 6, Alive: true, Seated: true, Score: uint16(i + 1), Rematch: i%2 == 0,
+			Stats: Stats{Kills: uint16(7 + i), Deaths: 8, Shots: 300, Hits: 40}}
 	}
 	for k := range s.Bullets {
 		s.Bullets[k] = Bullet{X: int32(3000 + k), Y: 4000, VX: 85, VY: -85, Owner: uint8(k % MaxPlayers),
@@ -71,7 +72,7 @@ func TestHashCoversEveryField(t *testing.T) {
 	if Hash(&s) != base {
 		t.Fatal("test did not restore the snapshot")
 	}
-	if n < 8*12+64*7 {
+	if n < 8*17+64*7 {
 		t.Fatalf("walked only %d fields", n)
 	}
 }

@@ -6,10 +6,13 @@ type Buttons uint8
 const (
 	// ButtonFire fires a bullet along the tank's aim when its cooldown allows.
 	ButtonFire Buttons = 1 << 0
+	// ButtonRematch votes for a rematch. It is ignored except in
+	// PhaseMatchOver, where it sets the tank's Rematch flag for good.
+	ButtonRematch Buttons = 1 << 1
 
 	// ButtonMask holds every button bit the game defines. Any other bit is
 	// invalid: the protocol rejects it and Step ignores it.
-	ButtonMask = ButtonFire
+	ButtonMask = ButtonFire | ButtonRematch
 )
 
 // Input is one player's controls for one tick. MoveX and MoveY are each -1,
@@ -43,6 +46,9 @@ func Neutral(t Tick) Input { return Input{Tick: t} }
 
 // Fire reports whether the fire button is held.
 func (in Input) Fire() bool { return in.Buttons&ButtonFire != 0 }
+
+// Rematch reports whether the rematch button is held.
+func (in Input) Rematch() bool { return in.Buttons&ButtonRematch != 0 }
 
 func sign8(v int8) int8 {
 	switch {

@@ -1,13 +1,14 @@
 package game
 
-// startRound begins the next round: a new maze from the world's RNG, every
-// seated tank respawned with full HP, bullets cleared. Scores carry over.
+// startRound begins the next round's countdown: a new maze from the
+// world's RNG, every seated tank respawned with full HP, bullets cleared.
+// Scores and stats carry over.
 func (w *World) startRound() {
 	r := &w.s.Round
 	rng := RNG{State: w.s.RNG}
 	r.Number++
-	r.Phase = PhasePlaying
-	r.Timer = RoundTicks
+	r.Phase = PhaseCountdown
+	r.Timer = CountdownTicks
 	r.MazeSeed = rng.Next()
 	w.maze.Generate(r.MazeSeed, int(r.MazeW), int(r.MazeH))
 	var spawns [MaxPlayers][2]int
@@ -24,7 +25,7 @@ func (w *World) startRound() {
 		}
 		*t = Tank{
 			X: int32(x)*SubTile + SubTile/2, Y: int32(y)*SubTile + SubTile/2,
-			AimX: ax, HP: TankHP, Alive: true, Seated: true, Score: t.Score,
+			AimX: ax, HP: TankHP, Alive: true, Seated: true, Score: t.Score, Stats: t.Stats,
 		}
 	}
 	w.s.Bullets = [MaxBullets]Bullet{}
@@ -36,7 +37,9 @@ func (w *World) startRound() {
 // part in it is alive (with at least two taking part), or when the time
 // limit runs out; the survivor, if any, scores. A round with one tank in
 // it and a newcomer waiting ends at once, a draw, so the newcomer spawns
-// in the next one instead of waiting out the clock.
+// in the next one instead of waiting out the clock. A win that brings the
+// winner's score to RoundsToWin (when not 0) ends the match instead:
+// PhaseMatchOver, with the bullets cleared.
 func (w *World) checkRoundEnd() {
 	r := &w.s.Round
 	r.Timer--
@@ -60,7 +63,15 @@ func (w *World) checkRoundEnd() {
 		r.Winner = -1
 		if alive == 1 {
 			r.Winner = int8(last)
-			w.s.Tanks[last].Score++
+			t := &w.s.Tanks[last]
+			t.Score++
+			if w.s.RoundsToWin > 0 && t.Score >= uint16(w.s.RoundsToWin) {
+				r.Phase = PhaseMatchOver
+				r.Timer = 0
+				w.s.Bullets = [MaxBullets]Bullet{}
+				w.s.NumBullets = 0
+				return
+			}
 		}
 	case seated >= 2 && spawned < 2, r.Timer == 0:
 		r.Winner = -1

@@ -60,4 +60,7 @@ const (
 	// RoundOverTicks is how long the round-over banner shows before the next
 	// round starts on a new maze.
 	RoundOverTicks = 3 * TickRate
+	// CountdownTicks is the 3-2-1 countdown before every round, the first
+	// included: the tanks are in place but their inputs are ignored.
+	CountdownTicks = 3 * TickRate
 )

@@ -369,8 +369,8 @@ func TestLastTankStandingScoresAndNewMazeFollows(t *testing.T) {
 	}
 	run(w, RoundOverTicks, nil)
 	s = w.State()
-	if s.Round.Number != 2 || s.Round.Phase != PhasePlaying || s.NumBullets != 0 {
-		t.Fatalf("a new round should start: %+v", s.Round)
+	if s.Round.Number != 2 || s.Round.Phase != PhaseCountdown || s.Round.Timer != CountdownTicks || s.NumBullets != 0 {
+		t.Fatalf("a new round should start with its countdown: %+v", s.Round)
 	}
 	if w.Maze().String() == oldMaze || w.Maze().W != 9 || w.Maze().H != 7 {
 		t.Fatalf("new round kept the old maze:\n%s", w.Maze())
@@ -390,6 +390,10 @@ func TestRoundTimeLimitIsADraw(t *testing.T) {
 	w, err := NewWorld(Config{Slots: 2, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
+	}
+	run(w, CountdownTicks, nil)
+	if r := w.State().Round; r.Phase != PhasePlaying || r.Timer != RoundTicks {
+		t.Fatalf("after the countdown: %+v, want a round of %d ticks to play", r, RoundTicks)
 	}
 	run(w, RoundTicks-1, nil)
 	if w.State().Round.Phase != PhasePlaying {
@@ -427,7 +431,7 @@ func TestBadInputIsClampedNotFatal(t *testing.T) {
 	if s.Tanks[0].X <= 3*SubTile+SubTile/2 || s.NumBullets != 0 {
 		t.Fatalf("MoveX 100 should act as 1 and unknown buttons be ignored: %+v, %d bullets", s.Tanks[0], s.NumBullets)
 	}
-	if !(Input{MoveX: 2}).Clamped().Valid() || (Input{MoveX: 2}).Valid() || (Input{Buttons: 2}).Valid() {
+	if !(Input{MoveX: 2}).Clamped().Valid() || (Input{MoveX: 2}).Valid() || (Input{Buttons: 4}).Valid() || !(Input{Buttons: ButtonFire | ButtonRematch}).Valid() {
 		t.Fatal("Valid/Clamped disagree about range")
 	}
 }
@@ -483,7 +487,7 @@ func TestNewcomerWaitsForTheNextRound(t *testing.T) {
 	if r.Phase != PhaseOver || r.Winner != -1 || w.State().Tanks[0].Score != 0 {
 		t.Fatalf("round %+v, score %d: want a draw at once", r, w.State().Tanks[0].Score)
 	}
-	run(w, RoundOverTicks+1, nil)
+	run(w, RoundOverTicks+CountdownTicks+1, nil)
 	s := w.State()
 	if s.Round.Phase != PhasePlaying || !s.Tanks[0].Alive || !s.Tanks[2].Alive || !s.Tanks[2].Spawned() {
 		t.Fatalf("next round: phase %v, tanks %+v %+v", s.Round.Phase, s.Tanks[0], s.Tanks[2])

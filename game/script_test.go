@@ -53,6 +53,9 @@ func (sc *script) inputs(w *World, out []Input) []Input {
 		if sc.rng.Intn(64) == 0 {
 			in.Buttons = ButtonFire
 		}
+		if sc.rng.Intn(256) == 0 {
+			in.Buttons |= ButtonRematch // a vote, which only counts once the match is over
+		}
 		out = append(out, in)
 	}
 	return out
@@ -65,6 +68,17 @@ func randomInputs(rng *RNG, t Tick, out []Input) {
 		out[i] = Input{Tick: t, MoveX: int8(rng.Intn(3) - 1), MoveY: int8(rng.Intn(3) - 1)}
 		if rng.Intn(4) == 0 {
 			out[i].Buttons = ButtonFire
+		}
+	}
+}
+
+// randomVotingInputs is randomInputs with a rematch vote one tick in 64
+// per slot.
+func randomVotingInputs(rng *RNG, t Tick, out []Input) {
+	randomInputs(rng, t, out)
+	for i := range out {
+		if rng.Intn(64) == 0 {
+			out[i].Buttons |= ButtonRematch
 		}
 	}
 }

@@ -22,6 +22,9 @@ type Snapshot struct {
 	RNG uint64
 	// Slots is the number of player slots (1..MaxPlayers).
 	Slots uint8
+	// RoundsToWin is the number of round wins that wins the match; 0 means
+	// an endless match (Config.Rounds).
+	RoundsToWin uint8
 	// Round is the state of the current round.
 	Round Round
 	// Tanks holds one tank per slot; only the first Slots entries are used.
@@ -40,18 +43,47 @@ const (
 	PhasePlaying Phase = iota
 	// PhaseOver is the pause after a round, showing its result.
 	PhaseOver
+	// PhaseCountdown is the 3-2-1 before every round (CountdownTicks):
+	// the tanks are in the maze but every input is ignored.
+	PhaseCountdown
+	// PhaseMatchOver follows the round that gave a tank RoundsToWin round
+	// wins: the world is frozen, Round.Winner is the match winner, and the
+	// only input that counts is ButtonRematch, which sets Tank.Rematch. It
+	// lasts until the world is replaced; its Timer stays 0.
+	PhaseMatchOver
+
+	// numPhases is the number of phases; a Phase at or above it is invalid.
+	numPhases
 )
+
+// String returns the phase's name, for logs and test messages.
+func (p Phase) String() string {
+	switch p {
+	case PhasePlaying:
+		return "playing"
+	case PhaseOver:
+		return "over"
+	case PhaseCountdown:
+		return "countdown"
+	case PhaseMatchOver:
+		return "match over"
+	}
+	return fmt.Sprintf("Phase(%d)", uint8(p))
+}
 
 // Round is the state of the current round.
 type Round struct {
 	// Number counts rounds from 1.
 	Number uint16
-	// Phase says whether the round is being played or is over.
+	// Phase says whether the round is counting down, being played or
+	// over, or the match is over.
 	Phase Phase
-	// Timer is the number of ticks left in the current phase.
+	// Timer is the number of ticks left in the current phase (0 in
+	// PhaseMatchOver, which has no end of its own).
 	Timer uint16
 	// Winner is the slot that won the last finished round, or -1 for a draw
-	// or when no round has finished yet.
+	// or when no round has finished yet. In PhaseMatchOver it is the slot
+	// that won the match.
 	Winner int8
 	// MazeSeed, MazeW and MazeH regenerate this round's maze exactly.
 	MazeSeed     uint64
@@ -81,6 +113,34 @@ type Tank struct {
 	Seated bool
 	// Score counts rounds this slot has won.
 	Score uint16
+	// Rematch is set when the tank's player pressed ButtonRematch in
+	// PhaseMatchOver; it stays set, and is false in every other phase.
+	Rematch bool
+	// Stats counts what the tank did over the whole match.
+	Stats Stats
+}
+
+// Stats are one slot's figures for the match so far, for the results
+// screen. They start at zero when the slot is seated, carry over from
+// round to round, and saturate at 65535. Score (round wins) is not among
+// them: it is Tank.Score.
+type Stats struct {
+	// Kills counts the other tanks this one's bullets destroyed; destroying
+	// itself with its own ricochet is not a kill.
+	Kills uint16
+	// Deaths counts the times this tank was destroyed, by any bullet.
+	Deaths uint16
+	// Shots counts the bullets it fired.
+	Shots uint16
+	// Hits counts its bullets that hit another tank (not itself).
+	Hits uint16
+}
+
+// inc adds one to a stats counter, saturating at its maximum.
+func inc(c *uint16) {
+	if *c < 0xffff {
+		*c++
+	}
 }
 
 // Spawned reports whether the tank takes part in the current round: it is
@@ -116,9 +176,20 @@ func (s *Snapshot) Validate() error {
 	if err := checkMazeFits(int(r.MazeW), int(r.MazeH), int(s.Slots)); err != nil {
 		return err
 	}
-	if r.Phase > PhaseOver || r.Winner < -1 || int(r.Winner) >= int(s.Slots) ||
+	if r.Phase >= numPhases || r.Winner < -1 || int(r.Winner) >= int(s.Slots) ||
 		r.Timer > RoundTicks {
 		return fmt.Errorf("game: snapshot round state out of range")
+	}
+	switch r.Phase {
+	case PhaseCountdown:
+		if r.Timer < 1 || r.Timer > CountdownTicks || s.NumBullets != 0 {
+			return fmt.Errorf("game: snapshot countdown with timer %d and %d bullets", r.Timer, s.NumBullets)
+		}
+	case PhaseMatchOver:
+		if s.RoundsToWin == 0 || r.Winner < 0 || r.Timer != 0 || s.NumBullets != 0 {
+			return fmt.Errorf("game: snapshot match over with %d rounds to win, winner %d, timer %d, %d bullets",
+				s.RoundsToWin, r.Winner, r.Timer, s.NumBullets)
+		}
 	}
 	maxX, maxY := int32(r.MazeW)*SubTile, int32(r.MazeH)*SubTile
 	for i := range s.Tanks {
@@ -134,6 +205,12 @@ func (s *Snapshot) Validate() error {
 			t.AimX < -1 || t.AimX > 1 || t.AimY < -1 || t.AimY > 1 || (t.AimX == 0 && t.AimY == 0) ||
 			t.HP < 0 || t.HP > TankHP || t.Cooldown > FireCooldown || t.Hitstun > HitstunTicks {
 			return fmt.Errorf("game: snapshot tank %d out of range", i)
+		}
+		if s.RoundsToWin > 0 && t.Score > uint16(s.RoundsToWin) {
+			return fmt.Errorf("game: snapshot tank %d has %d round wins of %d to win", i, t.Score, s.RoundsToWin)
+		}
+		if t.Rematch && r.Phase != PhaseMatchOver {
+			return fmt.Errorf("game: snapshot tank %d voted for a rematch in phase %v", i, r.Phase)
 		}
 	}
 	for i := range s.Bullets {

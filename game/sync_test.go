@@ -8,25 +8,51 @@ import (
 
 // TestSyncRollbackReplay is GGPO's SyncTest: a world that, at every tick,
 // restores the state of k ticks ago (k cycling 1..8) and replays the same
-// inputs must reach exactly the hash of an uninterrupted run.
+// inputs must reach exactly the hash of an uninterrupted run. It runs an
+// endless match across rounds, countdowns and mazes, and a match won at 3
+// round wins, through its end and the rematch votes after it.
 func TestSyncRollbackReplay(t *testing.T) {
-	const ticks = 10000
-	cfg := Config{Slots: 4, Seed: 0x5eed, MazeW: 13, MazeH: 9}
+	t.Run("endless", func(t *testing.T) {
+		syncTest(t, Config{Slots: 4, Seed: 0x5eed, MazeW: 13, MazeH: 9}, 10000)
+	})
+	t.Run("to 3 wins", func(t *testing.T) {
+		syncTest(t, Config{Slots: 3, Seed: 0x5eed, MazeW: 11, MazeH: 9, Rounds: 3}, 8000)
+	})
+}
+
+func syncTest(t *testing.T, cfg Config, ticks int) {
 	ref, _ := NewWorld(cfg)
 	rng := RNG{State: 77}
 	inputs := make([][]Input, ticks)
 	hashes := make([]uint64, ticks+1)
 	hashes[0] = ref.Hash()
 	rounds := ref.State().Round.Number
+	countdowns, matchOver, votes := 0, -1, 0
 	for k := 0; k < ticks; k++ {
-		inputs[k] = make([]Input, 4)
-		randomInputs(&rng, ref.Tick(), inputs[k])
+		inputs[k] = make([]Input, cfg.Slots)
+		randomVotingInputs(&rng, ref.Tick(), inputs[k])
 		ref.Step(inputs[k])
 		hashes[k+1] = ref.Hash()
+		s := ref.State()
+		if s.Round.Phase == PhaseCountdown && s.Round.Timer == CountdownTicks {
+			countdowns++
+		}
+		if s.Round.Phase == PhaseMatchOver && matchOver < 0 {
+			matchOver = k + 1
+		}
 	}
-	if got := ref.State().Round.Number - rounds; got < 3 {
-		t.Fatalf("only %d round changes; the sync test should cross rounds (and mazes)", got)
+	for i := range ref.State().Tanks {
+		if ref.State().Tanks[i].Rematch {
+			votes++
+		}
 	}
+	if got := ref.State().Round.Number - rounds; got < 3 || countdowns < 3 {
+		t.Fatalf("only %d round changes and %d countdowns; the sync test should cross rounds (and mazes)", got, countdowns)
+	}
+	if cfg.Rounds > 0 && (matchOver < 0 || matchOver > ticks-500 || votes < 2) {
+		t.Fatalf("the match ended at tick %d of %d with %d votes; the sync test should run well past its end", matchOver, ticks, votes)
+	}
+	t.Logf("%d rounds, %d countdowns, match over at %d, %d votes", ref.State().Round.Number, countdowns, matchOver, votes)
 
 	w, _ := NewWorld(cfg)
 	hist := make([]Snapshot, ticks+1) // hist[k] = state at tick k

@@ -39,6 +39,7 @@ func (w *World) stepTank(i int, in Input) {
 			Owner: uint8(i), Life: BulletLife}
 		w.s.NumBullets++
 		t.Cooldown = FireCooldown
+		inc(&t.Stats.Shots)
 	}
 }
 

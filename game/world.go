@@ -22,10 +22,13 @@ type Config struct {
 	MazeW, MazeH int
 	// StartTick is the tick of the world's first Step.
 	StartTick Tick
+	// Rounds is the number of round wins that wins the match, 0..255; 0
+	// means an endless match.
+	Rounds int
 }
 
-// NewWorld creates a world at c.StartTick in round 1 with every slot seated.
-// The same Config always gives the same world.
+// NewWorld creates a world at c.StartTick with every slot seated, in the
+// countdown of round 1. The same Config always gives the same world.
 func NewWorld(c Config) (*World, error) {
 	if c.MazeW == 0 && c.MazeH == 0 {
 		c.MazeW, c.MazeH = DefaultMazeW, DefaultMazeH
@@ -36,9 +39,13 @@ func NewWorld(c Config) (*World, error) {
 	if err := checkMazeFits(c.MazeW, c.MazeH, c.Slots); err != nil {
 		return nil, err
 	}
+	if c.Rounds < 0 || c.Rounds > 255 {
+		return nil, fmt.Errorf("game: %d rounds to win, want 0..255", c.Rounds)
+	}
 	w := &World{}
 	w.s.Tick = c.StartTick
 	w.s.Slots = uint8(c.Slots)
+	w.s.RoundsToWin = uint8(c.Rounds)
 	w.s.RNG = c.Seed
 	w.s.Round.MazeW, w.s.Round.MazeH = uint8(c.MazeW), uint8(c.MazeH)
 	w.s.Round.Winner = -1
@@ -53,7 +60,9 @@ func NewWorld(c Config) (*World, error) {
 // literal maze (see ParseMaze), with tanks placed by the caller through
 // SetTank. Later rounds generate mazes of the same size from the world's
 // seed. Because the literal maze cannot be regenerated, such a world can
-// only restore snapshots of its first round. Tests use it.
+// only restore snapshots of its first round. Its first round starts
+// playing at once, without a countdown, and the match is endless unless
+// SetRoundsToWin says otherwise. Tests use it.
 func NewWorldWithMaze(slots int, seed uint64, m Maze) (*World, error) {
 	if slots < 1 || slots > MaxPlayers {
 		return nil, fmt.Errorf("game: %d slots, want 1..%d", slots, MaxPlayers)
@@ -111,6 +120,16 @@ func (w *World) SetTank(i int, t Tank) {
 	w.s.Tanks[i] = t
 }
 
+// SetRoundsToWin sets the number of round wins that wins the match (0:
+// endless), like Config.Rounds. It is meant for tests and tools that set
+// up a scene; it panics if n is not in 0..255.
+func (w *World) SetRoundsToWin(n int) {
+	if n < 0 || n > 255 {
+		panic(fmt.Sprintf("game: SetRoundsToWin %d", n))
+	}
+	w.s.RoundsToWin = uint8(n)
+}
+
 // AddBullet puts a bullet into the world, for tests that set up a scene. It
 // reports false when every bullet slot is taken.
 func (w *World) AddBullet(b Bullet) bool {
@@ -145,9 +164,15 @@ func (w *World) Seat(i int, seated bool) {
 // programmer error and Step panics with a message saying what was wrong.
 // Move values outside {-1,0,1} are clamped and unknown button bits ignored.
 //
-// Order within a tick: round timers; tanks in slot order (hitstun, aim,
-// velocity, movement with walls and pushing, firing); bullets in firing
-// order (movement with ricochets, hits); round end.
+// What a tick does depends on the round's phase. In PhaseCountdown and
+// PhaseOver only the phase's timer runs (every input is ignored); the
+// countdown then starts play, and the pause after a round starts the next
+// round's countdown on a new maze. In PhaseMatchOver nothing moves and
+// only ButtonRematch counts: it sets the seated tank's Rematch flag. In
+// PhasePlaying, in order: tanks in slot order (hitstun, aim, velocity,
+// movement with walls and pushing, firing); bullets in firing order
+// (movement with ricochets, hits); round end, and match end when the
+// round's winner reaches RoundsToWin.
 func (w *World) Step(inputs []Input) {
 	if len(inputs) != int(w.s.Slots) {
 		panic(fmt.Sprintf("game: Step got %d inputs for %d slots", len(inputs), w.s.Slots))
@@ -159,18 +184,30 @@ func (w *World) Step(inputs []Input) {
 		}
 	}
 	r := &w.s.Round
-	if r.Phase == PhaseOver {
+	switch r.Phase {
+	case PhaseOver:
 		r.Timer--
 		if r.Timer == 0 {
 			w.startRound()
 		}
-		w.s.Tick++
-		return
+	case PhaseCountdown:
+		r.Timer--
+		if r.Timer == 0 {
+			r.Phase = PhasePlaying
+			r.Timer = RoundTicks
+		}
+	case PhaseMatchOver:
+		for i := range inputs {
+			if t := &w.s.Tanks[i]; t.Seated && inputs[i].Clamped().Rematch() {
+				t.Rematch = true
+			}
+		}
+	default:
+		for i := range inputs {
+			w.stepTank(i, inputs[i].Clamped())
+		}
+		w.stepBullets()
+		w.checkRoundEnd()
 	}
-	for i := range inputs {
-		w.stepTank(i, inputs[i].Clamped())
-	}
-	w.stepBullets()
-	w.checkRoundEnd()
 	w.s.Tick++
 }

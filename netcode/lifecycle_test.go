@@ -115,6 +115,10 @@ func TestBotsOnlyServer(t *testing.T) {
 	if !n.runUntil(2*time.Second, func() bool { return sp.c.Status() == StatusPlaying && sp.c.World() != nil }) {
 		t.Fatalf("spectator status %v", sp.c.Status())
 	}
+	// The round's countdown first: nobody moves.
+	if !n.runUntil(5*time.Second, func() bool { return sp.c.World().State().Round.Phase == game.PhasePlaying }) {
+		t.Fatalf("the round never started: %v", sp.c.World().State().Round)
+	}
 	before := sp.c.World().State().Tanks[0].X
 	n.run(time.Second)
 	if sp.c.World().State().Tanks[0].X == before {

@@ -9,8 +9,9 @@ import "ttytanks/game"
 // must not keep the slices it is given. ServerConfig.Recorder sets one.
 type Recorder interface {
 	// MatchStarted: the world was built with game.NewWorld(game.Config{
-	// Slots: Slots, Seed: Seed, MazeW, MazeH, StartTick: Start}); Names
-	// are the seats' players at that moment ("" for a free seat).
+	// Slots: Slots, Seed: Seed, MazeW, MazeH, StartTick: Start, Rounds:
+	// Rounds}); Names are the seats' players at that moment ("" for a
+	// free seat).
 	MatchStarted(m MatchInfo)
 	// Seated: before the step of tick t, the player named name took seat
 	// slot (seated) or left it (game.World.Seat).
@@ -29,6 +30,9 @@ type MatchInfo struct {
 	Seed         uint64
 	MazeW, MazeH int
 	Start        game.Tick
-	StateEvery   int
-	Names        []string
+	// Rounds is the world's game.Config.Rounds: the round wins that win
+	// the match (0: endless).
+	Rounds     int
+	StateEvery int
+	Names      []string
 }

@@ -47,7 +47,9 @@ const (
 	offStateSlots   = 53
 	offStateBullets = 54
 	offStateTank0   = stateFixedLen
-	offStateBullet0 = stateFixedLen + 2*TankLen
+	offStateTank1   = stateFixedLen + TankLen + StatsLen
+	offStateBullet0 = stateFixedLen + 2*(TankLen+StatsLen)
+	offStateRounds  = 71
 )
 
 func TestFieldErrors(t *testing.T) {
@@ -119,26 +121,34 @@ func TestFieldErrors(t *testing.T) {
 		{"input moveX 2", goldenInput, parseAs(ParseInput), set(offInputMoves, 2), ErrMove},
 		{"input moveY -2", goldenInput, parseAs(ParseInput), set(offInputMoves+1, 0xfe), ErrMove},
 		{"input last moveX -128", goldenInput, parseAs(ParseInput), set(offInputMoves+9, 0x80), ErrMove},
-		{"input button 2", goldenInput, parseAs(ParseInput), set(offInputMoves+2, 2), ErrButtons},
+		{"input button 4", goldenInput, parseAs(ParseInput), set(offInputMoves+2, 4), ErrButtons},
 		{"input button 0x80 in last", goldenInput, parseAs(ParseInput), set(offInputMoves+11, 0x81), ErrButtons},
 
 		{"state slots 9", goldenState, parseState, set(offStateSlots, 9), ErrSnapshot},
 		{"state bullets 65", goldenState, parseState, set(offStateBullets, 65), ErrSnapshot},
 		{"state slots 3", goldenState, parseState, set(offStateSlots, 3), ErrShort},
 		{"state bullets 1", goldenState, parseState, set(offStateBullets, 1), ErrTrailing},
-		{"state tank flags bit 6", goldenState, parseState, set(offStateTank0+6, 0x7d), ErrFlags},
+		{"state tank flags bit 7", goldenState, parseState, set(offStateTank0+6, 0xbd), ErrFlags},
+		{"state tank rematch while playing", goldenState, parseState, set(offStateTank0+6, 0x7d), ErrSnapshot},
+		{"state tank 1 unseated: no stats", goldenState, parseState, set(offStateTank1+6, 0x13), ErrTrailing},
+		{"state score above rounds to win", goldenState, parseState, set(offStateRounds, 4), ErrSnapshot},
+		{"state match over while playing a round", goldenState, parseState, set(57, 3), ErrSnapshot},
 		{"state tank aim -2", goldenState, parseState, set(offStateTank0+6, 0x32), ErrSnapshot},
 		{"state tank aim 0,0", goldenState, parseState, set(offStateTank0+6, 0x30), ErrSnapshot},
 		{"state tank hp 255", goldenState, parseState, set(offStateTank0+7, 0xff), ErrSnapshot},
 		{"state tank vx -128", goldenState, parseState, set(offStateTank0+4, 0x80), ErrSnapshot},
 		{"state tank x beyond maze", goldenState, parseState, set(offStateTank0, 0xff, 0xff), ErrSnapshot},
-		{"state tank unseated", goldenState, parseState, set(offStateTank0+6, 0x1d), ErrSnapshot},
+		{"state tank unseated", goldenState, parseState, func(b []byte) []byte {
+			b[offStateTank0+6] = 0x1d // alive, aim: not empty
+			return append(b[:offStateTank1-StatsLen], b[offStateTank1:]...)
+		}, ErrSnapshot},
 		{"state bullet flags bit 7", goldenState, parseState, set(offStateBullet0+6, 0x80), ErrFlags},
 		{"state bullet owner 2 of 2", goldenState, parseState, set(offStateBullet0+6, 0x02), ErrSnapshot},
 		{"state bullet bounces 6", goldenState, parseState, set(offStateBullet0+6, 0x30), ErrSnapshot},
 		{"state bullet life 241", goldenState, parseState, set(offStateBullet0+7, 241), ErrSnapshot},
 		{"state bullet vy 121", goldenState, parseState, set(offStateBullet0+5, 121), ErrSnapshot},
-		{"state round phase 2", goldenState, parseState, set(57, 2), ErrSnapshot},
+		{"state round phase 4", goldenState, parseState, set(57, 4), ErrSnapshot},
+		{"state countdown of 5000 ticks", goldenState, parseState, set(57, 2), ErrSnapshot},
 		{"state round winner 2", goldenState, parseState, set(60, 2), ErrSnapshot},
 		{"state round winner -2", goldenState, parseState, set(60, 0xfe), ErrSnapshot},
 		{"state maze 63x33", goldenState, parseState, set(69, 63, 33), ErrSnapshot},

@@ -36,17 +36,20 @@ func testToken() Token {
 // rules.
 func testSnapshot() game.Snapshot {
 	s := game.Snapshot{
-		Tick:  1000,
-		RNG:   0x0123456789abcdef,
-		Slots: 2,
+		Tick:        1000,
+		RNG:         0x0123456789abcdef,
+		Slots:       2,
+		RoundsToWin: 7,
 		Round: game.Round{Number: 3, Phase: game.PhasePlaying, Timer: 5000, Winner: 1,
 			MazeSeed: 0xfeedfacecafebeef, MazeW: 25, MazeH: 21},
 		NumBullets: 2,
 	}
 	s.Tanks[0] = game.Tank{X: 1536, Y: 1536, VX: 45, VY: -45, AimX: 1, AimY: -1, HP: 3,
-		Cooldown: 7, Alive: true, Seated: true, Score: 2}
+		Cooldown: 7, Alive: true, Seated: true, Score: 2,
+		Stats: game.Stats{Kills: 4, Deaths: 1, Shots: 300, Hits: 13}}
 	s.Tanks[1] = game.Tank{X: 23000, Y: 20000, VX: -96, AimX: -1, HP: 1, Hitstun: 18,
-		Alive: true, Seated: true, Score: 5}
+		Alive: true, Seated: true, Score: 5,
+		Stats: game.Stats{Kills: 6, Deaths: 2, Shots: 1000, Hits: 258}}
 	s.Bullets[0] = game.Bullet{X: 2048, Y: 1600, VX: 120, Life: 239}
 	s.Bullets[1] = game.Bullet{X: 10000, Y: 15000, VX: -85, VY: 85, Owner: 1, Bounces: 5, Life: 12}
 	return s

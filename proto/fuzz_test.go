@@ -147,14 +147,22 @@ func FuzzParseState(f *testing.F) {
 		f.Fatal(err)
 	}
 	in := make([]game.Input, 4)
-	for k := 0; k < 200; k++ {
+	for k := 0; k < game.CountdownTicks+200; k++ {
 		for i := range in {
 			in[i] = game.Input{Tick: w.Tick(), MoveX: 1, MoveY: int8(k/50%3 - 1), Buttons: game.ButtonFire}
 		}
 		w.Step(in)
 	}
 	world := State{Snapshot: *w.State()}
-	addSeeds(f, &big, &one, &world)
+	over := State{Snapshot: testSnapshot()}
+	over.Snapshot.Round.Phase, over.Snapshot.Round.Timer = game.PhaseMatchOver, 0
+	over.Snapshot.NumBullets, over.Snapshot.Bullets = 0, [game.MaxBullets]game.Bullet{}
+	over.Snapshot.Tanks[0].Rematch = true
+	over.Snapshot.Tanks[1] = game.Tank{} // a free seat: no stats
+	if err := over.Snapshot.Validate(); err != nil {
+		f.Fatal(err)
+	}
+	addSeeds(f, &big, &one, &world, &over)
 	dirty := dirtyState()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var p State

@@ -45,12 +45,15 @@ const (
 
 	goldenState = "5454" + goldenVersion + "07" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack
-		"e0e4ca334e0b16f5" + // hash
+		"2a25556dffcc3499" + // hash
 		"0123456789abcdef" + // rng
 		"02" + "02" + // slots, bullets
 		"0003" + "00" + "1388" + "01" + "feedfacecafebeef" + "19" + "15" + // round
+		"07" + // rounds to win
 		"0600" + "0600" + "2d" + "d3" + "3d" + "03" + "07" + "00" + "0002" + // tank 0
+		"0004" + "0001" + "012c" + "000d" + // tank 0 stats: kills, deaths, shots, hits
 		"59d8" + "4e20" + "a0" + "00" + "33" + "01" + "00" + "12" + "0005" + // tank 1
+		"0006" + "0002" + "03e8" + "0102" + // tank 1 stats
 		"0800" + "0640" + "78" + "00" + "00" + "ef" + // bullet 0
 		"2710" + "3a98" + "ab" + "55" + "29" + "0c" // bullet 1
 

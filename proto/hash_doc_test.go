@@ -22,14 +22,11 @@ import (
 // decoded from its bytes.
 func docStateHashWords(t testing.TB, b []byte) []uint64 {
 	t.Helper()
-	const fixed = 71 // §5.7: the tanks start at offset 71
+	const fixed = 72 // §5.7: the tanks start at offset 72
 	if len(b) < fixed {
 		t.Fatalf("State of %d bytes, want at least %d", len(b), fixed)
 	}
 	slots, bullets := int(b[53]), int(b[54])
-	if want := fixed + 12*slots + 8*bullets; len(b) != want {
-		t.Fatalf("State of %d bytes, want %d for %d slots and %d bullets", len(b), want, slots, bullets)
-	}
 	u16 := func(o int) uint64 { return uint64(binary.BigEndian.Uint16(b[o:])) }
 	// A signed i8 sign-extended to 32 bits, as those 32 bits.
 	vel := func(o int) uint64 { return uint64(uint32(int32(int8(b[o])))) }
@@ -56,28 +53,46 @@ func docStateHashWords(t testing.TB, b []byte) []uint64 {
 	w := []uint64{
 		uint64(binary.BigEndian.Uint32(b[21:])), // tick
 		binary.BigEndian.Uint64(b[45:]),         // rng
-		uint64(b[53]),                           // slots
+		uint64(b[53]) | uint64(b[71])<<8,        // slots, rounds to win
 		u16(55) | uint64(b[57])<<16 | u16(58)<<24 | uint64(b[60])<<40 | // round
 			uint64(b[69])<<48 | uint64(b[70])<<56,
 		binary.BigEndian.Uint64(b[61:]), // maze seed
 	}
+	// Tank i starts where tank i-1 ended: 12 bytes, and 8 more of stats
+	// when it is seated (flags bit 5).
+	o := fixed
 	for i := 0; i < slots; i++ {
-		o := fixed + 12*i
+		if len(b) < o+12 {
+			t.Fatalf("State of %d bytes ends inside tank %d", len(b), i)
+		}
 		f := b[o+6]
 		w = append(w,
 			u16(o)|u16(o+2)<<32,
 			vel(o+4)|vel(o+5)<<32,
 			aim(f)|aim(f>>2)<<8|uint64(b[o+7])<<16|uint64(b[o+8])<<24|uint64(b[o+9])<<32|
-				bit(f, 0x10)<<40|bit(f, 0x20)<<41|u16(o+10)<<48)
+				bit(f, 0x10)<<40|bit(f, 0x20)<<41|bit(f, 0x40)<<42|u16(o+10)<<48)
+		o += 12
+		stats := uint64(0) // an unseated tank has none: zero
+		if f&0x20 != 0 {
+			if len(b) < o+8 {
+				t.Fatalf("State of %d bytes ends inside tank %d's stats", len(b), i)
+			}
+			stats = u16(o) | u16(o+2)<<16 | u16(o+4)<<32 | u16(o+6)<<48
+			o += 8
+		}
+		w = append(w, stats)
+	}
+	if want := o + 8*bullets; len(b) != want {
+		t.Fatalf("State of %d bytes, want %d for %d slots and %d bullets", len(b), want, slots, bullets)
 	}
 	w = append(w, uint64(b[54])) // bullets
 	for k := 0; k < bullets; k++ {
-		o := fixed + 12*slots + 8*k
 		ob := b[o+6]
 		w = append(w,
 			u16(o)|u16(o+2)<<32,
 			vel(o+4)|vel(o+5)<<32,
 			uint64(ob&7)|uint64(ob>>3&7)<<8|uint64(b[o+7])<<16)
+		o += 8
 	}
 	return w
 }
@@ -238,7 +253,7 @@ func TestDocStateHashMatchesGame(t *testing.T) {
 		check("random snapshot", &s)
 	}
 	for _, slots := range []int{1, 2, 3, 8} {
-		w, err := game.NewWorld(game.Config{Slots: slots, Seed: uint64(slots) * 77, MazeW: 11, MazeH: 9, StartTick: 0xfffff000})
+		w, err := game.NewWorld(game.Config{Slots: slots, Seed: uint64(slots) * 77, MazeW: 11, MazeH: 9, StartTick: 0xfffff000, Rounds: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,6 +268,9 @@ func TestDocStateHashMatchesGame(t *testing.T) {
 				in[i] = game.Input{Tick: w.Tick(), MoveX: int8(r.IntN(3) - 1), MoveY: int8(r.IntN(3) - 1)}
 				if r.IntN(3) == 0 {
 					in[i].Buttons = game.ButtonFire
+				}
+				if r.IntN(50) == 0 {
+					in[i].Buttons |= game.ButtonRematch
 				}
 			}
 			w.Step(in)

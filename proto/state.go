@@ -26,31 +26,49 @@ type State struct {
 // Encoded sizes of the parts of a State.
 const (
 	// stateFixedLen is the header, AckInfo with hash, and the snapshot
-	// fields before the tanks: rng u64, slots u8, bullets u8, round 16.
-	stateFixedLen = HeaderLen + ackInfoLen + 8 + 1 + 1 + 16
-	// TankLen is the encoded size of one tank in a State.
+	// fields before the tanks: rng u64, slots u8, bullets u8, round 16,
+	// rounds to win u8.
+	stateFixedLen = HeaderLen + ackInfoLen + 8 + 1 + 1 + 16 + 1
+	// TankLen is the encoded size of one tank in a State, not counting
+	// its stats.
 	TankLen = 12
+	// StatsLen is the encoded size of a seated tank's stats, which follow
+	// its TankLen bytes; an unseated tank has none.
+	StatsLen = 8
 	// BulletLen is the encoded size of one bullet in a State.
 	BulletLen = 8
-	// MaxStateLen is the size of the largest State: 8 tanks and 64
+	// MaxStateLen is the size of the largest State: 8 seated tanks and 64
 	// bullets.
-	MaxStateLen = stateFixedLen + game.MaxPlayers*TankLen + game.MaxBullets*BulletLen
+	MaxStateLen = stateFixedLen + game.MaxPlayers*(TankLen+StatsLen) + game.MaxBullets*BulletLen
 )
 
 // StateLen returns the encoded size of a State with the given numbers of
-// slots and bullets: 71 + 12 × slots + 8 × bullets bytes.
-func StateLen(slots, bullets int) int { return stateFixedLen + slots*TankLen + bullets*BulletLen }
+// slots, seated tanks among them, and bullets: 72 + 12 × slots + 8 ×
+// seated + 8 × bullets bytes.
+func StateLen(slots, seated, bullets int) int {
+	return stateFixedLen + slots*TankLen + seated*StatsLen + bullets*BulletLen
+}
 
 // Len returns the encoded size of the State.
-func (p *State) Len() int { return StateLen(int(p.Snapshot.Slots), int(p.Snapshot.NumBullets)) }
+func (p *State) Len() int {
+	s := &p.Snapshot
+	seated := 0
+	for i := range s.Tanks[:min(int(s.Slots), game.MaxPlayers)] {
+		if s.Tanks[i].Seated {
+			seated++
+		}
+	}
+	return StateLen(int(s.Slots), seated, int(s.NumBullets))
+}
 
 // Bits of the tank flag byte and the bullet owner byte.
 const (
-	tankAimX   = 0x03 // two-bit two's complement: 00 = 0, 01 = 1, 11 = -1
-	tankAimY   = 0x0c // likewise, shifted left 2
-	tankAlive  = 0x10
-	tankSeated = 0x20
-	tankFlags  = tankAimX | tankAimY | tankAlive | tankSeated
+	tankAimX    = 0x03 // two-bit two's complement: 00 = 0, 01 = 1, 11 = -1
+	tankAimY    = 0x0c // likewise, shifted left 2
+	tankAlive   = 0x10
+	tankSeated  = 0x20 // the tank's stats follow its TankLen bytes
+	tankRematch = 0x40
+	tankFlags   = tankAimX | tankAimY | tankAlive | tankSeated | tankRematch
 
 	bulletOwner   = 0x07
 	bulletBounces = 0x38 // shifted left 3
@@ -75,7 +93,7 @@ func (p *State) Append(b []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, r.Timer)
 	b = append(b, byte(r.Winner))
 	b = binary.BigEndian.AppendUint64(b, r.MazeSeed)
-	b = append(b, r.MazeW, r.MazeH)
+	b = append(b, r.MazeW, r.MazeH, s.RoundsToWin)
 	for i := range s.Tanks[:s.Slots] {
 		t := &s.Tanks[i]
 		flags := byte(t.AimX)&3 | (byte(t.AimY)&3)<<2
@@ -85,11 +103,20 @@ func (p *State) Append(b []byte) []byte {
 		if t.Seated {
 			flags |= tankSeated
 		}
+		if t.Rematch {
+			flags |= tankRematch
+		}
 		b = append(b,
 			byte(t.X>>8), byte(t.X), byte(t.Y>>8), byte(t.Y),
 			byte(t.VX), byte(t.VY), flags,
 			byte(t.HP), t.Cooldown, t.Hitstun,
 			byte(t.Score>>8), byte(t.Score))
+		if t.Seated {
+			st := &t.Stats
+			b = append(b,
+				byte(st.Kills>>8), byte(st.Kills), byte(st.Deaths>>8), byte(st.Deaths),
+				byte(st.Shots>>8), byte(st.Shots), byte(st.Hits>>8), byte(st.Hits))
+		}
 	}
 	for i := range s.Bullets[:s.NumBullets] {
 		u := &s.Bullets[i]
@@ -109,10 +136,10 @@ var (
 
 // ParseState decodes a State into *dst, overwriting all of it; on error
 // *dst holds garbage. It checks the exact length from the slot and bullet
-// counts (ErrShort, ErrTrailing), undefined flag bits (ErrFlags), and runs
-// game.Snapshot.Validate on the result (ErrSnapshot, wrapping the game's
-// error). It does not verify Hash. It does not allocate unless it returns
-// an error.
+// counts and the seated flags (ErrShort, ErrTrailing), undefined flag bits
+// (ErrFlags), and runs game.Snapshot.Validate on the result (ErrSnapshot,
+// wrapping the game's error). It does not verify Hash. It does not
+// allocate unless it returns an error.
 func ParseState(b []byte, dst *State) error {
 	h, err := ParseHeader(b)
 	if err != nil {
@@ -143,7 +170,19 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 	if s.NumBullets > game.MaxBullets {
 		return errBullets
 	}
-	if n := StateLen(int(s.Slots), int(s.NumBullets)); len(b) != n {
+	// The tanks' lengths depend on their seated flags: walk them for the
+	// exact length before decoding anything.
+	off := stateFixedLen
+	for range s.Slots {
+		if len(b) < off+TankLen {
+			return ErrShort
+		}
+		off += TankLen
+		if b[off-TankLen+6]&tankSeated != 0 {
+			off += StatsLen
+		}
+	}
+	if n := off + int(s.NumBullets)*BulletLen; len(b) != n {
 		if len(b) < n {
 			return ErrShort
 		}
@@ -156,11 +195,12 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 	rd.Winner = int8(r.u8())
 	rd.MazeSeed = r.u64()
 	rd.MazeW, rd.MazeH = r.u8(), r.u8()
+	s.RoundsToWin = r.u8()
 	if r.short || r.off != stateFixedLen {
 		return ErrShort
 	}
 	// The length is exact from here on, so the loops index b directly.
-	off := stateFixedLen
+	off = stateFixedLen
 	for i := range s.Tanks[:s.Slots] {
 		t, q := &s.Tanks[i], b[off:off+TankLen:off+TankLen]
 		off += TankLen
@@ -181,6 +221,17 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 			Alive:    flags&tankAlive != 0,
 			Seated:   flags&tankSeated != 0,
 			Score:    binary.BigEndian.Uint16(q[10:]),
+			Rematch:  flags&tankRematch != 0,
+		}
+		if t.Seated {
+			q := b[off : off+StatsLen : off+StatsLen]
+			off += StatsLen
+			t.Stats = game.Stats{
+				Kills:  binary.BigEndian.Uint16(q[0:]),
+				Deaths: binary.BigEndian.Uint16(q[2:]),
+				Shots:  binary.BigEndian.Uint16(q[4:]),
+				Hits:   binary.BigEndian.Uint16(q[6:]),
+			}
 		}
 	}
 	clear(s.Tanks[s.Slots:])

@@ -20,7 +20,13 @@ func roundTripState(t *testing.T, what string, s *game.Snapshot, dst *State) {
 	p := State{Header: testHeader(TypeState), AckInfo: testAckInfo(), Snapshot: *s, Hash: game.Hash(s)}
 	p.ServerTick = s.Tick
 	b := p.Append(nil)
-	if len(b) != p.Len() || len(b) != StateLen(int(s.Slots), int(s.NumBullets)) {
+	seated := 0
+	for i := range s.Tanks {
+		if s.Tanks[i].Seated {
+			seated++
+		}
+	}
+	if len(b) != p.Len() || len(b) != StateLen(int(s.Slots), seated, int(s.NumBullets)) {
 		t.Fatalf("%s: Append wrote %d bytes, Len() = %d", what, len(b), p.Len())
 	}
 	if err := ParseState(b, dst); err != nil {
@@ -72,10 +78,21 @@ func randomSnapshot(r *rand.Rand) game.Snapshot {
 		}
 	}
 	rd.Number = uint16(pick(0, 0xffff))
-	rd.Phase = game.Phase(pick(0, 1))
+	rd.Phase = game.Phase(pick(0, 3))
 	rd.Timer = uint16(pick(0, game.RoundTicks))
 	rd.Winner = int8(pick(-1, int(s.Slots)-1))
 	rd.MazeSeed = r.Uint64()
+	if r.IntN(2) == 0 {
+		s.RoundsToWin = uint8(pick(1, 255))
+	}
+	switch rd.Phase {
+	case game.PhaseCountdown:
+		rd.Timer = uint16(pick(1, game.CountdownTicks))
+	case game.PhaseMatchOver:
+		rd.Timer = 0
+		rd.Winner = int8(pick(0, int(s.Slots)-1))
+		s.RoundsToWin = uint8(pick(1, 255))
+	}
 	maxX, maxY := int(rd.MazeW)*game.SubTile-1, int(rd.MazeH)*game.SubTile-1
 	for i := range s.Tanks[:s.Slots] {
 		if r.IntN(8) == 0 {
@@ -94,8 +111,17 @@ func randomSnapshot(r *rand.Rand) game.Snapshot {
 		t.Hitstun = uint8(pick(0, game.HitstunTicks))
 		t.Alive = r.IntN(2) == 0
 		t.Score = uint16(pick(0, 0xffff))
+		if s.RoundsToWin > 0 {
+			t.Score = uint16(pick(0, int(s.RoundsToWin)))
+		}
+		t.Rematch = rd.Phase == game.PhaseMatchOver && r.IntN(2) == 0
+		t.Stats = game.Stats{Kills: uint16(pick(0, 0xffff)), Deaths: uint16(pick(0, 0xffff)),
+			Shots: uint16(pick(0, 0xffff)), Hits: uint16(pick(0, 0xffff))}
 	}
 	s.NumBullets = uint8(pick(0, game.MaxBullets))
+	if rd.Phase == game.PhaseCountdown || rd.Phase == game.PhaseMatchOver {
+		s.NumBullets = 0
+	}
 	for i := range s.Bullets[:s.NumBullets] {
 		b := &s.Bullets[i]
 		b.X, b.Y = int32(pick(0, maxX)), int32(pick(0, maxY))
@@ -121,7 +147,7 @@ func TestStateRoundTripRandom(t *testing.T) {
 // through rounds, deaths and maze changes.
 func TestStateRoundTripWorld(t *testing.T) {
 	for _, slots := range []int{1, 2, 8} {
-		w, err := game.NewWorld(game.Config{Slots: slots, Seed: uint64(slots), MazeW: 11, MazeH: 9, StartTick: 0xffffff00})
+		w, err := game.NewWorld(game.Config{Slots: slots, Seed: uint64(slots), MazeW: 11, MazeH: 9, StartTick: 0xffffff00, Rounds: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,10 +161,27 @@ func TestStateRoundTripWorld(t *testing.T) {
 				if r.IntN(3) == 0 {
 					in[i].Buttons = game.ButtonFire
 				}
+				if r.IntN(50) == 0 {
+					in[i].Buttons |= game.ButtonRematch
+				}
 			}
 			w.Step(in)
 			roundTripState(t, "world", w.State(), &dst)
 			maxBullets = max(maxBullets, int(w.State().NumBullets))
+			if w.State().Round.Phase == game.PhaseMatchOver && slots > 1 {
+				votes := 0
+				for i := range w.State().Tanks {
+					if w.State().Tanks[i].Rematch {
+						votes++
+					}
+				}
+				if votes == slots {
+					break // everyone voted: what a server would end with
+				}
+			}
+		}
+		if slots > 1 && w.State().Round.Phase != game.PhaseMatchOver {
+			t.Errorf("%d slots: the match never ended; the test covers too little", slots)
 		}
 		if maxBullets == 0 {
 			t.Errorf("%d slots: the scripted match never had a bullet in flight; the test covers too little", slots)
@@ -155,7 +198,8 @@ func largestSnapshot() game.Snapshot {
 	for i := range s.Tanks {
 		s.Tanks[i] = game.Tank{X: game.MaxMazeW*game.SubTile - 1, Y: game.MaxMazeH*game.SubTile - 1,
 			VX: -game.KnockbackSpeed, VY: game.KnockbackSpeed, AimX: -1, AimY: -1, HP: game.TankHP,
-			Cooldown: game.FireCooldown, Hitstun: game.HitstunTicks, Alive: true, Seated: true, Score: 0xffff}
+			Cooldown: game.FireCooldown, Hitstun: game.HitstunTicks, Alive: true, Seated: true, Score: 0xffff,
+			Stats: game.Stats{Kills: 0xffff, Deaths: 0xffff, Shots: 0xffff, Hits: 0xffff}}
 	}
 	for i := range s.Bullets {
 		s.Bullets[i] = game.Bullet{X: game.MaxMazeW*game.SubTile - 1, Y: 0, VX: -game.BulletSpeed,
@@ -192,8 +236,8 @@ func TestWireSizeBudgets(t *testing.T) {
 		{"Input with 4 inputs", &Input{N: 4}, 0, 40},
 		{"Input with 8 inputs", &Input{N: 8}, 0, 52},
 		{"Ack", &Ack{}, 0, 47},
-		{"State, 2 tanks, 0 bullets", &State{Snapshot: two}, 0, 110},
-		{"State, 2 tanks, 4 bullets", &State{Snapshot: two4}, 0, 110 + 4*8},
+		{"State, 2 tanks, 0 bullets", &State{Snapshot: two}, 0, 112},
+		{"State, 2 tanks, 4 bullets", &State{Snapshot: two4}, 0, 112 + 4*8},
 		{"State, 8 tanks, 64 bullets, 63x31", &largest, 0, MaxDatagram},
 		{"Leave", &Leave{Reason: LeaveQuit}, 0, 22},
 		{"Reject", &Reject{Reason: RejectFull}, 0, 22},

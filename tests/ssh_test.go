@@ -64,6 +64,11 @@ func TestSSHPlay(t *testing.T) {
 		t.Errorf("screen has %d rows, want 24", n)
 	}
 
+	// The round's countdown ignores every key: wait for its end.
+	p.waitScreen(5*time.Second, "the end of the round's countdown", func(s string) bool {
+		return sshPlaying(s) && !strings.Contains(s, "get ready")
+	})
+
 	// Hold each direction in turn, at auto-repeat pace, until one moves
 	// the tank that way on the server: a maze tile has an open side.
 	dirs := []struct {

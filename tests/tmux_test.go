@@ -199,6 +199,10 @@ func TestTmuxServePlayAndJoin(t *testing.T) {
 	guest := startTmux(t, "guest", 100, 30, binary(t), "join", addr, "--name", "guest")
 	before := host.waitScreen(10*time.Second, "the match on the host", playing)
 	guest.waitScreen(10*time.Second, "the match on the guest", playing)
+	// The round's countdown ignores every key: wait for its end.
+	before = host.waitScreen(10*time.Second, "the end of the round's countdown on the host", func(s string) bool {
+		return playing(s) && !strings.Contains(s, "get ready")
+	})
 	start := tanks(before)
 	// The maze is random: try each direction in turn (a held key, at the
 	// terminal's repeat cadence) until the host's tank moves.

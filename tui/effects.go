@@ -34,7 +34,7 @@ func (e *effects) observe(v *netcode.View) {
 		tk := &w.Tanks[i]
 		alive := i < int(w.Slots) && tk.Alive
 		switch {
-		case alive || i >= int(w.Slots) || !tk.Seated:
+		case alive || i >= int(w.Slots) || !tk.Spawned():
 			e.dying[i] = false
 		case e.seen && e.alive[i]:
 			e.dying[i], e.deathAt[i] = true, w.Tick

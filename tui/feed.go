@@ -107,14 +107,14 @@ func (f *feed) observe(v *netcode.View) {
 					f.lastHit[i] = s
 				}
 			}
-		case f.alive[i] && tk.Seated:
+		case f.alive[i] && tk.Spawned():
 			who := f.shooter(tk)
 			if who < 0 {
 				who = f.lastHit[i]
 			}
 			f.kill[i] = pendingEvent{on: true, tick: w.Tick, who: who}
 		}
-		if p := &f.kill[i]; p.on && tk.Seated && !tk.Alive && !confirmed.Before(p.tick) {
+		if p := &f.kill[i]; p.on && tk.Spawned() && !tk.Alive && !confirmed.Before(p.tick) {
 			p.on = false
 			f.add(killText(v, p.who, i))
 		}

@@ -48,11 +48,12 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 		}
 	}
 
+	r.drawCountdown(l, v)
 	w := &v.World
 	slots := min(int(w.Slots), game.MaxPlayers)
 	if !r.hud.HideNames {
 		for i := range slots {
-			if tk := &w.Tanks[i]; tk.Seated && (tk.Alive || r.fx.burst(i, w.Tick) >= 0) {
+			if tk := &w.Tanks[i]; tk.Spawned() && (tk.Alive || r.fx.burst(i, w.Tick) >= 0) {
 				r.drawLabel(l, i, slotName(v, i))
 			}
 		}
@@ -142,16 +143,28 @@ func (r *Renderer) putAt(l *layout, col, row int, s string, st tcell.Style) {
 	}
 }
 
-// titleText returns the title row: the round and its timer while playing,
-// or the round's result while it is over.
+// titleText returns the title row: the round (and, when the match has a
+// goal, "first to R wins") and its timer while playing, "get ready" during
+// the countdown, the round's result while it is over, and the match's
+// once the match is over.
 func titleText(v *netcode.View, g *glyphs) (string, bool) {
 	r := &v.World.Round
 	n := strconv.Itoa(int(r.Number))
-	if r.Phase == game.PhaseOver {
+	switch r.Phase {
+	case game.PhaseOver:
 		return "ROUND " + n + " OVER " + g.dash + " " + winnerText(v), true
+	case game.PhaseMatchOver:
+		return "MATCH OVER " + g.dash + " " + winnerText(v), true
+	}
+	s := "ROUND " + n + "  " + g.dot + "  "
+	if rw := v.World.RoundsToWin; rw > 0 {
+		s += "first to " + strconv.Itoa(int(rw)) + " wins  " + g.dot + "  "
+	}
+	if r.Phase == game.PhaseCountdown {
+		return s + "get ready", false
 	}
 	secs := int(r.Timer) / game.TickRate
-	return "ROUND " + n + "  " + g.dot + "  " + twoDigits(secs/60) + ":" + twoDigits(secs%60), false
+	return s + twoDigits(secs/60) + ":" + twoDigits(secs%60), false
 }
 
 // winnerText is "<name> wins" or "draw".

@@ -28,6 +28,12 @@ type glyphs struct {
 	// watchKeys and watchKeysShort are the key help for a spectator.
 	watchKeys      [2]string
 	watchKeysShort string
+	// winner marks the match's winner on the results screen; voted, a
+	// player who voted for a rematch.
+	winner, voted string
+	// bigPixel is a lit pixel of the countdown's big characters, unlike a
+	// wall; "" draws each character with itself.
+	bigPixel string
 }
 
 var unicodeGlyphs = glyphs{
@@ -55,6 +61,9 @@ var unicodeGlyphs = glyphs{
 	keysShort:      "←↑↓→/WASD · spc fire · q quit",
 	watchKeys:      [2]string{"1-8 follow a player", "Tab panel · ? help · q quit"},
 	watchKeysShort: "1-8 follow · ? help · q quit",
+	winner:         "★",
+	voted:          "✓",
+	bigPixel:       "▓",
 }
 
 var asciiGlyphs = glyphs{
@@ -82,6 +91,8 @@ var asciiGlyphs = glyphs{
 	keysShort:      "arrows/WASD, spc fire, q quit",
 	watchKeys:      [2]string{"1-8 follow a player", "Tab panel, ? help, q quit"},
 	watchKeysShort: "1-8 follow, ? help, q quit",
+	winner:         "*",
+	voted:          "yes",
 }
 
 // aimIndex maps a tank's aim (each of AimX, AimY in {-1,0,1}) to an index

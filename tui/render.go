@@ -118,9 +118,14 @@ func (r *Renderer) draw(v *netcode.View) {
 		focus = r.hud.followed()
 	}
 	l := computeLayoutFocus(w, h, v, &r.pos, focus)
-	if l.tooSmall {
+	switch {
+	case l.tooSmall:
 		r.drawTooSmall(w, h)
-	} else {
+	case matchOver(v):
+		// The results take the whole screen: the map is frozen and the
+		// table needs more room than the map has at 80x24.
+		r.paintCentred(rect{0, 0, w, h}, resultsPanel(t, w, v))
+	default:
 		t.side.draw(r, l.side, v)
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
 			r.drawTitle(&l, v)
@@ -141,6 +146,8 @@ func (r *Renderer) draw(v *netcode.View) {
 			}
 			r.paintCentred(area, s)
 		}
+	}
+	if !l.tooSmall {
 		if r.hud.Help {
 			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h))
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -24,6 +25,10 @@ type Session interface {
 	Done() <-chan struct{}
 }
 
+// ErrToLobby is what Run returns when the player pressed l on the results
+// screen of a match that is over: the caller takes them back to the lobby.
+var ErrToLobby = errors.New("tui: back to the lobby")
+
 // loopHooks let tests drive Run's loop without a wall clock. Zero values
 // mean the real thing.
 type loopHooks struct {
@@ -35,8 +40,9 @@ type loopHooks struct {
 
 // Run draws s on screen until the player quits, ctx is cancelled or the
 // session ends. It returns nil when the player quits (q, Q or Ctrl-C) or
-// s.Done() is closed, ctx.Err() when ctx is cancelled, and the error of
-// screen.Init if that fails. After a closed session the caller may print
+// s.Done() is closed, ErrToLobby when the player presses l on the results
+// screen, ctx.Err() when ctx is cancelled, and the error of screen.Init if
+// that fails. After a closed session the caller may print
 // the final View's Message: the screen is gone by then.
 //
 // Run calls screen.Init and, in a deferred function that also recovers a
@@ -50,6 +56,11 @@ type loopHooks struct {
 // connected asks first (y quits; any other key plays on). The display keys (names, help, sidebar level,
 // following; see HUD.Key) change the Renderer's HUD and draw at once. A
 // resize re-syncs the screen and draws at once.
+//
+// When the match is over (the results screen), r votes for a rematch: the
+// input handed to s holds game.ButtonRematch from then on, for as long as
+// the match stays over, so it goes out with the usual redundancy; l
+// returns ErrToLobby.
 func Run(ctx context.Context, screen tcell.Screen, s Session, opts Options) error {
 	return run(ctx, screen, s, opts, loopHooks{})
 }
@@ -86,11 +97,21 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 	controls := NewControls(opts.Controls)
 	renderer := NewRenderer(screen, opts)
 	var v netcode.View
+	rematch := false // r was pressed on this results screen
+	input := func(t time.Time) game.Input {
+		in := controls.Input(t)
+		if !matchOver(&v) {
+			rematch = false // a new match: the vote was for the last one
+		} else if rematch {
+			in.Buttons |= game.ButtonRematch
+		}
+		return in
+	}
 	frame := func() {
 		s.View(&v)
 		t := now()
 		renderer.DrawAt(&v, t)
-		s.SetInput(controls.Input(t))
+		s.SetInput(input(t))
 		if hooks.afterDraw != nil {
 			hooks.afterDraw()
 		}
@@ -117,6 +138,21 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 					}
 					continue
 				}
+				if matchOver(&v) && ev.Key() == tcell.KeyRune {
+					switch ev.Rune() {
+					case 'l', 'L':
+						return ErrToLobby
+					case 'r', 'R':
+						if v.Slot >= 0 {
+							rematch = true
+							s.SetInput(input(now()))
+						}
+						if hooks.afterKey != nil {
+							hooks.afterKey()
+						}
+						continue
+					}
+				}
 				if hud.Key(ev, v.Slot < 0) {
 					frame() // show the change at once
 					if hooks.afterKey != nil {
@@ -136,7 +172,7 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 					}
 					return nil
 				}
-				s.SetInput(controls.Input(t))
+				s.SetInput(input(t))
 				if hooks.afterKey != nil {
 					hooks.afterKey()
 				}

@@ -389,7 +389,11 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 			r.putString(in.x, y, g.followed, t.valueCell, in)
 		}
 		glyph := g.tank[aimIndex(tk.AimX, tk.AimY)]
-		if !tk.Seated || !tk.Alive {
+		waiting := playing && tk.Seated && !tk.Spawned() // seated mid-round: not on the map
+		switch {
+		case waiting:
+			glyph = " "
+		case !tk.Seated || !tk.Alive:
 			glyph = g.wreck
 		}
 		name := t.slotCell[i]
@@ -397,10 +401,15 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 			name = name.Bold(true)
 		}
 		r.putString(in.x+1, y, glyph, t.slotCell[i], in)
-		r.putString(in.x+3, y, truncate(slotName(v, i), nameW, g.ellipsis), name, in)
+		label := truncate(slotName(v, i), nameW, g.ellipsis)
+		if waiting {
+			// The HP column is free: the note may use it.
+			label = truncate(slotName(v, i)+" "+g.dash+" joins next round", nameW+rosterHPW-1, g.ellipsis)
+		}
+		r.putString(in.x+3, y, label, name, in)
 		hp := ""
 		switch {
-		case !playing:
+		case !playing, waiting:
 		case !tk.Seated:
 			hp = "left"
 		case v.Names[i] != "" && !v.Connected[i]:

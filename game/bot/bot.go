@@ -121,10 +121,20 @@ func (b *Bot) rand(slot int, t uint32, salt uint64) uint64 {
 	return r.Next()
 }
 
-// Input returns the input for slot at tick s.Tick, given the world state and its maze.
+// Input returns the input for slot at tick s.Tick, given the world state
+// and its maze. When the match is over it votes for a rematch (a seated
+// slot holds game.ButtonRematch); during a countdown and between rounds it
+// is neutral.
 func (b *Bot) Input(s *game.Snapshot, m *game.Maze, slot int) game.Input {
 	in := game.Input{Tick: s.Tick}
-	if s.Round.Phase != game.PhasePlaying || slot < 0 || slot >= int(s.Slots) {
+	if slot < 0 || slot >= int(s.Slots) {
+		return in
+	}
+	if s.Round.Phase == game.PhaseMatchOver && s.Tanks[slot].Seated {
+		in.Buttons = game.ButtonRematch
+		return in
+	}
+	if s.Round.Phase != game.PhasePlaying {
 		return in
 	}
 	if m.W != int(s.Round.MazeW) || m.H != int(s.Round.MazeH) || m.Seed != s.Round.MazeSeed {

@@ -15,8 +15,9 @@ type matchStats struct {
 	hits     int // all hits
 }
 
-// playMatch runs slots bots (seeds seed+slot) against each other for ticks
-// ticks on the default maze.
+// playMatch runs slots bots (seeds seed+slot) against each other on the
+// default maze until they have played ticks ticks (countdowns and the
+// pauses between rounds not counted).
 func playMatch(t testing.TB, slots int, seed uint64, ticks int) matchStats {
 	t.Helper()
 	w, err := game.NewWorld(game.Config{Slots: slots, Seed: seed})
@@ -30,8 +31,11 @@ func playMatch(t testing.TB, slots int, seed uint64, ticks int) matchStats {
 	in := make([]game.Input, slots)
 	var st matchStats
 	var prev game.Snapshot
-	for k := 0; k < ticks; k++ {
+	for k := 0; k < ticks; {
 		s := w.State()
+		if s.Round.Phase == game.PhasePlaying {
+			k++
+		}
 		for i := range in {
 			in[i] = bots[i].Input(s, w.Maze(), i)
 		}

@@ -205,6 +205,11 @@ func TestNeutralWhenIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := New(1)
+	// The countdown: neutral, though the round is on.
+	if in := b.Input(w.State(), w.Maze(), 0); in != game.Neutral(w.Tick()) || w.State().Round.Phase != game.PhaseCountdown {
+		t.Fatalf("countdown: %+v, want neutral", in)
+	}
+	skipCountdown(w)
 	// Dead.
 	w2 := scene(t, corridor, at(1, 1, 1, 0), at(8, 1, -1, 0), game.Tank{Seated: true, AimX: 1})
 	if in := b.Input(w2.State(), w2.Maze(), 2); in != game.Neutral(w2.Tick()) {

@@ -87,7 +87,7 @@ func (d *Dir) MatchStarted(m netcode.MatchInfo) {
 		}
 	}
 	h := recording.Header{Rules: proto.Version, Match: m.ID, Seed: m.Seed, Slots: m.Slots,
-		MazeW: m.MazeW, MazeH: m.MazeH, Start: m.Start, Started: start.Unix(), Server: d.server, Names: names}
+		MazeW: m.MazeW, MazeH: m.MazeH, Start: m.Start, Rounds: m.Rounds, Started: start.Unix(), Server: d.server, Names: names}
 	w, err := recording.NewWriter(f, h)
 	if err != nil {
 		d.log.Error("recording: cannot write the header", "file", d.name, "err", err)

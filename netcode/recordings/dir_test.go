@@ -20,8 +20,8 @@ import (
 // MatchEnded comes.
 func playMatch(t *testing.T, d *Dir, id uint32, ticks int, ended bool) {
 	t.Helper()
-	m := netcode.MatchInfo{ID: id, Slots: 2, Seed: uint64(id), Start: 100, StateEvery: 2, Names: []string{"ann", "bob"}}
-	w, err := game.NewWorld(game.Config{Slots: m.Slots, Seed: m.Seed, StartTick: m.Start})
+	m := netcode.MatchInfo{ID: id, Slots: 2, Seed: uint64(id), Start: 100, Rounds: 3, StateEvery: 2, Names: []string{"ann", "bob"}}
+	w, err := game.NewWorld(game.Config{Slots: m.Slots, Seed: m.Seed, StartTick: m.Start, Rounds: m.Rounds})
 	if err != nil {
 		t.Fatal(err)
 	}

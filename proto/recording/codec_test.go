@@ -16,7 +16,7 @@ import (
 // sampleHeader and sampleBlock are small values with every kind of field.
 func sampleHeader() Header {
 	return Header{Rules: 2, Match: 7, Seed: 0x0102030405060708, Slots: 2, MazeW: 21, MazeH: 11,
-		Start: 1000, CheckEvery: 60, Started: 1767225600, Server: "0.1.0", Names: []string{"ann", "bob"}}
+		Start: 1000, Rounds: 5, CheckEvery: 60, Started: 1767225600, Server: "0.1.0", Names: []string{"ann", "bob"}}
 }
 
 func sampleBlock() Block {
@@ -50,10 +50,10 @@ func TestGoldenBytes(t *testing.T) {
 		got  []byte
 		want string
 	}{
-		{"header", h.Append(nil), "5454524301" + "28" + "02" + "00000007" + "0102030405060708" + "02" + "15" + "0b" +
-			"000003e8" + "3c" + "80e4ad950d" + "05302e312e30" + "03616e6e" + "03626f62" + "0526d485"},
-		{"block", k.Append(nil), "42" + "21" + "000003e8" + "03" + "03" + "0d710b" + "02" + "01000103626f62" + "040301000100" +
-			"01" + "031122334455667788" + "23647e80"},
+		{"header", h.Append(nil), "5454524302" + "29" + "02" + "00000007" + "0102030405060708" + "02" + "15" + "0b" +
+			"000003e8" + "05" + "3c" + "80e4ad950d" + "05302e312e30" + "03616e6e" + "03626f62" + "876abeb5"},
+		{"block", k.Append(nil), "42" + "21" + "000003e8" + "03" + "03" + "0d622d" + "02" + "01000103626f62" + "040301000100" +
+			"01" + "031122334455667788" + "b4d93858"},
 	} {
 		if hex.EncodeToString(c.got) != c.want {
 			t.Errorf("%s:\n got %x\nwant %s", c.name, c.got, c.want)

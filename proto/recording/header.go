@@ -16,7 +16,7 @@ const Magic = "TTRC"
 // FormatVersion is the version of the recording format this package reads
 // and writes. It changes when the layout of a header or block changes; the
 // game's rules have their own version, Header.Rules.
-const FormatVersion uint8 = 1
+const FormatVersion uint8 = 2
 
 // Limits on what a header may hold, so that a hostile file cannot make a
 // reader allocate much.
@@ -38,12 +38,15 @@ type Header struct {
 	Rules uint8
 	// Match is the server's match id.
 	Match uint32
-	// Seed, Slots, MazeW, MazeH and Start are the world's game.Config;
-	// the maze size is never zero here (the default is written out).
+	// Seed, Slots, MazeW, MazeH, Start and Rounds are the world's
+	// game.Config; the maze size is never zero here (the default is
+	// written out). Rounds is the round wins that win the match, 0..255
+	// (0: endless).
 	Seed         uint64
 	Slots        int
 	MazeW, MazeH int
 	Start        game.Tick
+	Rounds       int
 	// CheckEvery is the number of ticks between hash checkpoints (a block
 	// may also end with one).
 	CheckEvery int
@@ -58,12 +61,12 @@ type Header struct {
 
 // Config returns the game.Config that builds the match's world.
 func (h Header) Config() game.Config {
-	return game.Config{Slots: h.Slots, Seed: h.Seed, MazeW: h.MazeW, MazeH: h.MazeH, StartTick: h.Start}
+	return game.Config{Slots: h.Slots, Seed: h.Seed, MazeW: h.MazeW, MazeH: h.MazeH, StartTick: h.Start, Rounds: h.Rounds}
 }
 
 // bodyLen returns the length of the header's body in bytes.
 func (h *Header) bodyLen() int {
-	n := 1 + 4 + 8 + 1 + 1 + 1 + 4 + uvarintLen(uint64(h.CheckEvery)) + varintLen(h.Started) + 1 + len(h.Server)
+	n := 1 + 4 + 8 + 1 + 1 + 1 + 4 + 1 + uvarintLen(uint64(h.CheckEvery)) + varintLen(h.Started) + 1 + len(h.Server)
 	for _, s := range h.Names {
 		n += 1 + len(s)
 	}
@@ -88,6 +91,7 @@ func (h *Header) Append(b []byte) []byte {
 	b = binary.BigEndian.AppendUint64(b, h.Seed)
 	b = append(b, uint8(h.Slots), uint8(h.MazeW), uint8(h.MazeH))
 	b = binary.BigEndian.AppendUint32(b, uint32(h.Start))
+	b = append(b, uint8(h.Rounds))
 	b = binary.AppendUvarint(b, uint64(h.CheckEvery))
 	b = binary.AppendVarint(b, h.Started)
 	b = appendString(b, h.Server)
@@ -99,13 +103,17 @@ func (h *Header) Append(b []byte) []byte {
 
 // Check reports whether h can be written and read back: slots in
 // 1..game.MaxPlayers with one name each, names and server version within
-// their limits, a maze size game.NewWorld accepts, CheckEvery ≥ 1.
+// their limits, a maze size game.NewWorld accepts, Rounds in 0..255,
+// CheckEvery ≥ 1.
 func (h *Header) Check() error {
 	if h.Slots < 1 || h.Slots > game.MaxPlayers || len(h.Names) != h.Slots {
 		return fmt.Errorf("%w: %d slots with %d names", ErrMalformed, h.Slots, len(h.Names))
 	}
 	if h.MazeW < 1 || h.MazeW > 255 || h.MazeH < 1 || h.MazeH > 255 {
 		return fmt.Errorf("%w: maze %dx%d", ErrMalformed, h.MazeW, h.MazeH)
+	}
+	if h.Rounds < 0 || h.Rounds > 255 {
+		return fmt.Errorf("%w: %d rounds to win", ErrMalformed, h.Rounds)
 	}
 	if h.CheckEvery < 1 || h.CheckEvery > MaxBlockTicks {
 		return fmt.Errorf("%w: checkpoint every %d ticks", ErrMalformed, h.CheckEvery)
@@ -162,6 +170,7 @@ func ParseHeader(b []byte) (Header, int, error) {
 	h.Slots = int(p.byte())
 	h.MazeW, h.MazeH = int(p.byte()), int(p.byte())
 	h.Start = game.Tick(p.uint32())
+	h.Rounds = int(p.byte())
 	h.CheckEvery = int(p.uvarintMax(MaxBlockTicks))
 	h.Started = p.varint()
 	h.Server = p.string(MaxServerLen)

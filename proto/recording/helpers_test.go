@@ -21,7 +21,7 @@ func randomMatch(t testing.TB, slots, ticks int, churn bool) []byte {
 	held := make([]game.Input, slots)
 	return playMatch(t, slots, ticks, churn, func(w *game.World, s int) game.Input {
 		if rng.IntN(8) == 0 {
-			held[s] = game.Input{MoveX: int8(rng.IntN(3) - 1), MoveY: int8(rng.IntN(3) - 1), Buttons: game.Buttons(rng.IntN(2))}
+			held[s] = game.Input{MoveX: int8(rng.IntN(3) - 1), MoveY: int8(rng.IntN(3) - 1), Buttons: game.Buttons(rng.IntN(4))}
 		}
 		return held[s]
 	})
@@ -32,7 +32,7 @@ func playMatch(t testing.TB, slots, ticks int, churn bool, input func(w *game.Wo
 	t.Helper()
 	var buf bytes.Buffer
 	names := []string{"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"}[:slots]
-	h := Header{Rules: proto.Version, Match: 7, Seed: 42, Slots: slots, Start: 1000, Started: 1767225600, Server: "test", Names: names}
+	h := Header{Rules: proto.Version, Match: 7, Seed: 42, Slots: slots, Start: 1000, Rounds: 3, Started: 1767225600, Server: "test", Names: names}
 	w, err := NewWriter(&buf, h)
 	if err != nil {
 		t.Fatal(err)

@@ -10,15 +10,18 @@ import (
 // each byte. For each tick, for each seat: one bit, set when the seat's
 // input differs from its input of the previous tick (the neutral input
 // before a block's first tick); when set, the new input follows in
-// inputWidth bits: MoveX+1 (2 bits), MoveY+1 (2 bits), fire (1 bit). The
-// last byte is padded with zero bits.
-const inputWidth = 5
+// inputWidth bits: MoveX+1 (2 bits), MoveY+1 (2 bits), fire (1 bit),
+// rematch (1 bit). The last byte is padded with zero bits.
+const inputWidth = 6
 
-// inputCode returns the 5-bit code of a clamped input.
+// inputCode returns the 6-bit code of a clamped input.
 func inputCode(in game.Input) uint8 {
 	c := uint8(in.MoveX+1) | uint8(in.MoveY+1)<<2
 	if in.Fire() {
 		c |= 1 << 4
+	}
+	if in.Rematch() {
+		c |= 1 << 5
 	}
 	return c
 }
@@ -90,7 +93,7 @@ func parseInputs(b []byte, first game.Tick, count, slots int) ([]game.Input, err
 			if mx == 3 || my == 3 {
 				return nil, fmt.Errorf("%w: input code %#x", ErrMalformed, c)
 			}
-			in.MoveX, in.MoveY, in.Buttons = int8(mx)-1, int8(my)-1, game.Buttons(c>>4)
+			in.MoveX, in.MoveY, in.Buttons = int8(mx)-1, int8(my)-1, game.Buttons(c>>4) // fire, rematch
 			if sameInput(in, prev) && !r.over {
 				return nil, fmt.Errorf("%w: input marked changed but equal", ErrMalformed)
 			}

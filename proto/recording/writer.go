@@ -151,7 +151,7 @@ func (w *Writer) Step(t game.Tick, inputs []game.Input, hash uint64) error {
 	w.world.Step(w.blk.Inputs[at:])
 	w.lastHash = hash
 	s := w.world.State()
-	if before == game.PhasePlaying && s.Round.Phase == game.PhaseOver {
+	if before == game.PhasePlaying && (s.Round.Phase == game.PhaseOver || s.Round.Phase == game.PhaseMatchOver) {
 		if err := w.event(Event{Kind: EventRound, Tick: s.Tick, Round: s.Round.Number, Winner: s.Round.Winner, Scores: w.scores()}); err != nil {
 			return err
 		}

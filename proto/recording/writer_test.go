@@ -26,7 +26,7 @@ func TestWriterReaderRoundTrip(t *testing.T) {
 	}
 	var chain uint64
 	var kinds []EventKind
-	checks, rounds := 0, 0
+	checks, rounds, votes := 0, 0, 0
 	for _, k := range ks {
 		if k.First != w.Tick() {
 			t.Fatalf("block starts at %d, world at %d", k.First, w.Tick())
@@ -40,7 +40,9 @@ func TestWriterReaderRoundTrip(t *testing.T) {
 					w.Seat(ev[0].Slot, ev[0].Kind == EventJoin)
 				case EventRound:
 					rounds++
-					if s := w.State(); s.Round.Phase != game.PhaseOver || s.Round.Winner != ev[0].Winner {
+					s := w.State()
+					over := s.Round.Phase == game.PhaseOver || s.Round.Phase == game.PhaseMatchOver
+					if !over || s.Round.Winner != ev[0].Winner {
 						t.Fatalf("round event at %d: world phase %d winner %d, event winner %d", w.Tick(), s.Round.Phase, s.Round.Winner, ev[0].Winner)
 					}
 				}
@@ -67,6 +69,14 @@ func TestWriterReaderRoundTrip(t *testing.T) {
 	}
 	if checks != ticks/DefaultCheckEvery {
 		t.Fatalf("%d checkpoints, want %d", checks, ticks/DefaultCheckEvery)
+	}
+	for i := range w.State().Tanks {
+		if w.State().Tanks[i].Rematch {
+			votes++
+		}
+	}
+	if w.State().Round.Phase != game.PhaseMatchOver || votes == 0 {
+		t.Fatalf("the match did not end with a rematch vote (phase %v, %d votes): the test covers too little", w.State().Round.Phase, votes)
 	}
 	if rounds == 0 || kinds[len(kinds)-1] != EventEnd {
 		t.Fatalf("events %v: want rounds and a final end", kinds)

@@ -53,7 +53,8 @@ func (s *sim) event(e *recording.Event) error {
 	case recording.EventRename:
 		s.names[e.Slot] = e.Name
 	case recording.EventRound:
-		if st.Round.Phase != game.PhaseOver || st.Round.Number != e.Round || st.Round.Winner != e.Winner {
+		over := st.Round.Phase == game.PhaseOver || st.Round.Phase == game.PhaseMatchOver
+		if !over || st.Round.Number != e.Round || st.Round.Winner != e.Winner {
 			return fmt.Errorf("%w: round %d won by %d at tick %d; the simulation has round %d, phase %d, winner %d",
 				ErrResult, e.Round, e.Winner, e.Tick, st.Round.Number, st.Round.Phase, st.Round.Winner)
 		}

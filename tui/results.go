@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+)
+
+// resultsHint is the key help under the results of a match.
+func resultsHint(g *glyphs, spectating bool) string {
+	sep := " " + g.dot + " "
+	if spectating {
+		return "l lobby" + sep + "q quit"
+	}
+	return "r rematch" + sep + "l lobby" + sep + "q quit"
+}
+
+// matchOver reports whether v shows a match that is over: the results
+// screen is up and the rematch and lobby keys work.
+func matchOver(v *netcode.View) bool {
+	return v.Status == netcode.StatusPlaying && v.World.Round.Phase == game.PhaseMatchOver
+}
+
+// standing is one player's line on the results screen.
+type standing struct {
+	slot  int
+	place int // 1 for the best; equal records share a place
+	tank  *game.Tank
+}
+
+// standings returns the seated players ordered by placing: round wins,
+// then kills, then fewest deaths; slot order among equals, who share a
+// place.
+func standings(w *game.Snapshot) []standing {
+	var out []standing
+	for i := range min(int(w.Slots), game.MaxPlayers) {
+		if w.Tanks[i].Seated {
+			out = append(out, standing{slot: i, tank: &w.Tanks[i]})
+		}
+	}
+	better := func(a, b *game.Tank) bool {
+		switch {
+		case a.Score != b.Score:
+			return a.Score > b.Score
+		case a.Stats.Kills != b.Stats.Kills:
+			return a.Stats.Kills > b.Stats.Kills
+		}
+		return a.Stats.Deaths < b.Stats.Deaths
+	}
+	sort.SliceStable(out, func(i, j int) bool { return better(out[i].tank, out[j].tank) })
+	for k := range out {
+		out[k].place = k + 1
+		if k > 0 && !better(out[k-1].tank, out[k].tank) {
+			out[k].place = out[k-1].place
+		}
+	}
+	return out
+}
+
+// accuracy is hits as a whole percentage of shots, or a dash without a
+// shot.
+func accuracy(st game.Stats, g *glyphs) string {
+	if st.Shots == 0 {
+		return g.dash
+	}
+	return strconv.Itoa(int(st.Hits)*100/int(st.Shots)) + "%"
+}
+
+// Widths of the results table's columns, in cells.
+const (
+	resPlaceW = 3 // "1." and a space
+	resMarkW  = 2 // the winner's star and a space
+	resNameW  = 16
+)
+
+var resColumns = [...]struct {
+	head string
+	w    int
+}{{"wins", 5}, {"kills", 6}, {"deaths", 7}, {"shots", 6}, {"hits", 5}, {"acc", 5}, {"rematch", 8}}
+
+// padLeft right-aligns s in w cells.
+func padLeft(s string, w int) string { return strings.Repeat(" ", max(w-textWidth(s), 0)) + s }
+
+// padRight left-aligns s in w cells.
+func padRight(s string, w int) string { return s + strings.Repeat(" ", max(w-textWidth(s), 0)) }
+
+// resultsPanel is the box shown when the match is over: the winner, a
+// table of every seated player by placing (round wins, kills, deaths,
+// shots, hits, accuracy, and whether they voted for a rematch), the
+// rematch tally and the keys. It is at most 70 cells wide and 8 + players
+// rows tall, so it fits 80x24 with all 8 seats.
+func resultsPanel(t *theme, maxW int, v *netcode.View) string {
+	g := t.g
+	w := &v.World
+	title := "MATCH OVER"
+	if wn := int(w.Round.Winner); wn >= 0 && wn < game.MaxPlayers {
+		title += " " + g.dash + " " + slotName(v, wn) + " wins"
+	}
+	var head strings.Builder
+	head.WriteString(strings.Repeat(" ", resPlaceW+resMarkW) + padRight("player", resNameW))
+	for _, c := range resColumns {
+		head.WriteString(padLeft(c.head, c.w))
+	}
+	lines := []string{t.label.Render(head.String())}
+	votes, seated := 0, 0
+	for _, s := range standings(w) {
+		tk, i := s.tank, s.slot
+		seated++
+		mark, voted := " ", ""
+		if i == int(w.Round.Winner) {
+			mark = g.winner
+		}
+		if tk.Rematch {
+			votes++
+			voted = g.voted
+		}
+		name := truncate(slotName(v, i), resNameW, g.ellipsis)
+		if i == v.Slot {
+			name = truncate(slotName(v, i), resNameW-6, g.ellipsis) + " (you)"
+		}
+		nameSt := t.slotName[i]
+		if i == int(w.Round.Winner) {
+			nameSt = nameSt.Bold(true).Reverse(true)
+		}
+		var row strings.Builder
+		row.WriteString(t.value.Render(padRight(strconv.Itoa(s.place)+".", resPlaceW)))
+		row.WriteString(t.value.Render(padRight(mark, resMarkW)))
+		row.WriteString(nameSt.Render(name) + strings.Repeat(" ", max(resNameW-textWidth(name), 0)))
+		st := tk.Stats
+		vals := [...]string{strconv.Itoa(int(tk.Score)), strconv.Itoa(int(st.Kills)), strconv.Itoa(int(st.Deaths)),
+			strconv.Itoa(int(st.Shots)), strconv.Itoa(int(st.Hits)), accuracy(st, g), voted}
+		for k, c := range resColumns {
+			row.WriteString(t.value.Render(padLeft(vals[k], c.w)))
+		}
+		lines = append(lines, row.String())
+	}
+	table := lipgloss.JoinVertical(lipgloss.Left, lines...)
+	tally := "rematch: " + strconv.Itoa(votes) + " of " + strconv.Itoa(seated) + " voted"
+	if v.Slot >= 0 && v.Slot < int(w.Slots) && w.Tanks[v.Slot].Rematch {
+		tally = "you voted for a rematch " + g.dash + " " + strconv.Itoa(votes) + " of " + strconv.Itoa(seated)
+	}
+	return renderPanel(t, maxW, title, table, t.label.Render(tally), t.value.Render(resultsHint(g, v.Slot < 0)))
+}
