@@ -258,9 +258,69 @@ func endMessage(d *netcode.ClientDriver, target netip.AddrPort) string {
 	return v.Message
 }
 
+// udpHost is a server over UDP as the lobby sees it: a lobby client on a
+// socket of its own for the room list, and a new client session (with its
+// own socket) for each room joined.
+type udpHost struct {
+	lobby    *netcode.Lobby
+	target   netip.AddrPort
+	name     string
+	botLevel *bot.Level
+	sim      simFlags
+}
+
+func (h *udpHost) Rooms(dst *netcode.RoomList) { h.lobby.Rooms(dst) }
+
+func (h *udpHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
+	d, err := startClient(h.target, h.name, h.botLevel, req, h.sim)
+	if err != nil {
+		return nil, err
+	}
+	return leavingClient{d}, nil
+}
+
+// leavingClient is a client session as a lobby seat: Leave waits (a
+// moment) for the server to acknowledge.
+type leavingClient struct{ *netcode.ClientDriver }
+
+func (c leavingClient) Leave() { c.Close() }
+
+// runLobbyUI shows the server's lobby and plays in the rooms the player
+// picks, until the player quits; it returns the exit code.
+func runLobbyUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
+	lt, err := netcode.ListenUDP(":0")
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	lobby, err := netcode.StartLobby(target, sim.wrap(lt), nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	defer lobby.Close()
+	screen, err := newScreen()
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
+		return 1
+	}
+	opts := uf.options(share)
+	opts.Server = target.String()
+	host := &udpHost{lobby: lobby, target: target, name: name, botLevel: botLevel, sim: sim}
+	err = tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name})
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
 // runClientUI plays in the terminal until the player quits or the session
-// ends; it returns the exit code.
+// ends; it returns the exit code. With uf.lobby it opens the lobby first.
 func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
+	if uf.lobby {
+		return runLobbyUI(ctx, target, name, botLevel, uf, sim, share, stderr)
+	}
 	d, err := startClient(target, name, botLevel, uf.room, sim)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
@@ -325,6 +385,42 @@ type headlessStats struct {
 	Scores          []int   `json:"scores"`
 	RoundsPlayed    int     `json:"rounds"`
 	RoundsWithKill  int     `json:"rounds_with_kill"`
+	// Room is the room played in; Players the names seated at the end.
+	Room    string   `json:"room"`
+	Players []string `json:"players"`
+	// MatchesEnded counts the matches seen to their end (a rematch
+	// starts another); Winner and Results are the last one's.
+	MatchesEnded int             `json:"matches_ended"`
+	Winner       string          `json:"winner,omitempty"`
+	Results      []playerResults `json:"results,omitempty"`
+}
+
+// playerResults is one player's line of a finished match.
+type playerResults struct {
+	Name      string `json:"name"`
+	RoundWins int    `json:"round_wins"`
+	Kills     int    `json:"kills"`
+	Deaths    int    `json:"deaths"`
+	Shots     int    `json:"shots"`
+	Hits      int    `json:"hits"`
+}
+
+// noteResults records the results of a match that has just ended in v.
+func (h *headlessStats) noteResults(v *netcode.View) {
+	w := &v.World
+	h.MatchesEnded++
+	h.Winner, h.Results = "", h.Results[:0]
+	if win := int(w.Round.Winner); win >= 0 && win < int(w.Slots) {
+		h.Winner = v.Names[win]
+	}
+	for i := 0; i < int(w.Slots); i++ {
+		t := &w.Tanks[i]
+		if !t.Seated {
+			continue
+		}
+		h.Results = append(h.Results, playerResults{Name: v.Names[i], RoundWins: int(t.Score), Kills: int(t.Stats.Kills),
+			Deaths: int(t.Stats.Deaths), Shots: int(t.Stats.Shots), Hits: int(t.Stats.Hits)})
+	}
 }
 
 // runHeadless plays without a screen for d and reports the metrics.
@@ -344,6 +440,8 @@ func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLev
 	var (
 		start      time.Time
 		firstBytes [2]uint64
+		results    headlessStats // the finished matches' figures
+		over       bool          // the match in view is over
 	)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -362,6 +460,11 @@ loop:
 		case <-tick.C:
 		}
 		cd.View(&v)
+		if ended := v.World.Round.Phase == game.PhaseMatchOver && v.Status == netcode.StatusPlaying; ended != over {
+			if over = ended; ended {
+				results.noteResults(&v)
+			}
+		}
 		if v.Status != netcode.StatusPlaying {
 			continue
 		}
@@ -382,7 +485,13 @@ loop:
 		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
 		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
 		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
-		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World))}
+		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
+		Room: v.Room, Players: []string{}, MatchesEnded: results.MatchesEnded, Winner: results.Winner, Results: results.Results}
+	for _, n := range v.Names {
+		if n != "" {
+			out.Players = append(out.Players, n)
+		}
+	}
 	// Rounds finished so far; a round's winner scores only by a kill (a
 	// round that runs out of time is a draw).
 	if r := v.World.Round; r.Number > 0 {

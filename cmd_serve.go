@@ -168,7 +168,7 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
 	s, err = sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
-		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger})
+		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger, Lobby: true})
 	if err != nil {
 		ln.Close()
 		return nil, "", "", err

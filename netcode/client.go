@@ -458,7 +458,7 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 		return // joining a running match: the first State builds the world
 	}
 	w, err := game.NewWorld(game.Config{Slots: int(st.Slots), Seed: st.WorldSeed,
-		MazeW: int(st.MazeW), MazeH: int(st.MazeH), StartTick: st.StartTick})
+		MazeW: int(st.MazeW), MazeH: int(st.MazeH), StartTick: st.StartTick, Rounds: int(st.Rounds)})
 	if err != nil {
 		c.m.dropped++
 		return

@@ -49,7 +49,7 @@ type match struct {
 // the seats' players.
 func (m *match) begin(cfg *roomConfig, seed uint64, start game.Tick, names []string) {
 	w, err := game.NewWorld(game.Config{Slots: cfg.Players, Seed: seed,
-		MazeW: cfg.MazeW, MazeH: cfg.MazeH, StartTick: start})
+		MazeW: cfg.MazeW, MazeH: cfg.MazeH, StartTick: start, Rounds: cfg.Rounds})
 	if err != nil {
 		panic(err) // the config was checked in NewServer
 	}
@@ -60,7 +60,7 @@ func (m *match) begin(cfg *roomConfig, seed uint64, start game.Tick, names []str
 	}
 	if m.rec != nil {
 		m.rec.MatchStarted(MatchInfo{ID: m.id, Slots: cfg.Players, Seed: seed, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
-			Start: start, StateEvery: cfg.StateEvery, Names: names})
+			Start: start, StateEvery: cfg.StateEvery, Rounds: cfg.Rounds, Names: names})
 	}
 }
 

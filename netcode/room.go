@@ -443,7 +443,88 @@ func (s *Server) banIn(r *room, addr netip.Addr) {
 // voted for a rematch, or RematchWait after the first vote, or ResultsFor
 // without one; then the rematch starts with those who voted, and the
 // others go back to the lobby.
-func (s *Server) results(r *room, now time.Time) {}
+func (s *Server) results(r *room, now time.Time) {
+	if !r.over() {
+		return
+	}
+	if r.overAt.IsZero() {
+		r.overAt = now
+		s.log.Info("match over", "room", r.name, "match", r.match.matchID(), "winner", r.winnerName())
+	}
+	// Bots vote as soon as the match is over (game/bot), so "everyone
+	// seated voted" is "every human voted", and a room of bots alone
+	// rematches at once.
+	w := r.match.current().State()
+	seated, voted, humansVoted := 0, 0, 0
+	for i := 0; i < r.cfg.Players; i++ {
+		st := r.seats.at(i)
+		if st.state == seatFree || !w.Tanks[i].Seated {
+			continue
+		}
+		seated++
+		if w.Tanks[i].Rematch {
+			voted++
+			if st.human() {
+				humansVoted++
+			}
+		}
+	}
+	if humansVoted > 0 && r.firstVote.IsZero() {
+		r.firstVote = now
+	}
+	switch {
+	case seated > 0 && voted == seated:
+	case humansVoted > 0 && now.Sub(r.firstVote) >= s.cfg.RematchWait:
+	case now.Sub(r.overAt) >= s.cfg.ResultsFor:
+	default:
+		return // the results stay up
+	}
+	s.rematch(r, now)
+}
+
+// rematch ends a finished match: the humans who did not vote for a
+// rematch get a "match over" Leave and their seats are freed; the bots
+// and the voters stay, and a new match opens in the room (it starts when
+// its seats are all taken again). With no voter the room returns to its
+// lobby.
+func (s *Server) rematch(r *room, now time.Time) {
+	w := r.match.current().State()
+	for i := 0; i < r.cfg.Players; i++ {
+		st := r.seats.at(i)
+		if !st.human() || w.Tanks[i].Rematch {
+			continue
+		}
+		s.sayLeave(r, &st.link, i, proto.LeaveMatchOver)
+		s.adm.departed(st.addr, st.session, r.match.matchID(), uint8(i), now)
+		s.remember(r, st)
+		r.seats.release(st)
+	}
+	if r.seats.humans() == 0 {
+		r.seats.clearSeats()
+	}
+	s.log.Info("rematch", "room", r.name, "players", r.seats.humans())
+	s.openLobby(r) // a new match id; full seats start it at once
+	if r.match.live() {
+		return // openLobby scheduled it: everyone has its Start
+	}
+	r.seats.each(func(l *link, slot int) {
+		l.started = false
+		s.sendStart(r, l, slot)
+	})
+}
 
 // over reports whether r's match has ended and shows its results.
-func (r *room) over() bool { return false }
+func (r *room) over() bool {
+	w := r.match.current()
+	return w != nil && w.State().Round.Phase == game.PhaseMatchOver
+}
+
+// winnerName names the winner of r's finished match ("" if none).
+func (r *room) winnerName() string {
+	if w := r.match.current(); w != nil {
+		if win := int(w.State().Round.Winner); win >= 0 && win < r.cfg.Players {
+			return r.seats.at(win).name
+		}
+	}
+	return ""
+}

@@ -88,6 +88,10 @@ type Config struct {
 	// MemAddr).
 	Net  *netcode.MemNetwork
 	Game netip.AddrPort
+	// Lobby lands each session in the room list (the player picks, plays,
+	// and comes back to it); without it a session quick-matches straight
+	// into a game and ends with it.
+	Lobby bool
 	// HostKey is the server's host key (see LoadOrCreateHostKey).
 	HostKey gossh.Signer
 	// AuthorizedKeys, if non-nil, admits only these public keys. When nil

@@ -134,11 +134,15 @@ func (s *Server) handle(sess ssh.Session) {
 	// terminal to play in.
 	var v netcode.View
 	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err == nil {
+	cause := context.Cause(ctx) // nil while the session runs
+	if err == nil && s.cfg.Lobby {
+		err = s.playLobby(ctx, cancel, tty, screen, sess, name, opts)
+		cause = context.Cause(ctx)
+		cancel(nil)
+	} else if err == nil {
 		err = screen.Init()
 	}
-	cause := context.Cause(ctx) // nil while the session runs
-	if err == nil {
+	if err == nil && !s.cfg.Lobby {
 		mem := s.cfg.Net.Listen()
 		s.enlist(mem.LocalAddr(), sess)
 		defer s.delist(mem.LocalAddr())
@@ -190,6 +194,62 @@ func (s *Server) handle(sess ssh.Session) {
 		}
 		_ = sess.Exit(code)
 	})
+}
+
+// playLobby runs the lobby and the games the player picks on screen, until
+// the player quits or the session ends. Every game client is enlisted
+// under its address while it plays (so the operator can ban the player);
+// idle time counts in the lobby and in a game alike.
+func (s *Server) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tty *ChannelTty, screen tcell.Screen,
+	sess ssh.Session, name string, opts tui.Options) error {
+	lobby, err := netcode.StartLobby(s.cfg.Game, s.cfg.Net.Listen(), nil)
+	if err != nil {
+		return err
+	}
+	defer lobby.Close()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		s.watchIdle(watchCtx, cancel, tty, func() bool { return true })
+	}()
+	defer func() {
+		stopWatch()
+		<-watched
+	}()
+	host := &sshHost{s: s, sess: sess, name: name, lobby: lobby}
+	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name})
+}
+
+// sshHost is the game server as an SSH player's lobby sees it, over the
+// in-memory network.
+type sshHost struct {
+	s     *Server
+	sess  ssh.Session
+	name  string
+	lobby *netcode.Lobby
+}
+
+func (h *sshHost) Rooms(dst *netcode.RoomList) { h.lobby.Rooms(dst) }
+
+func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
+	mem := h.s.cfg.Net.Listen()
+	addr := mem.LocalAddr()
+	h.s.enlist(addr, h.sess)
+	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.s.cfg.Game, Name: h.name, Spectate: req.Spectate, Room: req}), mem)
+	return &sshSeat{ClientDriver: c, leave: func() { h.s.delist(addr) }}, nil
+}
+
+// sshSeat is an SSH player's game client; Leave frees the seat and the
+// address's entry.
+type sshSeat struct {
+	*netcode.ClientDriver
+	leave func()
+}
+
+func (s *sshSeat) Leave() {
+	s.Close()
+	s.leave()
 }
 
 // initedScreen is a screen already initialised: tui.Run's Init is a no-op.

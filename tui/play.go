@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/netcode"
+)
+
+// Seat is a place taken in a room: the Session the game screen draws,
+// and Leave, which ends it (telling the server, so the seat is free at
+// once).
+type Seat interface {
+	Session
+	Leave()
+}
+
+// Host is a game server seen from the lobby: its room list, and Join,
+// which asks for a place in a room.
+type Host interface {
+	LobbySource
+	Join(req netcode.RoomRequest) (Seat, error)
+}
+
+// Play runs the lobby and the game on one screen until the player quits
+// or ctx is done: the lobby lists h's rooms, the player picks one, the
+// game runs in it, and when the player leaves the room (l), the match
+// ends for them or the room stops, the lobby comes back saying why. It
+// returns nil when the player quits in the lobby or in a game.
+//
+// Play owns the screen (WithScreen): it calls Init once and Fini once,
+// and restores the terminal on a panic.
+func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby LobbyOptions) error {
+	return WithScreen(screen, func(s tcell.Screen) error {
+		for {
+			req, err := Lobby(ctx, s, h, lobby)
+			lobby.Notice = ""
+			if errors.Is(err, ErrQuit) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			seat, err := h.Join(req)
+			if err != nil {
+				lobby.Notice = err.Error()
+				continue
+			}
+			err = Run(ctx, s, seat, opts)
+			var v netcode.View
+			seat.View(&v)
+			seat.Leave()
+			switch {
+			case errors.Is(err, ErrToLobby):
+				lobby.Notice = "you left room " + v.Room
+			case err != nil:
+				return err
+			case v.Status == netcode.StatusClosed:
+				lobby.Notice = v.Message // the match ended for us, or the room stopped
+			default:
+				return nil // the player quit
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+	})
+}
