@@ -40,6 +40,7 @@ type serverFlags struct {
 	maxRooms     int
 	rounds       int
 	specDelay    time.Duration
+	startWait    time.Duration
 	botLevel     bot.Level
 	sim          simFlags
 }
@@ -52,6 +53,7 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.rooms, "rooms", 1, "public rooms to open at start and keep open (named a, b, c, …)")
 	fs.IntVar(&f.maxRooms, "max-rooms", 64, "most rooms open at once; more open on demand and close when empty for a minute")
 	fs.IntVar(&f.rounds, "rounds", 5, "round wins that win the match (0: rounds go on forever)")
+	fs.DurationVar(&f.startWait, "start-wait", 5*time.Second, "start a room's match this long after two players are in it, without waiting for every seat (0: only when full)")
 	fs.DurationVar(&f.specDelay, "spectator-delay", 2*time.Second, "how far behind the match spectators watch (0-10s)")
 	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
@@ -84,6 +86,9 @@ func (f *serverFlags) check() error {
 	if f.rounds < 0 || f.rounds > 255 {
 		return fmt.Errorf("--rounds must be 0..255")
 	}
+	if f.startWait < 0 {
+		return fmt.Errorf("--start-wait must not be negative")
+	}
 	if f.specDelay < 0 || f.specDelay > 10*time.Second {
 		return fmt.Errorf("--spectator-delay must be 0s..10s")
 	}
@@ -105,7 +110,7 @@ func (f *serverFlags) config() netcode.ServerConfig {
 	cfg := netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
 		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel), MaxSeatsPerAddr: f.seatsPerAddr,
 		MaxSpectatorsPerAddr: f.seatsPerAddr, Rooms: f.rooms, MaxRooms: f.maxRooms, Rounds: f.rounds,
-		SpectatorDelay: f.specDelay}
+		SpectatorDelay: f.specDelay, StartWait: f.startWait}
 	for _, c := range f.trust {
 		cfg.Trusted = append(cfg.Trusted, netip.MustParsePrefix(c)) // checked by check
 	}

@@ -463,6 +463,11 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
+	for i := 0; i < int(st.Slots); i++ {
+		if st.Roster[i].Name == "" {
+			w.Seat(i, false) // a match started with free seats: as the server's world
+		}
+	}
 	c.tl.adopt(w)
 	if c.sess.seat() >= 0 {
 		c.sync.place(c.startOffset(&st))

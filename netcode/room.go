@@ -32,6 +32,9 @@ type room struct {
 	// idleSince is when the room last had no network peer (zero while it
 	// has one).
 	idleSince time.Time
+	// fillSince is when the waiting room last reached two players (zero:
+	// fewer), for ServerConfig.StartWait.
+	fillSince time.Time
 	// overAt is when the match ended (zero while it plays), firstVote
 	// when the first human voted for a rematch.
 	overAt, firstVote time.Time
@@ -64,7 +67,7 @@ func (s *Server) openRoom(name string, cfg roomConfig, private bool, now time.Ti
 // when the bots fill every seat, a start at once (for spectators).
 func (s *Server) openLobby(r *room) {
 	s.rooms.rekey(r, s.newMatchID(r))
-	r.overAt, r.firstVote = time.Time{}, time.Time{}
+	r.overAt, r.firstVote, r.fillSince = time.Time{}, time.Time{}, time.Time{}
 	r.delay.clear()
 	for i := r.cfg.Players - r.cfg.Bots; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatFree {
@@ -105,6 +108,9 @@ func (s *Server) schedule(r *room) {
 	r.match.begin(&r.cfg, r.rng.Next()|1, s.clock.Add(int32(lead)), names)
 	for i := 0; i < r.cfg.Players; i++ {
 		r.seats.at(i).in.restart()
+		if r.seats.at(i).state == seatFree {
+			r.match.seat(i, "", false) // started early (StartWait): the seat waits for a player
+		}
 	}
 	r.seats.each(func(l *link, slot int) {
 		l.started = false
@@ -323,6 +329,9 @@ func (s *Server) step(r *room, now time.Time) {
 			})
 		}
 	}
+	if !m.live() {
+		s.startEarly(r, now)
+	}
 	delay := s.cfg.SpectatorDelay
 	if delay > 0 && r.seats.spectatorCount() > 0 {
 		r.delay.want(int(delay/TickDuration), r.cfg.StateEvery)
@@ -338,6 +347,24 @@ func (s *Server) step(r *room, now time.Time) {
 		}
 	} else {
 		r.idleSince = time.Time{}
+	}
+}
+
+// startEarly starts a waiting room's match with free seats, StartWait
+// after two seats (one a network player's) are taken.
+func (s *Server) startEarly(r *room, now time.Time) {
+	if s.cfg.StartWait <= 0 {
+		return
+	}
+	if r.cfg.Players-r.seats.free() < 2 || r.seats.humans() == 0 {
+		r.fillSince = time.Time{}
+		return
+	}
+	if r.fillSince.IsZero() {
+		r.fillSince = now
+	}
+	if now.Sub(r.fillSince) >= s.cfg.StartWait {
+		s.schedule(r)
 	}
 }
 

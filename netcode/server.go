@@ -79,6 +79,11 @@ type ServerConfig struct {
 	// been empty for RoomIdle (default one minute).
 	Rooms, MaxRooms int
 	RoomIdle        time.Duration
+	// StartWait, if positive, starts a room's match before every seat is
+	// taken: once two seats are (one by a network player) for StartWait;
+	// later players take the free seats and play from the next round. Zero
+	// starts a match only when the room is full.
+	StartWait time.Duration
 	// SpectatorDelay is how far behind the match spectators watch (0:
 	// live), so a spectator cannot call positions to a player.
 	SpectatorDelay time.Duration
