@@ -302,6 +302,9 @@ func runLobbyUI(ctx context.Context, target netip.AddrPort, name string, botLeve
 	screen, err := newScreen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
+		if botLevel != nil {
+			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
+		}
 		return 1
 	}
 	opts := uf.options(share)
@@ -390,9 +393,12 @@ type headlessStats struct {
 	Players []string `json:"players"`
 	// MatchesEnded counts the matches seen to their end (a rematch
 	// starts another); Winner and Results are the last one's.
-	MatchesEnded int             `json:"matches_ended"`
-	Winner       string          `json:"winner,omitempty"`
-	Results      []playerResults `json:"results,omitempty"`
+	MatchesEnded int `json:"matches_ended"`
+	// Rematches counts the new matches seen to start in the room after
+	// one ended.
+	Rematches int             `json:"rematches"`
+	Winner    string          `json:"winner,omitempty"`
+	Results   []playerResults `json:"results,omitempty"`
 }
 
 // playerResults is one player's line of a finished match.
@@ -463,6 +469,8 @@ loop:
 		if ended := v.World.Round.Phase == game.PhaseMatchOver && v.Status == netcode.StatusPlaying; ended != over {
 			if over = ended; ended {
 				results.noteResults(&v)
+			} else if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusWaiting {
+				results.Rematches++
 			}
 		}
 		if v.Status != netcode.StatusPlaying {
@@ -486,7 +494,8 @@ loop:
 		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
 		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
 		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
-		Room: v.Room, Players: []string{}, MatchesEnded: results.MatchesEnded, Winner: results.Winner, Results: results.Results}
+		Room: v.Room, Players: []string{}, MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
+		Winner: results.Winner, Results: results.Results}
 	for _, n := range v.Names {
 		if n != "" {
 			out.Players = append(out.Players, n)

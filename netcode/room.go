@@ -68,14 +68,15 @@ func (s *Server) openRoom(name string, cfg roomConfig, private bool, now time.Ti
 func (s *Server) openLobby(r *room) {
 	s.rooms.rekey(r, s.newMatchID(r))
 	r.overAt, r.firstVote, r.fillSince = time.Time{}, time.Time{}, time.Time{}
-	r.delay.clear()
 	for i := r.cfg.Players - r.cfg.Bots; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatFree {
 			r.seats.placeBot(i, fmt.Sprintf("bot%d", i+1), s.cfg.NewBot(i, r.rng.Next()))
 		}
 	}
 	if r.seats.free() == 0 {
-		s.schedule(r)
+		s.schedule(r) // delayed spectators see the end of the last match first
+	} else {
+		r.delay.clear() // the room waits: spectators see that at once
 	}
 }
 
@@ -466,6 +467,10 @@ func (s *Server) banIn(r *room, addr netip.Addr) {
 	})
 }
 
+// botResults is how long the results of a match among bots alone stay up
+// (the bots vote at once), for the spectators.
+const botResults = 5 * time.Second
+
 // results runs the end of a match: the results show until every human
 // voted for a rematch, or RematchWait after the first vote, or ResultsFor
 // without one; then the rematch starts with those who voted, and the
@@ -500,7 +505,7 @@ func (s *Server) results(r *room, now time.Time) {
 		r.firstVote = now
 	}
 	switch {
-	case seated > 0 && voted == seated:
+	case seated > 0 && voted == seated && (r.seats.humans() > 0 || now.Sub(r.overAt) >= botResults):
 	case humansVoted > 0 && now.Sub(r.firstVote) >= s.cfg.RematchWait:
 	case now.Sub(r.overAt) >= s.cfg.ResultsFor:
 	default:

@@ -240,6 +240,9 @@ func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room
 		if best != nil {
 			return best, 0
 		}
+		if s.cfg.Bots >= s.cfg.Players {
+			return nil, proto.RejectFull // a new room would have no seat for a player either
+		}
 		return s.newRoom(t.freeName(), s.defaultRoom(), false, now)
 	case proto.RoomNamed:
 		if name == "" {
@@ -256,6 +259,9 @@ func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room
 		}
 		if j.Spectate {
 			return nil, proto.RejectNoRoom
+		}
+		if s.cfg.Bots >= s.cfg.Players {
+			return nil, proto.RejectRoomFull // its seats would all be bots'
 		}
 		return s.newRoom(name, s.defaultRoom(), false, now)
 	case proto.RoomCode:

@@ -57,7 +57,7 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRi
 		t.Fatal(err)
 	}
 	mux := netcode.NewMuxTransport(udp)
-	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1,
+	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1, MaxRooms: 1, // one match: a full one refuses
 		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
 	if err != nil {
 		t.Fatal(err)

@@ -115,6 +115,8 @@ func TestSSHServeBinary(t *testing.T) {
 	first, pub := hostKeyOf(t, keyPath)
 	r := &sshRig{t: t, addr: addr, hostKey: pub} // a client rig pinned to the file's key
 	p := r.dial("erin", 100, 30)
+	p.waitScreen(10*time.Second, "the lobby served by the binary", func(s string) bool { return strings.Contains(s, "ttytanks lobby") })
+	p.keys("\r") // Enter: the selected room, a
 	p.waitScreen(10*time.Second, "the match served by the binary", sshPlaying)
 	took := stopWithin(t, cmd, syscall.SIGINT, 3*time.Second)
 	p.waitExit(3 * time.Second)

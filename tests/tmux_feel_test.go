@@ -121,7 +121,7 @@ func TestTmuxSpectate(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
 	srv := startTmux(t, "server", 100, 30, binary(t), "serve", "--addr", addr, "--players", "2", "--bots", "2")
 	srv.waitScreen(5*time.Second, "the server", func(s string) bool { return strings.TrimSpace(s) != "" })
-	tm := startTmux(t, "spectator", 100, 30, binary(t), "join", addr, "--spectate")
+	tm := startTmux(t, "spectator", 100, 30, binary(t), "join", addr, "--spectate", "--quick")
 	s := tm.waitScreen(10*time.Second, "the spectator's view", func(s string) bool {
 		return strings.Contains(s, "SPECTATING") && len(tanks(s)) >= 2
 	})

@@ -197,6 +197,11 @@ func TestTmuxServePlayAndJoin(t *testing.T) {
 	host := startTmux(t, "host", 100, 30, binary(t), "serve", "--play", "--addr", addr, "--name", "host")
 	host.waitScreen(5*time.Second, "the waiting screen", func(s string) bool { return strings.Contains(s, "waiting for 1 more player") })
 	guest := startTmux(t, "guest", 100, 30, binary(t), "join", addr, "--name", "guest")
+	// join opens the lobby: Enter takes the selected room (the host's).
+	guest.waitScreen(10*time.Second, "the lobby on the guest", func(s string) bool {
+		return strings.Contains(s, "ttytanks lobby") && strings.Contains(s, "1/2")
+	})
+	guest.keys("Enter")
 	before := host.waitScreen(10*time.Second, "the match on the host", playing)
 	guest.waitScreen(10*time.Second, "the match on the guest", playing)
 	// The round's countdown ignores every key: wait for its end.
