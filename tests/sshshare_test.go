@@ -50,7 +50,7 @@ func TestSSHWaitingSharesSSHCommand(t *testing.T) {
 	r := &sshRig{t: t, addr: addr, hostKey: pub}
 	p := r.dial("erin", 100, 30)
 	p.waitScreen(10*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "ttytanks lobby") })
-	p.keys("n") // a quick match
+	p.keys("n")                     // a quick match
 	want := "share: ssh -p " + port // the host, 127.0.0.1, may wrap to the next line
 	s := p.waitScreen(10*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "waiting for") })
 	if !strings.Contains(s, want) || strings.Contains(s, "ttytanks join") {

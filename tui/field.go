@@ -146,8 +146,9 @@ func (r *Renderer) putAt(l *layout, col, row int, s string, st tcell.Style) {
 // titleText returns the title row: the round (and, when the match has a
 // goal, "first to R wins") and its timer while playing, "get ready" during
 // the countdown, the round's result while it is over, and the match's
-// once the match is over.
-func titleText(v *netcode.View, g *glyphs) (string, bool) {
+// once the match is over. Without goal the "first to R wins" is left
+// out (for a title that would not fit).
+func titleText(v *netcode.View, g *glyphs, goal bool) (string, bool) {
 	r := &v.World.Round
 	n := strconv.Itoa(int(r.Number))
 	switch r.Phase {
@@ -157,7 +158,7 @@ func titleText(v *netcode.View, g *glyphs) (string, bool) {
 		return "MATCH OVER " + g.dash + " " + winnerText(v), true
 	}
 	s := "ROUND " + n + "  " + g.dot + "  "
-	if rw := v.World.RoundsToWin; rw > 0 {
+	if rw := v.World.RoundsToWin; rw > 0 && goal {
 		s += "first to " + strconv.Itoa(int(rw)) + " wins  " + g.dot + "  "
 	}
 	if r.Phase == game.PhaseCountdown {
@@ -208,12 +209,19 @@ func (r *Renderer) drawFeed(l *layout) {
 // drawTitle draws the title row, centred over the play area; a spectator's
 // starts with "SPECTATING".
 func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
-	s, over := titleText(v, r.t.g)
-	if v.Slot < 0 {
-		s = "SPECTATING  " + r.t.g.dot + "  " + s
-		if f := r.hud.followed(); f >= 0 && f < int(v.World.Slots) && v.World.Tanks[f].Seated {
-			s += "  " + r.t.g.dot + "  following " + slotName(v, f)
+	title := func(goal bool) (string, bool) {
+		s, over := titleText(v, r.t.g, goal)
+		if v.Slot < 0 {
+			s = "SPECTATING  " + r.t.g.dot + "  " + s
+			if f := r.hud.followed(); f >= 0 && f < int(v.World.Slots) && v.World.Tanks[f].Seated {
+				s += "  " + r.t.g.dot + "  following " + slotName(v, f)
+			}
 		}
+		return s, over
+	}
+	s, over := title(true)
+	if textWidth(s) > l.play.w {
+		s, over = title(false) // the goal is on the sidebar too
 	}
 	st := r.t.title
 	if over {
