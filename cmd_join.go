@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -388,7 +389,8 @@ type headlessStats struct {
 	Scores          []int   `json:"scores"`
 	RoundsPlayed    int     `json:"rounds"`
 	RoundsWithKill  int     `json:"rounds_with_kill"`
-	// Room is the room played in; Players the names seated at the end.
+	// Room is the room played in; Players every name seen seated in it
+	// while playing, in the order they were first seen.
 	Room    string   `json:"room"`
 	Players []string `json:"players"`
 	// MatchesEnded counts the matches seen to their end (a rematch
@@ -448,6 +450,7 @@ func runHeadless(ctx context.Context, target netip.AddrPort, name string, botLev
 		firstBytes [2]uint64
 		results    headlessStats // the finished matches' figures
 		over       bool          // the match in view is over
+		seen       []string      // the names seen seated
 	)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -476,6 +479,11 @@ loop:
 		if v.Status != netcode.StatusPlaying {
 			continue
 		}
+		for _, n := range v.Names {
+			if n != "" && !slices.Contains(seen, n) {
+				seen = append(seen, n)
+			}
+		}
 		if start.IsZero() {
 			start = time.Now()
 			firstBytes = [2]uint64{v.Metrics.BytesUp, v.Metrics.BytesDown}
@@ -494,13 +502,8 @@ loop:
 		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
 		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
 		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
-		Room: v.Room, Players: []string{}, MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
+		Room: v.Room, Players: append([]string{}, seen...), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
 		Winner: results.Winner, Results: results.Results}
-	for _, n := range v.Names {
-		if n != "" {
-			out.Players = append(out.Players, n)
-		}
-	}
 	// Rounds finished so far; a round's winner scores only by a kill (a
 	// round that runs out of time is a draw).
 	if r := v.World.Round; r.Number > 0 {

@@ -431,9 +431,30 @@ type serverStatsJSON struct {
 	Reconnects  uint64            `json:"reconnects"`
 	Timeouts    uint64            `json:"timeouts"`
 	Faults      uint64            `json:"faults"`
+	Rooms       []roomStatsJSON   `json:"rooms"`
+}
+
+type roomStatsJSON struct {
+	Name        string            `json:"name"`
+	Private     bool              `json:"private,omitempty"`
+	Code        string            `json:"code,omitempty"`
+	Match       uint32            `json:"match"`
+	Seats       int               `json:"seats"`
+	Players     int               `json:"players"`
+	Bots        int               `json:"bots"`
+	Spectators  int               `json:"spectators"`
+	State       string            `json:"state"`
+	Round       int               `json:"round"`
+	RoundsToWin int               `json:"rounds_to_win"`
+	Leader      string            `json:"leader,omitempty"`
+	LeaderScore int               `json:"leader_score"`
+	TickP50us   float64           `json:"tick_p50_us"`
+	TickP99us   float64           `json:"tick_p99_us"`
+	Seated      []playerStatsJSON `json:"seated"`
 }
 
 type playerStatsJSON struct {
+	Room    string `json:"room"`
 	Slot    int    `json:"slot"`
 	Name    string `json:"name"`
 	Bot     bool   `json:"bot"`
@@ -450,7 +471,7 @@ func writeServerStats(file string, st netcode.ServerStats) error {
 	conv := func(ps []netcode.PlayerStats) []playerStatsJSON {
 		out := make([]playerStatsJSON, 0, len(ps))
 		for _, p := range ps {
-			out = append(out, playerStatsJSON{Slot: p.Slot, Name: p.Name, Bot: p.Bot, Addr: p.Addr, Real: p.RealTicks,
+			out = append(out, playerStatsJSON{Room: p.Room, Slot: p.Slot, Name: p.Name, Bot: p.Bot, Addr: p.Addr, Real: p.RealTicks,
 				Held: p.HeldTicks, Neutral: p.NeutralTicks, Late: p.LateInputs, Score: p.Score})
 		}
 		return out
@@ -463,6 +484,13 @@ func writeServerStats(file string, st netcode.ServerStats) error {
 		if n > 0 {
 			out.Drops[netcode.DropReason(r).String()] = n
 		}
+	}
+	out.Rooms = []roomStatsJSON{}
+	for _, r := range st.Rooms {
+		out.Rooms = append(out.Rooms, roomStatsJSON{Name: r.Name, Private: r.Private, Code: r.Code, Match: r.Match, Seats: r.Seats,
+			Players: r.RoomInfo.Players, Bots: r.Bots, Spectators: r.Spectators, State: r.State.String(), Round: r.Round,
+			RoundsToWin: r.RoundsToWin, Leader: r.Leader, LeaderScore: r.LeaderScore, TickP50us: float64(r.TickP50) / 1e3,
+			TickP99us: float64(r.TickP99) / 1e3, Seated: conv(r.Players)})
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {

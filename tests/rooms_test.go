@@ -1,0 +1,199 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// roomStats is the part of join --headless --stats-json the room tests read.
+type roomStats struct {
+	Status         string   `json:"status"`
+	Slot           int      `json:"slot"`
+	Room           string   `json:"room"`
+	Players        []string `json:"players"`
+	HashMismatches uint64   `json:"hash_mismatches"`
+	MatchesEnded   int      `json:"matches_ended"`
+	Rematches      int      `json:"rematches"`
+	Winner         string   `json:"winner"`
+	Results        []struct {
+		Name      string `json:"name"`
+		RoundWins int    `json:"round_wins"`
+		Kills     int    `json:"kills"`
+		Deaths    int    `json:"deaths"`
+	} `json:"results"`
+}
+
+// binServer is the built binary's serve, stopped with SIGINT at the end of
+// the test; its log is shown if the test failed.
+type binServer struct {
+	addr  string
+	stats string
+	cmd   *exec.Cmd
+	log   syncBuffer
+	done  chan error
+}
+
+func startServe(t *testing.T, ctx context.Context, args ...string) *binServer {
+	t.Helper()
+	s := &binServer{addr: fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t)), stats: filepath.Join(t.TempDir(), "server.json"),
+		done: make(chan error, 1)}
+	s.cmd = exec.CommandContext(ctx, binary(t), append([]string{"serve", "--addr", s.addr, "--stats-json", s.stats}, args...)...)
+	s.cmd.Stderr = &s.log
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- s.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Signal(os.Interrupt)
+		<-s.done
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.log.String())
+		}
+	})
+	return s
+}
+
+// headless starts join --headless against s and returns a function that
+// waits for it and reads its stats.
+func (s *binServer) headless(t *testing.T, ctx context.Context, name string, args ...string) func() roomStats {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name+".json")
+	cmd := exec.CommandContext(ctx, binary(t), append([]string{"join", s.addr, "--headless", "--name", name, "--stats-json", file}, args...)...)
+	var out syncBuffer
+	cmd.Stderr = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return func() roomStats {
+		t.Helper()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("%s: %v: %s", name, err, out.String())
+		}
+		var st roomStats
+		b, err := os.ReadFile(file)
+		if err == nil {
+			err = json.Unmarshal(b, &st)
+		}
+		if err != nil {
+			t.Fatalf("%s: stats: %v", name, err)
+		}
+		return st
+	}
+}
+
+// TestBinaryRooms: serve --rooms 2; three players join room a, two room b
+// (which starts with a free seat after --start-wait), and a spectator
+// watches room a: each plays with exactly its room's players, the
+// spectator sees room a's and takes no seat, and the server's stats list
+// both rooms.
+func TestBinaryRooms(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv := startServe(t, ctx, "--rooms", "2", "--players", "3", "--start-wait", "1s", "--spectator-delay", "1s",
+		"--seats-per-addr", "8") // every player here is 127.0.0.1
+	wait := map[string]func() roomStats{}
+	for _, n := range []string{"a1", "a2", "a3"} {
+		wait[n] = srv.headless(t, ctx, n, "--room", "a", "--bot", "--duration", "5s")
+	}
+	for _, n := range []string{"b1", "b2"} {
+		wait[n] = srv.headless(t, ctx, n, "--room", "b", "--bot", "--duration", "5s")
+	}
+	wait["watcher"] = srv.headless(t, ctx, "watcher", "--room", "a", "--spectate", "--duration", "5s")
+	want := map[string][]string{"a": {"a1", "a2", "a3"}, "b": {"b1", "b2"}}
+	for name, w := range wait {
+		st := w()
+		room := "a"
+		if strings.HasPrefix(name, "b") {
+			room = "b"
+		}
+		players := slices.Clone(st.Players)
+		slices.Sort(players)
+		status := st.Status
+		if name == "watcher" && status == "waiting" {
+			status = "playing" // the players may have left first: the room waits again
+		}
+		if status != "playing" || st.Room != room || !slices.Equal(players, want[room]) || st.HashMismatches != 0 {
+			t.Errorf("%s: %s in room %q with %v, %d hash mismatches; want playing in %s with %v", name, st.Status, st.Room,
+				st.Players, st.HashMismatches, room, want[room])
+		}
+		if (name == "watcher") != (st.Slot == -1) {
+			t.Errorf("%s: slot %d", name, st.Slot)
+		}
+	}
+	if err := srv.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-srv.done; err != nil {
+		t.Fatalf("server exit: %v", err)
+	}
+	srv.done <- nil // for the cleanup
+	b, err := os.ReadFile(srv.stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Rooms []struct {
+			Name    string `json:"name"`
+			Seats   int    `json:"seats"`
+			Players int    `json:"players"`
+			State   string `json:"state"`
+		} `json:"rooms"`
+		Departed []struct {
+			Name string `json:"name"`
+			Room string `json:"room"`
+		} `json:"departed"`
+		Faults uint64 `json:"faults"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Rooms) != 2 || st.Rooms[0].Name != "a" || st.Rooms[1].Name != "b" || st.Faults != 0 {
+		t.Fatalf("server stats: %s", b)
+	}
+	for _, d := range st.Departed {
+		if d.Room != d.Name[:1] {
+			t.Errorf("%s departed from room %q", d.Name, d.Room)
+		}
+	}
+	if len(st.Departed) != 5 {
+		t.Errorf("%d departed players, want the 5 (the spectator held no seat): %s", len(st.Departed), b)
+	}
+}
+
+// TestBinaryMatchEndsAndRematch: a room of bots alone plays to two round
+// wins; a spectator's stats report the winner and each player's round
+// wins and kills; the bots' votes start a rematch in the same room.
+func TestBinaryMatchEndsAndRematch(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv := startServe(t, ctx, "--players", "2", "--bots", "2", "--rounds", "2")
+	// Two rounds, their countdowns, the results: about 35 s of play. The
+	// spectator watches until the rematch has begun.
+	st := srv.headless(t, ctx, "watcher", "--spectate", "--quick", "--duration", "50s")()
+	if st.MatchesEnded < 1 || st.Winner == "" || len(st.Results) != 2 {
+		t.Fatalf("no finished match with a winner: %+v", st)
+	}
+	wins, kills := 0, 0
+	for _, r := range st.Results {
+		if r.Name == st.Winner && r.RoundWins != 2 {
+			t.Errorf("the winner %s has %d round wins, want 2", r.Name, r.RoundWins)
+		}
+		wins += r.RoundWins
+		kills += r.Kills
+	}
+	if kills < 2 || wins < 2 {
+		t.Errorf("results %+v: %d round wins, %d kills", st.Results, wins, kills)
+	}
+	if st.Rematches < 1 || st.Room != "a" || st.Status != "playing" || st.HashMismatches != 0 {
+		t.Errorf("after the match: %d rematches, room %q, %s, %d mismatches; want a rematch in room a", st.Rematches, st.Room,
+			st.Status, st.HashMismatches)
+	}
+}
