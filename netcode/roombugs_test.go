@@ -29,8 +29,8 @@ func TestRoomListPagesAreContiguous(t *testing.T) {
 	}
 	want = append(want, "z")
 	for _, name := range want[1:] {
-		if r, why := s.newRoom(name, s.defaultRoom(), false, simEpoch); r == nil {
-			t.Fatalf("opening %s: %v", name, why)
+		if r := s.openRoom(name, s.defaultRoom(), false, simEpoch); r == nil {
+			t.Fatalf("opening %s", name)
 		}
 	}
 	entries, total := listAll(t, s, simEpoch, netip.MustParseAddrPort("192.0.2.9:4000"))

@@ -27,6 +27,14 @@ const (
 	codeRefill   = 12 * time.Second
 )
 
+// Rooms opened on demand: each source IP address may open openBurst at
+// once, and one more every openRefill, so one address cannot fill the
+// server with empty rooms (they close after RoomIdle).
+const (
+	openBurst  = 4
+	openRefill = 15 * time.Second
+)
+
 // roomTable holds the open rooms: in opening order for the list and the
 // ticks, and by name, join code and match id (current and previous) for
 // the receive path. The maps are only looked up, never iterated, so the
@@ -37,12 +45,13 @@ type roomTable struct {
 	codes   map[string]*room
 	matches map[uint32]*room
 	prev    map[*room]uint32 // each room's previous match id, still routed
-	guesses *guessLimiter
+	guesses *guessLimiter    // join-code tries
+	opens   *guessLimiter    // rooms opened on demand
 }
 
 func newRoomTable() roomTable {
 	return roomTable{names: map[string]*room{}, codes: map[string]*room{}, matches: map[uint32]*room{},
-		prev: map[*room]uint32{}, guesses: newGuessLimiter()}
+		prev: map[*room]uint32{}, guesses: newGuessLimiter(codeTries, codeRefill), opens: newGuessLimiter(openBurst, openRefill)}
 }
 
 // add puts r in the table; its match id is set by rekey.
@@ -173,19 +182,22 @@ func (t *roomTable) newCode(random func([]byte)) string {
 func (t *roomTable) guess(ip netip.Addr, now time.Time) bool { return t.guesses.allow(ip, now) }
 
 // guessLimiter is a hashed table of token buckets, one per source IP (as
-// far as the hash tells them apart), for join-code tries: fixed in size,
-// whatever the number of addresses.
+// far as the hash tells them apart): fixed in size, whatever the number
+// of addresses. It bounds join-code tries and rooms opened.
 type guessLimiter struct {
-	seed    maphash.Seed
-	buckets [4096]bucket
+	seed        maphash.Seed
+	burst, rate float64
+	buckets     [4096]bucket
 }
 
-func newGuessLimiter() *guessLimiter { return &guessLimiter{seed: maphash.MakeSeed()} }
+func newGuessLimiter(burst int, refill time.Duration) *guessLimiter {
+	return &guessLimiter{seed: maphash.MakeSeed(), burst: float64(burst), rate: 1 / refill.Seconds()}
+}
 
 func (g *guessLimiter) allow(ip netip.Addr, now time.Time) bool {
 	a := ip.Unmap().As16()
 	b := &g.buckets[maphash.Bytes(g.seed, a[:])%uint64(len(g.buckets))]
-	return take(b, now, 1/codeRefill.Seconds(), codeTries)
+	return take(b, now, g.rate, g.burst)
 }
 
 // foldName is the key of a room name: case does not make two rooms.
@@ -243,7 +255,7 @@ func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room
 		if s.cfg.Bots >= s.cfg.Players {
 			return nil, proto.RejectFull // a new room would have no seat for a player either
 		}
-		return s.newRoom(t.freeName(), s.defaultRoom(), false, now)
+		return s.newRoom(from, t.freeName(), s.defaultRoom(), false, now)
 	case proto.RoomNamed:
 		if name == "" {
 			return nil, proto.RejectNoRoom
@@ -263,7 +275,7 @@ func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room
 		if s.cfg.Bots >= s.cfg.Players {
 			return nil, proto.RejectRoomFull // its seats would all be bots'
 		}
-		return s.newRoom(name, s.defaultRoom(), false, now)
+		return s.newRoom(from, name, s.defaultRoom(), false, now)
 	case proto.RoomCode:
 		if !s.adm.isTrusted(from.Addr()) && !t.guess(from.Addr().Unmap(), now) {
 			s.drop(DropRateLimited)
@@ -294,14 +306,19 @@ func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room
 		if _, err := game.NewWorld(game.Config{Slots: cfg.Players, MazeW: cfg.MazeW, MazeH: cfg.MazeH}); err != nil {
 			return nil, proto.RejectNoMatch // the maze has no cell for so many seats
 		}
-		return s.newRoom(name, cfg, j.Private, now)
+		return s.newRoom(from, name, cfg, j.Private, now)
 	}
 }
 
-// newRoom opens a room on demand, if the server may open one more.
-func (s *Server) newRoom(name string, cfg roomConfig, private bool, now time.Time) (*room, proto.RejectReason) {
+// newRoom opens a room on demand for a player at from, if the server may
+// open one more and from has not opened its share lately.
+func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, private bool, now time.Time) (*room, proto.RejectReason) {
 	if s.rooms.count() >= s.cfg.MaxRooms {
 		return nil, proto.RejectFull
+	}
+	if !s.adm.isTrusted(from.Addr()) && !s.rooms.opens.allow(from.Addr(), now) {
+		s.drop(DropRateLimited)
+		return nil, proto.RejectSlowDown
 	}
 	var r *room
 	if !s.inRoomOpen(func() { r = s.openRoom(name, cfg, private, now) }) || r == nil {

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"fmt"
 	"hash/maphash"
 	"net/netip"
 	"testing"
@@ -288,5 +289,37 @@ func TestJoinCodeGuessesAreLimited(t *testing.T) {
 		if _, why := try(guesser, wrong); why != proto.RejectNoRoom {
 			t.Fatalf("after a long wait, try %d: %v, want %v", i, why, proto.RejectNoRoom)
 		}
+	}
+}
+
+// TestRoomOpensAreLimited: one address opens at most openBurst rooms at
+// once, each with its own player (a new port each), then "slow down";
+// it may open one more after openRefill; another address is unaffected,
+// and so is joining a room that exists.
+func TestRoomOpensAreLimited(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 64})
+	now := simEpoch
+	ip := netip.MustParseAddr("198.51.100.7")
+	create := func(port uint16, name string, at time.Time) proto.RejectReason {
+		_, why := rawJoin(t, s, at, netip.AddrPortFrom(ip, port), uint64(port), proto.Join{Name: "x", Kind: proto.RoomCreate, Room: name})
+		return why
+	}
+	for i := 0; i < openBurst; i++ {
+		if why := create(uint16(1000+i), fmt.Sprintf("r%d", i), now); why != 0 {
+			t.Fatalf("room %d refused: %v", i, why)
+		}
+	}
+	if why := create(2000, "one-too-many", now); why != proto.RejectSlowDown {
+		t.Fatalf("room %d: %v, want slow down", openBurst, why)
+	}
+	if _, why := rawJoin(t, s, now, netip.AddrPortFrom(ip, 2001), 2001, proto.Join{Name: "y", Kind: proto.RoomNamed, Room: "r0"}); why != 0 {
+		t.Fatalf("joining an open room from the same address: %v", why)
+	}
+	other := netip.MustParseAddrPort("203.0.113.9:3000")
+	if _, why := rawJoin(t, s, now, other, 3000, proto.Join{Name: "z", Kind: proto.RoomCreate, Room: "theirs"}); why != 0 {
+		t.Fatalf("another address: %v", why)
+	}
+	if why := create(2002, "later", now.Add(openRefill)); why != 0 {
+		t.Fatalf("after %v: %v", openRefill, why)
 	}
 }

@@ -69,8 +69,8 @@ const (
 	RejectRoomTaken
 	// RejectRoomFull: every seat of the named room is taken.
 	RejectRoomFull
-	// RejectSlowDown: too many wrong join codes from the address; try
-	// again in a minute.
+	// RejectSlowDown: too many wrong join codes, or rooms opened, from
+	// the address; try again in a minute.
 	RejectSlowDown
 )
 
@@ -80,7 +80,7 @@ var rejectNames = [...]string{
 	RejectBadName: "bad name", RejectNoMatch: "no match to join",
 	RejectAddrLimit: "too many players from your address",
 	RejectNoRoom:    "no such room", RejectRoomTaken: "a room of that name exists",
-	RejectRoomFull: "the room is full", RejectSlowDown: "too many wrong codes: wait a minute",
+	RejectRoomFull: "the room is full", RejectSlowDown: "too many tries from your address: wait a minute",
 }
 
 func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectSlowDown }
