@@ -45,6 +45,9 @@ const DefaultFPS = 60
 
 // Options configure the terminal client's screen.
 type Options struct {
+	// Lobby is set when Run plays inside Play: l then returns ErrToLobby
+	// at any time (the key hints say so), not only on the results screen.
+	Lobby bool
 	// ASCII restricts every drawn cell to ASCII: no box drawing, arrows,
 	// blocks or hearts.
 	ASCII bool

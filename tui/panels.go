@@ -104,11 +104,27 @@ func waitingText(v *netcode.View, opts Options, g *glyphs) string {
 	if v.Need != 1 {
 		s += "s"
 	}
+	// With rooms, the share names the room (or a private room's code).
+	room := ""
 	switch {
-	case opts.Share != "":
+	case v.Code != "":
+		room = " --code " + v.Code
+	case v.Room != "":
+		room = " --room " + v.Room
+	}
+	switch {
+	case opts.Share != "": // ssh: the lobby, then this room
 		s += " " + g.dash + " share: " + opts.Share
+		if v.Code != "" {
+			s += ", code " + v.Code
+		} else if v.Room != "" {
+			s += ", room " + v.Room
+		}
 	case opts.ShareAddr != "":
-		s += " " + g.dash + " share: ttytanks join " + opts.ShareAddr
+		s += " " + g.dash + " share: ttytanks join " + opts.ShareAddr + room
+	}
+	if opts.Lobby {
+		s += " " + g.dash + " l lobby"
 	}
 	return s
 }

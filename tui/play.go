@@ -26,13 +26,15 @@ type Host interface {
 
 // Play runs the lobby and the game on one screen until the player quits
 // or ctx is done: the lobby lists h's rooms, the player picks one, the
-// game runs in it, and when the player leaves the room (l), the match
+// game runs in it (Options.Lobby set), and when the player leaves the
+// room (l), the match
 // ends for them or the room stops, the lobby comes back saying why. It
 // returns nil when the player quits in the lobby or in a game.
 //
 // Play owns the screen (WithScreen): it calls Init once and Fini once,
 // and restores the terminal on a panic.
 func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby LobbyOptions) error {
+	opts.Lobby = true
 	return WithScreen(screen, func(s tcell.Screen) error {
 		for {
 			req, err := Lobby(ctx, s, h, lobby)

@@ -138,6 +138,9 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 					}
 					continue
 				}
+				if opts.Lobby && ev.Key() == tcell.KeyRune && (ev.Rune() == 'l' || ev.Rune() == 'L') {
+					return ErrToLobby
+				}
 				if matchOver(&v) && ev.Key() == tcell.KeyRune {
 					switch ev.Rune() {
 					case 'l', 'L':

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/lipgloss"
@@ -63,8 +64,8 @@ func (t *theme) cell(s lipgloss.Style) tcell.Style {
 }
 
 var themes struct {
-	once [4]sync.Once
-	t    [4]*theme
+	once [8]sync.Once
+	t    [8]*theme
 }
 
 // themeFor returns the cached theme for the looks-related fields of opts.
@@ -76,14 +77,28 @@ func themeFor(opts Options) *theme {
 	if opts.NoColor {
 		i |= 2
 	}
-	themes.once[i].Do(func() { themes.t[i] = newTheme(opts.ASCII, opts.NoColor) })
+	if opts.Lobby {
+		i |= 4
+	}
+	themes.once[i].Do(func() { themes.t[i] = newTheme(opts.ASCII, opts.NoColor, opts.Lobby) })
 	return themes.t[i]
 }
 
-func newTheme(ascii, noColor bool) *theme {
+func newTheme(ascii, noColor, lobby bool) *theme {
 	t := &theme{g: &unicodeGlyphs, noColor: noColor}
 	if ascii {
 		t.g = &asciiGlyphs
+	}
+	if lobby {
+		// The key hints say how to go back to the lobby.
+		g := *t.g
+		sep := " " + g.dot + " "
+		if ascii {
+			sep = ", "
+		}
+		g.keys[1] = strings.Replace(g.keys[1], "q quit", "l lobby"+sep+"q quit", 1)
+		g.watchKeys[1] = strings.Replace(g.watchKeys[1], "q quit", "l lobby"+sep+"q quit", 1)
+		t.g = &g
 	}
 
 	// tcell styles. With noColor only attributes are set.
