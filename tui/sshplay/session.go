@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -207,17 +208,27 @@ func (s *Server) playLobby(ctx context.Context, cancel context.CancelCauseFunc, 
 		return err
 	}
 	defer lobby.Close()
+	host := &sshHost{s: s, sess: sess, name: name, lobby: lobby}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		s.watchIdle(watchCtx, cancel, tty, func() bool { return true })
+		// Idle time counts in the room list and in a match, not while a
+		// room waits for players.
+		s.watchIdle(watchCtx, cancel, tty, func() bool {
+			seat := host.seat.Load()
+			if seat == nil {
+				return true
+			}
+			var st netcode.Status
+			seat.Do(func(c *netcode.Client) { st = c.Status() })
+			return st == netcode.StatusPlaying || st == netcode.StatusReconnecting
+		})
 	}()
 	defer func() {
 		stopWatch()
 		<-watched
 	}()
-	host := &sshHost{s: s, sess: sess, name: name, lobby: lobby}
 	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name})
 }
 
@@ -228,6 +239,7 @@ type sshHost struct {
 	sess  ssh.Session
 	name  string
 	lobby *netcode.Lobby
+	seat  atomic.Pointer[sshSeat] // the room the player is in (nil: the list)
 }
 
 func (h *sshHost) Rooms(dst *netcode.RoomList) { h.lobby.Rooms(dst) }
@@ -237,7 +249,13 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	addr := mem.LocalAddr()
 	h.s.enlist(addr, h.sess)
 	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.s.cfg.Game, Name: h.name, Spectate: req.Spectate, Room: req}), mem)
-	return &sshSeat{ClientDriver: c, leave: func() { h.s.delist(addr) }}, nil
+	seat := &sshSeat{ClientDriver: c}
+	seat.leave = func() {
+		h.s.delist(addr)
+		h.seat.CompareAndSwap(seat, nil)
+	}
+	h.seat.Store(seat)
+	return seat, nil
 }
 
 // sshSeat is an SSH player's game client; Leave frees the seat and the
