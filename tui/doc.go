@@ -134,4 +134,18 @@
 //		return err
 //	}
 //	err = tui.Run(ctx, screen, client, tui.Options{NoColor: os.Getenv("NO_COLOR") != ""})
+//
+// # The lobby
+//
+// Lobby (lobby.go, lobbydraw.go) shows a server's rooms, polled from a
+// LobbySource (netcode.Lobby), and returns the netcode.RoomRequest the
+// player picked: a room (Enter), a room to watch (s), a quick match (n),
+// a room to create (c, a form), a private room's code (p); ErrQuit when the
+// player quits. Play (play.go) runs the lobby and the game on one screen:
+// WithScreen owns the screen (one Init, one Fini, the terminal restored on
+// a panic) and hands Lobby and Run a shared one whose Init and Fini do
+// nothing; a Host joins the room picked and gives back a Seat; Run returns
+// ErrToLobby on l (Options.Lobby), and a session the server ended brings
+// the lobby back with a line saying why. The UDP join and every SSH
+// session run this same loop.
 package tui
