@@ -95,6 +95,7 @@ func (s *binServer) headless(t *testing.T, ctx context.Context, name string, arg
 // spectator sees room a's and takes no seat, and the server's stats list
 // both rooms.
 func TestBinaryRooms(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv := startServe(t, ctx, "--rooms", "2", "--players", "3", "--start-wait", "1s", "--spectator-delay", "1s",
@@ -172,6 +173,7 @@ func TestBinaryRooms(t *testing.T) {
 // wins; a spectator's stats report the winner and each player's round
 // wins and kills; the bots' votes start a rematch in the same room.
 func TestBinaryMatchEndsAndRematch(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := startServe(t, ctx, "--players", "2", "--bots", "2", "--rounds", "2")
