@@ -64,6 +64,7 @@ type roomWalk struct {
 	// (with the time they emptied), to tell an idle close from a fault.
 	emptySince map[*room]time.Time
 	overSince  map[*room]time.Time
+	rounds     map[*room]uint16 // each room's round, to count the rounds played
 	open       []*room
 	// specs are the (seats, bots) a room of that name may have been
 	// created with.
@@ -114,7 +115,7 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 	c.seed = uint64(ch.intn(65536))<<16 | uint64(ch.intn(65536)) | 1
 	w.inputSeed = c.seed * 7
 	rc := roomsConfig{rooms: 1 + ch.intn(2), maxRooms: 3 + ch.intn(2), idle: w.between(time.Second, 4*time.Second),
-		seatsPerAddr: 2 + ch.intn(2), specsPer: 1 + ch.intn(2), households: 2 + ch.intn(3),
+		seatsPerAddr: 2 + ch.intn(2), specsPer: 1 + ch.intn(2), households: 1 + ch.intn(3),
 		rematchWait: w.between(500*time.Millisecond, 3*time.Second), resultsFor: w.between(3*time.Second, 6*time.Second)}
 	if ch.intn(2) == 0 {
 		rc.rounds = 1
@@ -126,7 +127,7 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 		rc.specDelay = w.between(200*time.Millisecond, 2*time.Second)
 	}
 	w.rc = &roomWalk{cfg: rc, live: map[string]*[game.MaxPlayers]seatPlay{}, hash: map[matchTick]uint64{},
-		capAt: map[netip.Addr]time.Time{}, emptySince: map[*room]time.Time{}, overSince: map[*room]time.Time{},
+		capAt: map[netip.Addr]time.Time{}, emptySince: map[*room]time.Time{}, overSince: map[*room]time.Time{}, rounds: map[*room]uint16{},
 		specs: map[string][][2]int{}}
 	for _, name := range roomNames {
 		w.rc.specs[name] = [][2]int{{c.players, c.bots}}

@@ -49,6 +49,18 @@ type tickMemo struct {
 	running []runningAt
 	// faulty: the peers of the room given a fault.
 	faulty []netip.AddrPort
+	// voters: the players who voted for a rematch in rooms showing
+	// their results.
+	voters []voterAt
+}
+
+// voterAt is a player whose vote for a rematch the server has.
+type voterAt struct {
+	r       *room
+	id      uint32
+	slot    int
+	addr    netip.AddrPort
+	session uint64
 }
 
 // beforeTick notes, before a server tick, every peer's room, every
@@ -56,8 +68,16 @@ type tickMemo struct {
 // fault.
 func (w *walk) beforeTick(m *tickMemo) {
 	t := &w.n.server.rooms
-	m.peers, m.routes, m.running, m.faulty = m.peers[:0], m.routes[:0], m.running[:0], m.faulty[:0]
+	m.peers, m.routes, m.running, m.faulty, m.voters = m.peers[:0], m.routes[:0], m.running[:0], m.faulty[:0], m.voters[:0]
 	for _, r := range t.list {
+		if r.over() {
+			tanks := &r.match.current().State().Tanks
+			for i := 0; i < r.cfg.Players; i++ {
+				if st := r.seats.at(i); st.human() && tanks[i].Rematch && w.now.Sub(st.heard) < FreeAfter-time.Second {
+					m.voters = append(m.voters, voterAt{r, r.match.matchID(), i, st.addr, st.session})
+				}
+			}
+		}
 		r.seats.each(func(l *link, _ int) { m.peers = append(m.peers, peerAt{l.addr, l.session, r}) })
 		m.routes = append(m.routes, routeAt{r.match.matchID(), r})
 		if id, ok := t.prev[r]; ok {
@@ -112,8 +132,20 @@ func (w *walk) afterTick(m *tickMemo) {
 			w.logf("room %s left its match before its next step: no fault", p.name)
 		}
 	}
+	for _, v := range m.voters {
+		if v.r.closed || v.r.match.matchID() == v.id {
+			continue
+		}
+		if st := v.r.seats.at(v.slot); !st.human() || st.addr != v.addr || st.session != v.session {
+			w.fail(fmt.Sprintf("room %s's rematch (match %08x) did not keep seat %d of %v, who voted for it", v.r.name, v.r.match.matchID(), v.slot, v.addr))
+		}
+	}
 	for _, r := range w.n.server.rooms.list {
 		if gw := r.match.current(); gw != nil {
+			if n := gw.State().Round.Number; n > rc.rounds[r] {
+				w.stats.rounds += int(n - rc.rounds[r])
+			}
+			rc.rounds[r] = gw.State().Round.Number
 			rc.hash[matchTick{r.match.matchID(), gw.Tick()}] = gw.Hash()
 			rc.maxTick = gw.Tick()
 		}
@@ -231,6 +263,7 @@ func (w *walk) observe() {
 		}
 		delete(rc.emptySince, r)
 		delete(rc.overSince, r)
+		delete(rc.rounds, r)
 	}
 	if w.failure != "" {
 		return

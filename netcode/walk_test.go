@@ -186,6 +186,8 @@ type walkClient struct {
 	placed        bool // it has been given a place
 	// toldAt is when the server last sent it a Leave (rooms walk).
 	toldAt time.Time
+	// match is the match the client plays (rooms walk).
+	match uint32
 }
 
 func (c *walkClient) String() string { return fmt.Sprintf("c%d", c.id) }

@@ -170,6 +170,14 @@ func (w *walk) roomTick() {
 // noteStatus logs a client's status transitions.
 func (w *walk) noteStatus(c *walkClient) {
 	st := c.sc.c.Status()
+	if w.rc != nil && st != StatusClosed {
+		// In the rooms walk a match follows a match (a rematch) with no
+		// lobby between: a new match is a new status, whose world the
+		// client builds from its Start or its first State.
+		if id := c.sc.c.sess.matchID(); id != c.match {
+			c.match, c.statusSince = id, w.now
+		}
+	}
 	if st == c.status {
 		return
 	}
