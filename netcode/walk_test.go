@@ -172,6 +172,22 @@ type walkClient struct {
 	recent      []capturedState // the newest States, a ring
 	older       []capturedState // one in 64, the newest 8
 	captured    int
+	// The rooms walk's model of the client: where it asked to play, its
+	// household, whether it votes for a rematch, and what happened to it
+	// that may end its session (its longest silence, a kick, a fault of
+	// a room it was in).
+	req           RoomRequest
+	household     int
+	voter         bool
+	longestSilent time.Duration
+	kicked        bool
+	faulted       bool
+	overSeen      bool // it held a seat in a room that showed its results
+	placed        bool // it has been given a place
+	// toldAt is when the server last sent it a Leave (rooms walk).
+	toldAt time.Time
+	// match is the match the client plays (rooms walk).
+	match uint32
 }
 
 func (c *walkClient) String() string { return fmt.Sprintf("c%d", c.id) }
@@ -224,6 +240,8 @@ type walk struct {
 	plan        []time.Time
 	lastRound   uint16
 	stats       walkStats
+	// rc is the rooms walk's part (nil: the single-room walk).
+	rc *roomWalk
 }
 
 // walkStats counts what a walk did, to show the walk covers its events.
@@ -246,21 +264,34 @@ const (
 	evRun
 	evRedeliver
 	evQuiet
+	// The rooms walk's own events (never drawn in the single-room walk).
+	evFault
+	evKick
+	evIdle
 	walkKinds
 )
 
-var walkKindNames = [walkKinds]string{"join", "spectate", "leave", "leave-lost", "silence", "new-address", "rejoin", "run", "redeliver-state", "quiet-check"}
+var walkKindNames = [walkKinds]string{"join", "spectate", "leave", "leave-lost", "silence", "new-address", "rejoin", "run", "redeliver-state", "quiet-check",
+	"fault-a-room", "kick", "beyond-room-idle"}
 
 // walkWeights is how often each event is drawn, out of their sum.
 var walkWeights = [walkKinds]int{evJoin: 11, evSpectate: 6, evLeave: 8, evLeaveLost: 6, evSilence: 9, evNewAddr: 5,
 	evRejoin: 6, evRun: 1, evRedeliver: 12, evQuiet: 2}
 
 // walkBot is the server's bot: it plays the scripted input of its slot, so
-// clients can predict it exactly with walkOracle.
-type walkBot struct{ seed uint64 }
+// clients can predict it exactly with walkOracle; in the rooms walk it
+// also votes for a rematch (the button counts only once a match is over).
+type walkBot struct {
+	seed uint64
+	vote bool
+}
 
 func (b walkBot) Input(s *game.Snapshot, _ *game.Maze, slot int) game.Input {
-	return scripted(b.seed, slot, s.Tick)
+	in := scripted(b.seed, slot, s.Tick)
+	if b.vote {
+		in.Buttons |= game.ButtonRematch
+	}
+	return in
 }
 
 // walkOracle predicts every seat exactly while the network is quiet: the
@@ -294,7 +325,7 @@ func newWalk(t testing.TB, ch walkChoices) *walk {
 	c.seed = uint64(ch.intn(65536))<<16 | uint64(ch.intn(65536)) | 1
 	w.inputSeed = c.seed * 7
 	w.n = newSimnet(t, ServerConfig{Players: c.players, Bots: c.bots, MazeW: c.mazeW, MazeH: c.mazeH, Seed: c.seed,
-		MaxSpectators: c.maxSpec, NewBot: func(int, uint64) InputSource { return walkBot{w.inputSeed} }})
+		MaxSpectators: c.maxSpec, NewBot: func(int, uint64) InputSource { return walkBot{w.inputSeed, false} }})
 	w.logf("server: %v", c)
 	return w
 }

@@ -45,13 +45,17 @@ func (w *walk) endOf(c *walkClient) time.Time {
 }
 
 // stable reports whether c has run, routed normally, in its present status
-// for at least d.
+// for at least d (and, in the rooms walk, since the server last sent it a
+// Leave).
 func (w *walk) stable(c *walkClient, d time.Duration) bool {
-	return c.live(w.now) && w.now.Sub(c.routedSince) >= d && w.now.Sub(c.statusSince) >= d
+	return c.live(w.now) && w.now.Sub(c.routedSince) >= d && w.now.Sub(c.statusSince) >= d && w.now.Sub(c.toldAt) >= d
 }
 
 // check returns a description of the first violated invariant, or "".
 func (w *walk) check() string {
+	if w.rc != nil {
+		return w.checkRooms()
+	}
 	s := w.n.server
 	st := s.Stats()
 	// Seats: within the limit, one owner each; bots where they belong.
@@ -219,6 +223,9 @@ func (w *walk) quiet() {
 // converged returns "" when every eligible client agrees with the server,
 // else why not.
 func (w *walk) converged() string {
+	if w.rc != nil {
+		return w.convergedRooms()
+	}
 	s := w.n.server
 	for _, c := range w.clients {
 		if !w.stable(c, time.Second) || c.sc.c.Status() != StatusPlaying {

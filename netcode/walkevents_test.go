@@ -36,18 +36,34 @@ func (w *walk) pick(ok func(c *walkClient) bool) *walkClient {
 	return cand[w.ch.intn(len(cand))]
 }
 
-func (w *walk) newAddr() netip.AddrPort {
+// newAddr returns a fresh address: in the rooms walk, behind household's
+// IP.
+func (w *walk) newAddr(household int) netip.AddrPort {
 	k := w.made // unique within the walk: made only grows
 	w.made++
+	if w.rc != nil {
+		return householdAddr(household, k)
+	}
 	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, byte(k >> 16), byte(k >> 8), byte(k)}), uint16(30000+k%30000))
 }
 
 // join starts a client process: a player or a spectator, at a fresh
-// address (or at addr when it is valid).
-func (w *walk) join(name string, spectate bool, addr netip.AddrPort) *walkClient {
+// address (or at addr when it is valid). In the rooms walk it asks for a
+// room (like, when it is a restart, the client it replaces: from, else
+// nil) and lives behind one of the households' IPs.
+func (w *walk) join(name string, spectate bool, addr netip.AddrPort, from *walkClient) *walkClient {
 	id := w.made
+	var req RoomRequest
+	household, voter := 0, false
+	if w.rc != nil {
+		if from != nil {
+			req, household, voter = from.req, from.household, from.voter
+		} else {
+			req, household, voter = w.drawRequest(spectate), w.ch.intn(w.rc.cfg.households), !spectate && w.ch.intn(3) != 0
+		}
+	}
 	if !addr.IsValid() {
-		addr = w.newAddr()
+		addr = w.newAddr(household)
 	} else {
 		w.made++
 	}
@@ -58,20 +74,38 @@ func (w *walk) join(name string, spectate bool, addr netip.AddrPort) *walkClient
 		path.Dup = float64(w.ch.intn(6)) / 100
 		path.Reorder = float64(w.ch.intn(6)) / 100
 	}
+	c := &walkClient{id: id, name: name, spectate: spectate, path: path, addrs: []netip.AddrPort{addr},
+		routedSince: w.now, statusSince: w.now, req: req, household: household, voter: voter}
 	cfg := ClientConfig{Server: walkServerAddr, Session: 1000 + uint64(id), Name: name, Spectate: spectate,
 		// History: the default rings (68 s of snapshots) cost more to
 		// allocate and clear than a whole walk of a client; 10 s is plenty
 		// for the leads and State delays of the walk's network.
 		History:   600,
 		Predictor: walkOracle{w}, LocalInput: func(gw *game.World, slot int) game.Input { return scripted(w.inputSeed, slot, gw.Tick()) }}
+	if w.rc != nil {
+		cfg.Room = req
+		cfg.Predictor = roomOracle{w, c}
+		cfg.LocalInput = func(gw *game.World, slot int) game.Input {
+			in := scripted(w.inputSeed, slot, gw.Tick())
+			if voter {
+				in.Buttons |= game.ButtonRematch
+			}
+			return in
+		}
+	}
 	sc := &simClient{c: NewClient(cfg), addr: addr, up: NewNetsim(path, w.cfg.seed+uint64(id)*2), down: NewNetsim(path, w.cfg.seed+uint64(id)*2+1)}
-	c := &walkClient{id: id, name: name, sc: sc, spectate: spectate, path: path, addrs: []netip.AddrPort{addr},
-		routedSince: w.now, statusSince: w.now}
+	c.sc = sc
 	w.clients = append(w.clients, c)
 	w.n.clients = append(w.n.clients, sc)
 	kind := "player"
 	if spectate {
 		kind = "spectator"
+	}
+	if w.rc != nil {
+		kind += " of " + describeRequest(req)
+		if voter {
+			kind += ", a voter,"
+		}
 	}
 	w.logf("%v joins as %s %q from %v (path %+v)", c, kind, name, addr, path)
 	return c
@@ -105,7 +139,11 @@ func (w *walk) leave(c *walkClient, delivered bool) {
 		w.logf("%v quits (%v): its Leave reaches the server", c, c.status)
 		c.leftFrom = c.sc.addr
 		for _, d := range out {
-			w.fromServer(w.n.server.Receive(w.now, c.sc.addr, d.Data))
+			back := w.n.server.Receive(w.now, c.sc.addr, d.Data)
+			if w.rc != nil {
+				w.observe()
+			}
+			w.fromServer(back)
 		}
 		for _, p := range w.n.server.Stats().Players {
 			if !p.Bot && p.Addr == c.sc.addr.String() {
@@ -119,18 +157,22 @@ func (w *walk) leave(c *walkClient, delivered bool) {
 
 // next draws and applies one event, then lets a little time pass.
 func (w *walk) next() {
+	weights, most := &walkWeights, w.cfg.players+w.cfg.maxSpec+2
+	if w.rc != nil {
+		weights, most = &roomWeights, 2*w.cfg.players+w.cfg.maxSpec+2
+	}
 	total := 0
-	for _, wt := range walkWeights {
+	for _, wt := range weights {
 		total += wt
 	}
 	r := w.ch.intn(total)
 	kind := 0
-	for r >= walkWeights[kind] {
-		r -= walkWeights[kind]
+	for r >= weights[kind] {
+		r -= weights[kind]
 		kind++
 	}
 	running := w.running()
-	if (kind == evJoin || kind == evSpectate || kind == evRejoin) && running >= w.cfg.players+w.cfg.maxSpec+2 {
+	if (kind == evJoin || kind == evSpectate || kind == evRejoin) && running >= most {
 		// Keep the population small: a closed client's process ends, or
 		// else a running one quits and its Leave is lost.
 		if c := w.pick(func(c *walkClient) bool { return !c.gone && c.sc.c.Status() == StatusClosed }); c != nil {
@@ -149,9 +191,9 @@ func (w *walk) next() {
 	alive := func(c *walkClient) bool { return !c.gone }
 	switch kind {
 	case evJoin:
-		w.join(fmt.Sprintf("p%d", w.made), false, netip.AddrPort{})
+		w.join(fmt.Sprintf("p%d", w.made), false, netip.AddrPort{}, nil)
 	case evSpectate:
-		w.join(fmt.Sprintf("s%d", w.made), true, netip.AddrPort{})
+		w.join(fmt.Sprintf("s%d", w.made), true, netip.AddrPort{}, nil)
 	case evLeave, evLeaveLost:
 		if c := w.pick(alive); c != nil {
 			w.leave(c, kind == evLeave)
@@ -168,12 +210,13 @@ func (w *walk) next() {
 				d = w.between(FreeAfter, FreeAfter+3*time.Second) // freed
 			}
 			c.silentUntil = w.now.Add(d)
+			c.longestSilent = max(c.longestSilent, d)
 			w.logf("%v goes silent for %v", c, d)
 		}
 	case evNewAddr:
 		if c := w.pick(alive); c != nil {
 			old := c.sc.addr
-			c.sc.addr = w.newAddr()
+			c.sc.addr = w.newAddr(c.household)
 			c.addrs = append(c.addrs, c.sc.addr)
 			c.routedSince = w.now
 			w.logf("%v moves from %v to %v", c, old, c.sc.addr)
@@ -182,7 +225,7 @@ func (w *walk) next() {
 		c := w.pick(func(c *walkClient) bool { return c.gone || c.sc.c.Status() == StatusClosed })
 		if c == nil {
 			w.logf("no client has ended yet: a new player instead")
-			w.join(fmt.Sprintf("p%d", w.made), false, netip.AddrPort{})
+			w.join(fmt.Sprintf("p%d", w.made), false, netip.AddrPort{}, nil)
 			break
 		}
 		if !c.gone {
@@ -192,7 +235,7 @@ func (w *walk) next() {
 		if w.ch.intn(4) == 0 && w.clientAt(c.sc.addr) == nil {
 			addr = c.sc.addr // a restarted client bound to the same port
 		}
-		n := w.join(c.name, c.spectate, addr)
+		n := w.join(c.name, c.spectate, addr, c)
 		w.logf("%v is %v rejoining as a new client", n, c)
 	case evRun:
 		d := w.between(time.Second, 4*time.Second)
@@ -225,6 +268,8 @@ func (w *walk) next() {
 		w.noteStatus(c)
 	case evQuiet:
 		w.quiet()
+	case evFault, evKick, evIdle:
+		w.roomEvent(kind)
 	}
 	if w.failure != "" {
 		return

@@ -37,10 +37,17 @@ func (w *walk) send(from, to netip.AddrPort, sim *Netsim, d []byte) {
 func (w *walk) fromServer(out []Datagram) {
 	for _, d := range out {
 		c := w.clientAt(d.Addr)
-		if c == nil || c.silent(w.now) {
+		if c == nil {
 			continue
 		}
-		if h, err := proto.ParseHeader(d.Data); err == nil && h.Type == proto.TypeState {
+		h, err := proto.ParseHeader(d.Data)
+		if w.rc != nil && err == nil && h.Type == proto.TypeLeave {
+			c.toldAt = w.now // the server ends its place: until the client hears it, or notices, it believes otherwise
+		}
+		if c.silent(w.now) {
+			continue
+		}
+		if err == nil && h.Type == proto.TypeState {
 			w.capture(c, h.Match, d.Data)
 		}
 		w.send(walkServerAddr, d.Addr, c.sc.down, d.Data)
@@ -85,15 +92,23 @@ func (w *walk) step() {
 	for w.q.Len() > 0 && !w.q[0].at.After(w.now) {
 		p := heap.Pop(&w.q).(walkPacket)
 		if p.to == walkServerAddr {
-			w.fromServer(w.n.server.Receive(w.now, p.from, p.data))
+			out := w.n.server.Receive(w.now, p.from, p.data)
+			if w.rc != nil {
+				w.observe()
+			}
+			w.fromServer(out)
 		} else if c := w.clientAt(p.to); c != nil && !c.silent(w.now) {
 			w.fromClient(c, c.sc.c.Receive(w.now, p.from, p.data))
 		}
 	}
 	if !w.now.Before(w.nextSrv) {
 		w.nextSrv = w.nextSrv.Add(TickDuration)
-		w.fromServer(w.n.server.Tick(w.now))
-		if sw := w.n.server.World(); sw != nil {
+		if w.rc != nil {
+			w.roomTick()
+		} else {
+			w.fromServer(w.n.server.Tick(w.now))
+		}
+		if sw := w.n.server.World(); w.rc == nil && sw != nil {
 			w.n.serverHash[sw.Tick()] = sw.Hash()
 			if len(w.n.serverHash) > 8192 {
 				for t := range w.n.serverHash {
@@ -107,7 +122,11 @@ func (w *walk) step() {
 				w.stats.rounds++
 			}
 		}
-		w.updateOracle()
+		if w.rc != nil {
+			w.updateRoomOracle()
+		} else {
+			w.updateOracle()
+		}
 	}
 	for _, c := range w.clients {
 		if c.gone {
@@ -134,9 +153,31 @@ func (w *walk) step() {
 	}
 }
 
+// roomTick is the server's tick in the rooms walk, checked before and
+// after.
+func (w *walk) roomTick() {
+	m := &w.rc.memo
+	w.beforeTick(m)
+	out := w.n.server.Tick(w.now)
+	for _, d := range out {
+		w.checkSent(m, d)
+	}
+	w.afterTick(m)
+	w.observe()
+	w.fromServer(out)
+}
+
 // noteStatus logs a client's status transitions.
 func (w *walk) noteStatus(c *walkClient) {
 	st := c.sc.c.Status()
+	if w.rc != nil && st != StatusClosed {
+		// In the rooms walk a match follows a match (a rematch) with no
+		// lobby between: a new match is a new status, whose world the
+		// client builds from its Start or its first State.
+		if id := c.sc.c.sess.matchID(); id != c.match {
+			c.match, c.statusSince = id, w.now
+		}
+	}
 	if st == c.status {
 		return
 	}
@@ -147,10 +188,24 @@ func (w *walk) noteStatus(c *walkClient) {
 		c.sc.c.View(&v)
 		line += fmt.Sprintf(": %q", v.Message)
 		c.closedAt = w.now
+		if w.rc != nil && w.failure == "" {
+			defer func() {
+				if v := w.checkEnd(c); v != "" {
+					w.fail(v)
+				}
+			}()
+		}
 	case c.sc.c.Slot() >= 0:
 		line += fmt.Sprintf(", slot %d", c.sc.c.Slot())
 	}
 	if st == StatusWaiting || st == StatusPlaying {
+		if name, _, _ := c.sc.c.Room(); w.rc != nil {
+			line += " in room " + name
+			if !c.placed && c.req.Kind == RoomCode {
+				w.rc.stats.codeJoins++
+			}
+			c.placed = true
+		}
 		if c.spectate {
 			w.stats.spectated++
 		} else {
