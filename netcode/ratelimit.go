@@ -51,10 +51,7 @@ func newLimiter() *limiter {
 // tokens for it.
 func (l *limiter) allow(from netip.AddrPort, now time.Time) bool {
 	a := from.Addr().As16()
-	var key [18]byte
-	copy(key[:], a[:])
-	key[16], key[17] = byte(from.Port()>>8), byte(from.Port())
-	port := &l.ports[maphash.Bytes(l.seed, key[:])%portBuckets]
+	port := &l.ports[l.portBucket(from)]
 	quiet := refill(port, now, portRate, portBurst) >= portBurst-0.5
 	if !take(port, now, portRate, portBurst) {
 		return false // this port floods
@@ -64,6 +61,15 @@ func (l *limiter) allow(from netip.AddrPort, now time.Time) bool {
 		return false
 	}
 	return take(&l.global, now, limitGlobal, limitGlobal)
+}
+
+// portBucket returns the index of from's bucket in the port table.
+func (l *limiter) portBucket(from netip.AddrPort) uint64 {
+	a := from.Addr().As16()
+	var key [18]byte
+	copy(key[:], a[:])
+	key[16], key[17] = byte(from.Port()>>8), byte(from.Port())
+	return maphash.Bytes(l.seed, key[:]) % portBuckets
 }
 
 // refill brings b's tokens up to now and returns them.
