@@ -224,6 +224,10 @@ func (w *walk) roomEvent(kind int) {
 	s := w.n.server
 	switch kind {
 	case evFault:
+		if w.rc.pending != nil {
+			w.logf("room %s's fault is pending: no second one this tick", w.rc.pending.name) // the model follows one at a time
+			return
+		}
 		var cand []*room
 		for _, r := range s.rooms.list {
 			if r.match.phase == phaseRunning {
