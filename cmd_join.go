@@ -354,7 +354,11 @@ func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLev
 	}
 	var v netcode.View
 	d.View(&v)
-	if v.Status == netcode.StatusClosed && v.Message != "" {
+	var ended *netcode.EndedError
+	switch {
+	case errors.As(d.Err(), &ended) && ended.Reason == proto.LeaveMatchOver:
+		fmt.Fprintf(stderr, "ttytanks: %s\n", v.Message) // the match ended without a rematch for us: not an error
+	case v.Status == netcode.StatusClosed && v.Message != "":
 		fmt.Fprintf(stderr, "ttytanks: %s\n", endMessage(d, target))
 		return 1
 	}

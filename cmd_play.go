@@ -19,6 +19,7 @@ import (
 func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("play", "play [flags]", stdout)
 	bots := fs.Int("bots", 1, "bot opponents (1-7)")
+	rounds := fs.Int("rounds", 5, "round wins that win the match (0: rounds go on forever)")
 	level := bot.Normal
 	registerBotLevel(fs, &level, "how well the bots play")
 	name := fs.String("name", defaultName(), "your player name")
@@ -44,6 +45,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = sim.check()
 	}
+	if err == nil && (*rounds < 0 || *rounds > 255) {
+		err = fmt.Errorf("--rounds must be 0..255")
+	}
 	if err == nil && (maze.w/2)*(maze.h/2) < 2*(*bots+1) {
 		err = fmt.Errorf("--maze %s is too small for %d tanks", maze.String(), *bots+1)
 	}
@@ -53,7 +57,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sf := serverFlags{addr: "127.0.0.1:0", players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2, botLevel: level,
-		rooms: 1, maxRooms: 1, rounds: 5}
+		rooms: 1, maxRooms: 1, rounds: *rounds}
 	tr, udp, err := sf.listen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks play: %v\n", err)

@@ -496,7 +496,7 @@ func writeServerStats(file string, st netcode.ServerStats) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(b, '\n'), 0o644)
+	return os.WriteFile(file, append(b, '\n'), 0o600) // it holds private rooms' join codes and players' addresses
 }
 
 // logStatus writes the operator's periodic status line.

@@ -46,19 +46,28 @@ func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix) admi
 }
 
 // allow takes a rate-limit token for an unauthenticated request from addr;
-// trusted addresses are not limited.
+// trusted addresses, and the in-memory peers of the SSH front end (which
+// admits them itself), are not limited.
 func (a *admission) allow(addr netip.AddrPort, now time.Time) bool {
-	return a.isTrusted(addr.Addr()) || a.limit.allow(addr, now)
+	return a.isTrusted(addr.Addr()) || MemPrefix.Contains(addr.Addr().Unmap()) || a.limit.allow(addr, now)
+}
+
+// limitKey is the address the per-address limits count a peer under: its
+// IP, and for IPv6 its /64 (one host's usual share: an address per /128
+// would be no limit at all).
+func limitKey(ip netip.Addr) netip.Addr {
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.Addr()
+	}
+	return ip
 }
 
 // isTrusted reports whether addr is exempt from the per-address limits:
-// in a trusted range, or one of the server's own in-memory peers (SSH
-// players, whom the SSH front end admits).
+// in a trusted range (ServerConfig.Trusted).
 func (a *admission) isTrusted(addr netip.Addr) bool {
 	addr = addr.Unmap()
-	if MemPrefix.Contains(addr) {
-		return true
-	}
 	for _, p := range a.trusted {
 		if p.Contains(addr) {
 			return true

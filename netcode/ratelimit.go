@@ -17,9 +17,12 @@ import (
 // own too (portRate, portBurst: what a connecting client sends), and once
 // the IP's bucket is empty a request is still answered when its port's
 // bucket was full: that port has been quiet, as an honest client's is,
-// while a flooding port's bucket is empty. A flood spread so thin over
-// ports that each stays quiet gets through at most one port's burst per
-// port, and the global limit bounds everything.
+// while a flooding port's bucket is empty. Such quiet passes take a token
+// from a second bucket of the IP's (quietRate, quietBurst), so a flood
+// that hops to a fresh port every few requests gets at most that many more
+// a second, and cannot spend the global budget that every other address
+// shares. The global limit bounds everything. An IPv6 source counts by its
+// /64.
 const (
 	limitBuckets = 4096
 	limitRate    = 20
@@ -28,6 +31,8 @@ const (
 	portBuckets  = 16384
 	portRate     = 4
 	portBurst    = 8
+	quietRate    = 20
+	quietBurst   = 40
 )
 
 type bucket struct {
@@ -39,6 +44,7 @@ type bucket struct {
 type limiter struct {
 	seed    maphash.Seed
 	buckets [limitBuckets]bucket
+	quiet   [limitBuckets]bucket // the IPs' quiet passes
 	ports   [portBuckets]bucket
 	global  bucket
 }
@@ -50,14 +56,14 @@ func newLimiter() *limiter {
 // allow reports whether a request from from may be served now, and takes
 // tokens for it.
 func (l *limiter) allow(from netip.AddrPort, now time.Time) bool {
-	a := from.Addr().As16()
+	a := limitKey(from.Addr()).As16()
 	port := &l.ports[l.portBucket(from)]
 	quiet := refill(port, now, portRate, portBurst) >= portBurst-0.5
 	if !take(port, now, portRate, portBurst) {
 		return false // this port floods
 	}
-	ip := &l.buckets[maphash.Bytes(l.seed, a[:])%limitBuckets]
-	if !take(ip, now, limitRate, limitBurst) && !quiet {
+	i := maphash.Bytes(l.seed, a[:]) % limitBuckets
+	if !take(&l.buckets[i], now, limitRate, limitBurst) && !(quiet && take(&l.quiet[i], now, quietRate, quietBurst)) {
 		return false
 	}
 	return take(&l.global, now, limitGlobal, limitGlobal)

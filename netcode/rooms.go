@@ -154,10 +154,11 @@ func (t *roomTable) byToken(tok *proto.Token, spectate bool, now time.Time) (*ro
 	return nil, nil, nil
 }
 
-// countFrom counts the seats and spectator places ip holds in all rooms.
-func (t *roomTable) countFrom(ip netip.Addr) (seats, specs int) {
+// countFrom counts the seats and spectator places held in all rooms by
+// peers whose origin is ip.
+func (t *roomTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
 	for _, r := range t.list {
-		a, b := r.seats.countFrom(ip)
+		a, b := r.seats.countFrom(ip, origin)
 		seats, specs = seats+a, specs+b
 	}
 	return seats, specs
@@ -277,7 +278,7 @@ func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room
 		}
 		return s.newRoom(from, name, s.defaultRoom(), false, now)
 	case proto.RoomCode:
-		if !s.adm.isTrusted(from.Addr()) && !t.guess(from.Addr().Unmap(), now) {
+		if !s.adm.isTrusted(from.Addr()) && !t.guess(s.origin(from), now) {
 			s.drop(DropRateLimited)
 			return nil, proto.RejectSlowDown
 		}
@@ -316,7 +317,7 @@ func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, priva
 	if s.rooms.count() >= s.cfg.MaxRooms {
 		return nil, proto.RejectFull
 	}
-	if !s.adm.isTrusted(from.Addr()) && !s.rooms.opens.allow(from.Addr(), now) {
+	if !s.adm.isTrusted(from.Addr()) && !s.rooms.opens.allow(s.origin(from), now) {
 		s.drop(DropRateLimited)
 		return nil, proto.RejectSlowDown
 	}

@@ -314,7 +314,7 @@ func (w *walk) observe() {
 	// The per-address caps hold across rooms.
 	for h := 0; h < rc.cfg.households; h++ {
 		ip := householdAddr(h, 0).Addr()
-		seats, specs := t.countFrom(ip)
+		seats, specs := t.countFrom(ip, w.n.server.origin)
 		if seats > rc.cfg.seatsPerAddr || specs > rc.cfg.specsPer {
 			w.fail(fmt.Sprintf("%v holds %d seats and %d spectator places in all rooms, the caps are %d and %d", ip, seats, specs, rc.cfg.seatsPerAddr, rc.cfg.specsPer))
 			return

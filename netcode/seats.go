@@ -390,14 +390,14 @@ func (t *seatTable) rotate(s *seat, token proto.Token, now time.Time) {
 }
 
 // countFrom returns how many seats and spectator places peers at ip hold.
-func (t *seatTable) countFrom(ip netip.Addr) (seats, specs int) {
+func (t *seatTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
 	for i := range t.seats[:t.n] {
-		if s := &t.seats[i]; s.human() && s.addr.Addr() == ip {
+		if s := &t.seats[i]; s.human() && origin(s.addr) == ip {
 			seats++
 		}
 	}
 	for _, sp := range t.specs {
-		if sp.addr.Addr() == ip {
+		if origin(sp.addr) == ip {
 			specs++
 		}
 	}

@@ -112,12 +112,17 @@ type ServerConfig struct {
 	// its matches' starts, inputs, hashes and seat changes. When the room
 	// closes, its Recorder is closed if it is an io.Closer.
 	NewRecorder func(room string) Recorder
-	// MaxSeatsPerAddr bounds the seats the peers of one source IP may hold
-	// (default DefaultSeatsPerAddr), MaxSpectatorsPerAddr their spectator
-	// places (default the same), so one address cannot shut others out.
-	// Loopback is not exempt; Trusted ranges and the in-memory SSH players
-	// (MemPrefix, admitted by the SSH front end) are.
+	// MaxSeatsPerAddr bounds the seats the peers of one source IP (an
+	// IPv6 /64) may hold (default DefaultSeatsPerAddr), MaxSpectatorsPerAddr
+	// their spectator places (default the same), so one address cannot
+	// shut others out. Loopback is not exempt; Trusted ranges are.
 	MaxSeatsPerAddr, MaxSpectatorsPerAddr int
+	// Origin, if set, tells the address an in-memory peer (an SSH player,
+	// at a MemPrefix address) really comes from, so the per-address limits
+	// — seats, room opens, join-code tries — count SSH players by their
+	// SSH client's address. It must be safe to call from the server's
+	// loop; ok false falls back to the in-memory address.
+	Origin func(mem netip.AddrPort) (ip netip.Addr, ok bool)
 	// Trusted lists address ranges exempt from the per-address caps and
 	// the handshake rate limit: a LAN party behind one NAT, a load test
 	// from one machine.
@@ -412,7 +417,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 	// its place is freed for the newcomer.
 	s.supersede(from, now)
 	if !s.adm.isTrusted(from.Addr()) {
-		seats, specs := s.rooms.countFrom(from.Addr())
+		seats, specs := s.rooms.countFrom(s.origin(from), s.origin)
 		if (j.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!j.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
 			s.drop(DropAddrLimit)
 			s.reject(from, j.Session, proto.RejectAddrLimit)
@@ -426,6 +431,18 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 	}
 	l := link{addr: from, session: j.Session, name: proto.SanitizeName(j.Name), heard: now, rtt: rtt}
 	s.inRoom(r, func() { s.seat(r, l, j.Spectate, now) })
+}
+
+// origin returns the address whose per-address limits a peer at addr
+// counts against (limitKey of its IP, or of its SSH client's).
+func (s *Server) origin(addr netip.AddrPort) netip.Addr {
+	ip := addr.Addr().Unmap()
+	if s.cfg.Origin != nil && MemPrefix.Contains(ip) {
+		if o, ok := s.cfg.Origin(addr); ok {
+			return limitKey(o)
+		}
+	}
+	return limitKey(ip)
 }
 
 // supersede frees the places held at exactly from (by other sessions), in

@@ -65,6 +65,9 @@ func (u *UDP) Recv(buf []byte) (int, netip.AddrPort, error) {
 			}
 			return 0, netip.AddrPort{}, err
 		}
+		if MemPrefix.Contains(from.Addr().Unmap()) {
+			continue // the in-memory peers' range never arrives over UDP: a spoof
+		}
 		return n, netip.AddrPortFrom(from.Addr().Unmap(), from.Port()), nil
 	}
 }

@@ -143,7 +143,11 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 			title = "connecting to " + cleanText(r.opts.Server) + g.ellipsis
 		}
 		area := rect{0, lobbyRowsY, w, l.rows}
-		r.paintCentred(area, renderPanel(r.t, w-4, title, "asking the server for its rooms"))
+		body := "asking the server for its rooms"
+		if l.list.Err != nil {
+			body = cleanText(l.list.Err.Error()) + ": is a ttytanks server running there? Still trying " + g.dash + " q quits"
+		}
+		r.paintCentred(area, renderPanel(r.t, w-4, title, body))
 	case len(rooms) == 0:
 		r.putSpans(lobbyIndent, lobbyRowsY, w-lobbyIndent, g.ellipsis,
 			span{"no rooms yet " + g.dash + " Enter or n for a quick match, c to create a room", look.faint})

@@ -150,7 +150,7 @@ func lineWith(scr tcell.SimulationScreen, s string) (string, int) {
 func TestResultsScreen(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 50}} {
 		v := matchOverView(t)
-		scr := drawTest(t, size[0], size[1], v, Options{})
+		scr := drawTest(t, size[0], size[1], v, Options{Lobby: true})
 		text := strings.Join(screenLines(scr), "\n")
 		for _, want := range []string{"MATCH OVER — bob wins", "player", "wins", "kills", "deaths", "shots", "hits", "acc",
 			"rematch: 1 of 3 voted", "r rematch · l lobby · q quit"} {
@@ -199,7 +199,7 @@ func TestResultsScreen(t *testing.T) {
 	// A spectator has no vote.
 	v := matchOverView(t)
 	v.Slot = -1
-	text := strings.Join(screenLines(drawTest(t, 80, 24, v, Options{})), "\n")
+	text := strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
 	if !strings.Contains(text, "l lobby · q quit") || strings.Contains(text, "r rematch") || strings.Contains(text, "(you)") {
 		t.Errorf("spectator's results:\n%s", text)
 	}
@@ -226,7 +226,7 @@ func TestResultsFitEightPlayers(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	scr := drawTest(t, 80, 24, v, Options{})
+	scr := drawTest(t, 80, 24, v, Options{Lobby: true})
 	text := strings.Join(screenLines(scr), "\n")
 	for i := 0; i < 8; i++ {
 		if !strings.Contains(text, slotName(v, i)) {
@@ -276,7 +276,7 @@ func TestRunRematchKeyHoldsTheButton(t *testing.T) {
 }
 
 func TestRunLobbyKey(t *testing.T) {
-	l := startLoop(t, matchOverView(t), Options{})
+	l := startLoop(t, matchOverView(t), Options{Lobby: true})
 	l.scr.InjectKey(tcell.KeyRune, 'l', tcell.ModNone)
 	if err := l.wait(); !errors.Is(err, ErrToLobby) {
 		t.Fatalf("l on the results screen: Run returned %v, want ErrToLobby", err)
@@ -284,8 +284,20 @@ func TestRunLobbyKey(t *testing.T) {
 	if n := l.scr.finiCount(); n != 1 {
 		t.Errorf("Fini called %d times, want 1", n)
 	}
-	// q still quits there.
+	// Without a lobby to go back to (play, join --quick), l does nothing
+	// and the hint does not offer it.
 	l = startLoop(t, matchOverView(t), Options{})
+	l.scr.InjectKey(tcell.KeyRune, 'l', tcell.ModNone)
+	l.scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	if err := l.wait(); err != nil {
+		t.Fatalf("l then q on the results screen without a lobby: Run returned %v, want nil (q)", err)
+	}
+	if text := strings.Join(screenLines(drawTest(t, 80, 24, matchOverView(t), Options{})), "\n"); strings.Contains(text, "l lobby") ||
+		!strings.Contains(text, "r rematch · q quit") {
+		t.Errorf("results without a lobby offer:\n%s", text)
+	}
+	// q still quits there.
+	l = startLoop(t, matchOverView(t), Options{Lobby: true})
 	l.scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	if err := l.wait(); err != nil {
 		t.Fatalf("q on the results screen: Run returned %v, want nil", err)

@@ -124,7 +124,7 @@ func (r *Renderer) draw(v *netcode.View) {
 	case matchOver(v):
 		// The results take the whole screen: the map is frozen and the
 		// table needs more room than the map has at 80x24.
-		r.paintCentred(rect{0, 0, w, h}, resultsPanel(t, w, v))
+		r.paintCentred(rect{0, 0, w, h}, resultsPanel(t, w, v, r.opts.Lobby))
 	default:
 		t.side.draw(r, l.side, v)
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {

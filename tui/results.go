@@ -11,13 +11,18 @@ import (
 	"ttytanks/netcode"
 )
 
-// resultsHint is the key help under the results of a match.
-func resultsHint(g *glyphs, spectating bool) string {
+// resultsHint is the key help under the results of a match; l (back to
+// the lobby) only when the game was opened from one.
+func resultsHint(g *glyphs, spectating, lobby bool) string {
 	sep := " " + g.dot + " "
-	if spectating {
-		return "l lobby" + sep + "q quit"
+	s := ""
+	if !spectating {
+		s = "r rematch" + sep
 	}
-	return "r rematch" + sep + "l lobby" + sep + "q quit"
+	if lobby {
+		s += "l lobby" + sep
+	}
+	return s + "q quit"
 }
 
 // matchOver reports whether v shows a match that is over: the results
@@ -94,7 +99,7 @@ func padRight(s string, w int) string { return s + strings.Repeat(" ", max(w-tex
 // shots, hits, accuracy, and whether they voted for a rematch), the
 // rematch tally and the keys. It is at most 70 cells wide and 8 + players
 // rows tall, so it fits 80x24 with all 8 seats.
-func resultsPanel(t *theme, maxW int, v *netcode.View) string {
+func resultsPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	g := t.g
 	w := &v.World
 	title := "MATCH OVER"
@@ -144,5 +149,5 @@ func resultsPanel(t *theme, maxW int, v *netcode.View) string {
 	if v.Slot >= 0 && v.Slot < int(w.Slots) && w.Tanks[v.Slot].Rematch {
 		tally = "you voted for a rematch " + g.dash + " " + strconv.Itoa(votes) + " of " + strconv.Itoa(seated)
 	}
-	return renderPanel(t, maxW, title, table, t.label.Render(tally), t.value.Render(resultsHint(g, v.Slot < 0)))
+	return renderPanel(t, maxW, title, table, t.label.Render(tally), t.value.Render(resultsHint(g, v.Slot < 0, lobby)))
 }

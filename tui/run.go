@@ -143,8 +143,6 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 				}
 				if matchOver(&v) && ev.Key() == tcell.KeyRune {
 					switch ev.Rune() {
-					case 'l', 'L':
-						return ErrToLobby
 					case 'r', 'R':
 						if v.Slot >= 0 {
 							rematch = true
