@@ -24,7 +24,7 @@ func SanitizeName(s string) string {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		if (r == utf8.RuneError && size == 1) || !unicode.IsPrint(r) {
+		if (r == utf8.RuneError && size == 1) || !shown(r) {
 			continue
 		}
 		if r == ' ' && n == 0 {
@@ -100,10 +100,22 @@ func isSanitized(name []byte) bool {
 	}
 	for len(name) > 0 {
 		r, size := utf8.DecodeRune(name)
-		if (r == utf8.RuneError && size == 1) || !unicode.IsPrint(r) {
+		if (r == utf8.RuneError && size == 1) || !shown(r) {
 			return false
 		}
 		name = name[size:]
 	}
 	return true
+}
+
+// shown reports whether r may be in a name: printable (Unicode IsPrint:
+// no control, format or non-ASCII space characters), not one of the
+// characters that render as nothing (Unicode's default-ignorable code
+// points, such as the Hangul fillers), and not a blank that looks like a
+// space (the Braille blank), so a name cannot hide or pass for another
+// with invisible characters.
+func shown(r rune) bool {
+	return unicode.IsPrint(r) && !unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) &&
+		!unicode.Is(unicode.Variation_Selector, r) && r != '\u2800' && r != '\u115f' && r != '\u1160' &&
+		r != '\u3164' && r != '\uffa0'
 }

@@ -99,3 +99,27 @@ func FuzzSanitizeName(f *testing.F) {
 		}
 	})
 }
+
+// TestSanitizeNameDropsInvisibles: characters that render as nothing or
+// as a blank cannot hide in a name or make one look like another.
+func TestSanitizeNameDropsInvisibles(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\u3164":            "a", // Hangul filler after a
+		"\u3164\u3164":       "",  // nothing visible left: no name
+		"root\u3164admin":    "rootadmin",
+		"\u2800\u2800x":      "x",    // Braille blanks
+		"x\ufe0f":            "x",    // a variation selector
+		"\u115f\u1160\uffa0": "",     // the other Hangul fillers
+		"café":               "café", // visible letters stay
+	} {
+		if got := SanitizeName(in); got != want {
+			t.Errorf("SanitizeName(%q) = %q, want %q", in, got, want)
+		}
+		if !isSanitized([]byte(SanitizeName(in))) {
+			t.Errorf("SanitizeName(%q) is not sanitised", in)
+		}
+	}
+	if isSanitized([]byte("a\u3164")) {
+		t.Error("a name with a Hangul filler passes as sanitised")
+	}
+}
