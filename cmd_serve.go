@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -285,6 +286,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		cfg.NewRecorder = rec.forRoom
 		defer rec.Close()
 	}
+	// SSH players count against their SSH client's address's limits; the
+	// SSH server starts after the game server, so the lookup goes through
+	// a pointer set once it does.
+	var sshFront atomic.Pointer[sshplay.Server]
+	cfg.Origin = func(mem netip.AddrPort) (netip.Addr, bool) {
+		if s := sshFront.Load(); s != nil {
+			return s.Origin(mem)
+		}
+		return netip.Addr{}, false
+	}
 	srv, err := netcode.NewServer(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
@@ -318,6 +329,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			<-served
 			return 1
 		}
+		sshFront.Store(sshSrv)
 		defer sshSrv.Close()
 	}
 

@@ -323,3 +323,35 @@ func TestRoomOpensAreLimited(t *testing.T) {
 		t.Fatalf("after %v: %v", openRefill, why)
 	}
 }
+
+// TestSSHPlayersCountByTheirOrigin: in-memory peers (SSH players) are
+// held to the per-address limits of the address ServerConfig.Origin gives
+// them — seats and rooms opened — not exempt, and not each on its own
+// in-memory address.
+func TestSSHPlayersCountByTheirOrigin(t *testing.T) {
+	home := netip.MustParseAddr("198.51.100.20")
+	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 3,
+		Origin: func(netip.AddrPort) (netip.Addr, bool) { return home, true }})
+	mem := func(i int) netip.AddrPort { return netip.AddrPortFrom(MemPrefix.Addr().Next(), uint16(100+i)) }
+	for i := 0; i < 3; i++ {
+		if _, why := rawJoin(t, s, simEpoch, mem(i), uint64(10+i), proto.Join{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("s%d", i)}); why != 0 {
+			t.Fatalf("SSH player %d: %v", i, why)
+		}
+	}
+	if _, why := rawJoin(t, s, simEpoch, mem(3), 13, proto.Join{Name: "ssh", Kind: proto.RoomNamed, Room: "s0"}); why != proto.RejectAddrLimit {
+		t.Fatalf("a fourth seat from one SSH client's address: %v, want the address limit", why)
+	}
+	// Rooms opened count too: a spectator place opens nothing, so leave
+	// seats aside and open rooms from a fresh origin's peers.
+	other := netip.MustParseAddr("198.51.100.21")
+	s2 := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 64,
+		Origin: func(netip.AddrPort) (netip.Addr, bool) { return other, true }})
+	for i := 0; i < openBurst; i++ {
+		if _, why := rawJoin(t, s2, simEpoch, mem(i), uint64(20+i), proto.Join{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("o%d", i)}); why != 0 {
+			t.Fatalf("room %d: %v", i, why)
+		}
+	}
+	if _, why := rawJoin(t, s2, simEpoch, mem(9), 29, proto.Join{Name: "ssh", Kind: proto.RoomCreate, Room: "more"}); why != proto.RejectSlowDown {
+		t.Fatalf("one SSH client's address opening room %d: %v, want slow down", openBurst+1, why)
+	}
+}

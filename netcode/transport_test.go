@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"bytes"
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -39,5 +40,40 @@ func TestSimTransportCloseFlushesAndNeverPanics(t *testing.T) {
 			t.Fatal("Send after Close succeeded")
 		}
 		peer.Close()
+	}
+}
+
+// TestUDPDropsTheInMemoryRange: a datagram that arrives over UDP from the
+// in-memory peers' range (a local sender bound to 127.0.77.x, posing as an
+// SSH player) is dropped; one from elsewhere is received.
+func TestUDPDropsTheInMemoryRange(t *testing.T) {
+	srv, err := ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	spoof, err := ListenUDP(netip.AddrPortFrom(MemPrefix.Addr().Next().Next(), 0).String())
+	if err != nil {
+		t.Fatalf("binding in the in-memory range on loopback: %v", err)
+	}
+	defer spoof.Close()
+	honest, err := ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer honest.Close()
+	if err := spoof.Send(srv.LocalAddr(), []byte("spoof")); err != nil {
+		t.Fatal(err)
+	}
+	if err := honest.Send(srv.LocalAddr(), []byte("honest")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	n, from, err := srv.Recv(buf) // loopback keeps the order: the spoof came first
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(buf[:n]) != "honest" || from != honest.LocalAddr() {
+		t.Fatalf("received %q from %v, want only the honest datagram", buf[:n], from)
 	}
 }

@@ -184,6 +184,17 @@ func (s *Server) BanPlayer(game netip.AddrPort) bool {
 	return true
 }
 
+// Origin returns the remote IP address of the SSH client whose game
+// client is at game (an in-memory address); false if no SSH player is
+// there. The game server counts SSH players' per-address limits by it
+// (netcode.ServerConfig.Origin). Safe for concurrent use.
+func (s *Server) Origin(game netip.AddrPort) (netip.Addr, bool) {
+	s.mu.Lock()
+	p, ok := s.players[game]
+	s.mu.Unlock()
+	return p.ip, ok && p.ip.IsValid()
+}
+
 // enlist records who plays behind a game address; delist forgets it.
 func (s *Server) enlist(game netip.AddrPort, sess ssh.Session) {
 	var p sshPlayer
