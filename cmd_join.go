@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/spf13/pflag"
 
 	"ttytanks/game"
@@ -286,6 +287,19 @@ type leavingClient struct{ *netcode.ClientDriver }
 
 func (c leavingClient) Leave() { c.Close() }
 
+// openGameScreen opens the terminal, or says why it cannot (and, for a
+// bot, how to play without one).
+func openGameScreen(bot bool, stderr io.Writer) (tcell.Screen, error) {
+	screen, err := newScreen()
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
+		if bot {
+			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
+		}
+	}
+	return screen, err
+}
+
 // runLobbyUI shows the server's lobby and plays in the rooms the player
 // picks, until the player quits; it returns the exit code.
 func runLobbyUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
@@ -300,12 +314,8 @@ func runLobbyUI(ctx context.Context, target netip.AddrPort, name string, botLeve
 		return 1
 	}
 	defer lobby.Close()
-	screen, err := newScreen()
+	screen, err := openGameScreen(botLevel != nil, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
-		if botLevel != nil {
-			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
-		}
 		return 1
 	}
 	opts := uf.options(share)
@@ -337,12 +347,8 @@ func runClientUI(ctx context.Context, target netip.AddrPort, name string, botLev
 			d.Close() // the player quit: the seat is free when we exit
 		}
 	}()
-	screen, err := newScreen()
+	screen, err := openGameScreen(botLevel != nil, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
-		if botLevel != nil {
-			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
-		}
 		return 1
 	}
 	opts := uf.options(share)
