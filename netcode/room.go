@@ -41,6 +41,11 @@ type room struct {
 	// stepDur holds the durations of the room's steps, in nanoseconds of
 	// the driver's clock (measured by the Server around each step).
 	stepDur *window
+	// stepQ caches the step quantiles Stats reports, for a second.
+	stepQ struct {
+		at       time.Time
+		p50, p99 time.Duration
+	}
 	// delay holds the States spectators see, SpectatorDelay behind.
 	delay spectatorFeed
 	// closed is set when the room has left the table.

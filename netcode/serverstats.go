@@ -89,8 +89,8 @@ func (s *Server) Stats() ServerStats {
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
 		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults}
 	for i, r := range s.rooms.list {
-		rs := RoomStats{RoomInfo: r.info(), Code: r.code, Match: r.match.matchID(),
-			TickP50: time.Duration(r.stepDur.quantile(0.5)), TickP99: time.Duration(r.stepDur.quantile(0.99))}
+		rs := RoomStats{RoomInfo: r.info(), Code: r.code, Match: r.match.matchID()}
+		rs.TickP50, rs.TickP99 = s.stepQuantiles(r)
 		if w := r.match.current(); w != nil {
 			rs.Tick = w.Tick()
 		}
@@ -108,6 +108,17 @@ func (s *Server) Stats() ServerStats {
 	}
 	st.Departed = append(st.Departed, s.departed...)
 	return st
+}
+
+// stepQuantiles returns the median and p99 of r's step durations,
+// computed at most once a second (Stats may be asked far more often).
+func (s *Server) stepQuantiles(r *room) (p50, p99 time.Duration) {
+	now := s.cfg.Clock.Now()
+	if r.stepQ.at.IsZero() || now.Sub(r.stepQ.at) >= time.Second {
+		r.stepQ.at = now
+		r.stepQ.p50, r.stepQ.p99 = time.Duration(r.stepDur.quantile(0.5)), time.Duration(r.stepDur.quantile(0.99))
+	}
+	return r.stepQ.p50, r.stepQ.p99
 }
 
 // departedMemory is how many departed players' figures Stats keeps.

@@ -9,9 +9,10 @@ import (
 // It allocates once, at creation.
 type window struct {
 	vals    []float64
-	scratch []float64
+	scratch []float64 // the samples sorted, while !dirty
 	next    int
 	n       int
+	dirty   bool // a sample came since scratch was sorted
 }
 
 func newWindow(n int) *window {
@@ -22,21 +23,27 @@ func (w *window) add(v float64) {
 	w.vals[w.next] = v
 	w.next = (w.next + 1) % len(w.vals)
 	w.n = min(w.n+1, len(w.vals))
+	w.dirty = true
 }
 
-func (w *window) reset() { w.next, w.n = 0, 0 }
+func (w *window) reset() { w.next, w.n, w.dirty = 0, 0, true }
 
 // len returns how many samples the window holds.
 func (w *window) len() int { return w.n }
 
 // quantile returns the q-quantile (0..1) of the samples, 0 when empty.
+// The samples are sorted once per change, so asking for several
+// quantiles, or asking again before a new sample, costs no sort.
 func (w *window) quantile(q float64) float64 {
 	if w.n == 0 {
 		return 0
 	}
 	s := w.scratch[:w.n]
-	copy(s, w.vals[:w.n])
-	slices.Sort(s)
+	if w.dirty {
+		copy(s, w.vals[:w.n])
+		slices.Sort(s)
+		w.dirty = false
+	}
 	i := int(q * float64(w.n-1))
 	return s[i]
 }
