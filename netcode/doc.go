@@ -79,6 +79,11 @@
 //     jumps, and the redundancy and margin that loss calls for;
 //   - link statistics (linkstats.go): RTT, loss both ways, bandwidth.
 //
+// LobbyClient (lobby.go) is the lobby's own small core: it gets a cookie,
+// asks for the room list page by page every second, and keeps the newest
+// list with its ping; Lobby (driver.go) drives it for the lobby screen.
+// A Client then joins the room the player picked (ClientConfig.Room).
+//
 // A part's fields are its own: other parts and the drivers call its
 // methods. Transports (transport.go, mux.go) move datagrams; netsim.go
 // impairs them, seeded.
