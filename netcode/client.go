@@ -415,7 +415,7 @@ func (c *Client) onReject(now time.Time, h proto.Header, b []byte) {
 		return
 	}
 	c.hear(now, r.Seq)
-	c.sess.rejected(r.Reason, c.cfg.Spectate)
+	c.sess.rejected(r.Reason, c.cfg.Spectate, c.tl.current() == nil)
 }
 
 func (c *Client) onLeave(now time.Time, h proto.Header, b []byte) {

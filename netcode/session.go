@@ -149,12 +149,17 @@ func (s *session) hello(now time.Time) *proto.Hello {
 
 // rejected takes a Reject; it ends the session unless the cookie was only
 // stale (then the handshake starts over).
-func (s *session) rejected(r proto.RejectReason, spectate bool) {
+//
+// joining is set while we play without a world yet (our Join repeats
+// until the first State): the server answers a Join of a session it holds
+// with a Start, so a Reject then means our place is gone (its room closed,
+// say, and the Leave that told us was lost) and ends the session too.
+func (s *session) rejected(r proto.RejectReason, spectate, joining bool) {
 	if r == proto.RejectBadCookie && s.status != StatusClosed {
 		s.hasCookie = false // stale, or for an address we no longer have: start the handshake over
 		return
 	}
-	if s.status != StatusConnecting && s.status != StatusWaiting && s.status != StatusReconnecting {
+	if s.status != StatusConnecting && s.status != StatusWaiting && s.status != StatusReconnecting && !(s.status == StatusPlaying && joining) {
 		return // a stray answer to a duplicate Join
 	}
 	switch r {
