@@ -92,7 +92,19 @@ func (w *walk) step() {
 	for w.q.Len() > 0 && !w.q[0].at.After(w.now) {
 		p := heap.Pop(&w.q).(walkPacket)
 		if p.to == walkServerAddr {
+			limited := w.n.server.drops[DropRateLimited]
 			out := w.n.server.Receive(w.now, p.from, p.data)
+			if w.n.server.drops[DropRateLimited] != limited {
+				// The server shed this request under its per-address
+				// limits (a burst of rejoins from one address): the
+				// client is not routed normally while that lasts.
+				if c := w.clientAt(p.from); c != nil && !c.gone {
+					if w.now.Sub(c.routedSince) > time.Second {
+						w.logf("%v: a request of its is shed by the rate limit", c)
+					}
+					c.routedSince = w.now
+				}
+			}
 			if w.rc != nil {
 				w.observe()
 			}
