@@ -214,7 +214,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	f.register(fs)
 	play := fs.Bool("play", false, "also play in this terminal (the two-terminal demo: serve --play here, join there)")
 	name := fs.String("name", hostName(), "your player name with --play")
-	statsFile := fs.String("stats-json", "", "at exit, write the server's figures as JSON to this file: per player real, held and neutral ticks, drops by reason, tick p50/p99")
+	statsFile := fs.String("stats-json", "", "at exit, write the server's figures as JSON to this file: per player real, held and neutral ticks, drops by reason, tick p50/p99, its CPU and datagrams per second")
+	statsEvery := fs.Duration("stats-every", 0, "with --stats-json, also rewrite the file this often while serving (e.g. 1s; 0: only at exit)")
 	var uf uiFlags
 	uf.register(fs)
 	var sf sshFlags
@@ -229,6 +230,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := f.check(); err != nil {
 		return usageError(stderr, "serve", err.Error())
+	}
+	if *statsEvery < 0 || (*statsEvery > 0 && *statsEvery < 100*time.Millisecond) {
+		return usageError(stderr, "serve", "--stats-every must be 0 or at least 100ms")
+	}
+	if *statsEvery > 0 && *statsFile == "" {
+		return usageError(stderr, "serve", "--stats-every needs --stats-json FILE")
 	}
 	if *play && f.bots >= f.players {
 		return usageError(stderr, "serve", fmt.Sprintf("--play takes a seat: with --players %d, --bots must be 0..%d", f.players, f.players-1))
@@ -304,11 +311,17 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	sd := netcode.NewServerDriver(srv, tr)
 	served := make(chan error, 1)
 	go func() { served <- sd.Run(ctx) }()
+	var meter loadMeter
+	sample := func() netcode.ServerStats {
+		var st netcode.ServerStats
+		sd.Do(func(s *netcode.Server) { st = s.Stats() })
+		meter.add(time.Now(), st.DatagramsIn, st.DatagramsOut)
+		return st
+	}
 	if *statsFile != "" {
 		defer func() {
-			var st netcode.ServerStats
-			sd.Do(func(s *netcode.Server) { st = s.Stats() })
-			if err := writeServerStats(*statsFile, st); err != nil {
+			st := sample()
+			if err := writeServerStats(*statsFile, st, meter.load(&st)); err != nil {
 				fmt.Fprintf(stderr, "ttytanks serve: --stats-json: %v\n", err)
 			}
 		}()
@@ -353,6 +366,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
+	// The load meter samples once a second; --stats-every rewrites the
+	// file on its own beat.
+	meterTick := time.NewTicker(time.Second)
+	defer meterTick.Stop()
+	var statsTick <-chan time.Time
+	if *statsEvery > 0 {
+		t := time.NewTicker(*statsEvery)
+		defer t.Stop()
+		statsTick = t.C
+	}
 	// On a terminal the operator can kick and ban from the dashboard.
 	var keys <-chan byte
 	restore := func() {}
@@ -409,18 +432,25 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stdout, "ttytanks server shut down")
 			}
 			return 0
+		case <-meterTick.C:
+			sample()
+		case <-statsTick:
+			st := sample()
+			if err := writeServerStats(*statsFile, st, meter.load(&st)); err != nil {
+				logger.Error("--stats-json", "err", err)
+			}
 		case <-tick.C:
-			var st netcode.ServerStats
-			sd.Do(func(s *netcode.Server) { st = s.Stats() })
+			st := sample()
 			if tty {
 				w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 				dash.Note = note
+				dash.Load = meter.load(&st).String()
 				out := tui.RenderDashboard(&st, dash, logRing.Lines(h), w, h, os.Getenv("NO_COLOR") != "")
 				// Redraw in place (no clear: no flicker), erasing each line's
 				// rest; no newline after the last line, so nothing scrolls.
 				fmt.Fprint(stdout, "\x1b[H"+strings.ReplaceAll(out, "\r\n", "\x1b[K\r\n")+"\x1b[K\x1b[J")
 			} else {
-				logStatus(logger, &st)
+				logStatus(logger, &st, meter.load(&st))
 			}
 		}
 	}
@@ -428,22 +458,24 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 // serverStatsJSON is what serve --stats-json writes at exit.
 type serverStatsJSON struct {
-	Match       uint32            `json:"match"`
-	Tick        uint32            `json:"tick"`
-	Players     []playerStatsJSON `json:"players"`
-	Departed    []playerStatsJSON `json:"departed"`
-	Spectators  int               `json:"spectators"`
-	Drops       map[string]uint64 `json:"drops"`
-	TickP50us   float64           `json:"tick_p50_us"`
-	TickP99us   float64           `json:"tick_p99_us"`
-	DatagramsIn uint64            `json:"datagrams_in"`
-	Accepted    uint64            `json:"accepted"`
-	BytesIn     uint64            `json:"bytes_in"`
-	BytesOut    uint64            `json:"bytes_out"`
-	Reconnects  uint64            `json:"reconnects"`
-	Timeouts    uint64            `json:"timeouts"`
-	Faults      uint64            `json:"faults"`
-	Rooms       []roomStatsJSON   `json:"rooms"`
+	Match        uint32            `json:"match"`
+	Tick         uint32            `json:"tick"`
+	Players      []playerStatsJSON `json:"players"`
+	Departed     []playerStatsJSON `json:"departed"`
+	Spectators   int               `json:"spectators"`
+	Drops        map[string]uint64 `json:"drops"`
+	TickP50us    float64           `json:"tick_p50_us"`
+	TickP99us    float64           `json:"tick_p99_us"`
+	DatagramsIn  uint64            `json:"datagrams_in"`
+	DatagramsOut uint64            `json:"datagrams_out"`
+	Load         serverLoad        `json:"load"`
+	Accepted     uint64            `json:"accepted"`
+	BytesIn      uint64            `json:"bytes_in"`
+	BytesOut     uint64            `json:"bytes_out"`
+	Reconnects   uint64            `json:"reconnects"`
+	Timeouts     uint64            `json:"timeouts"`
+	Faults       uint64            `json:"faults"`
+	Rooms        []roomStatsJSON   `json:"rooms"`
 }
 
 type roomStatsJSON struct {
@@ -479,7 +511,7 @@ type playerStatsJSON struct {
 }
 
 // writeServerStats writes the server's figures to file as JSON.
-func writeServerStats(file string, st netcode.ServerStats) error {
+func writeServerStats(file string, st netcode.ServerStats, load serverLoad) error {
 	conv := func(ps []netcode.PlayerStats) []playerStatsJSON {
 		out := make([]playerStatsJSON, 0, len(ps))
 		for _, p := range ps {
@@ -491,7 +523,8 @@ func writeServerStats(file string, st netcode.ServerStats) error {
 	out := serverStatsJSON{Match: st.Match, Tick: uint32(st.Tick), Players: conv(st.Players), Departed: conv(st.Departed),
 		Spectators: st.Spectators, Drops: map[string]uint64{}, TickP50us: float64(st.TickP50) / 1e3,
 		TickP99us: float64(st.TickP99) / 1e3, DatagramsIn: st.DatagramsIn, Accepted: st.Accepted, BytesIn: st.BytesIn,
-		BytesOut: st.BytesOut, Reconnects: st.Reconnects, Timeouts: st.Timeouts, Faults: st.Faults}
+		BytesOut: st.BytesOut, Reconnects: st.Reconnects, Timeouts: st.Timeouts, Faults: st.Faults,
+		DatagramsOut: st.DatagramsOut, Load: load}
 	for r, n := range st.Drops {
 		if n > 0 {
 			out.Drops[netcode.DropReason(r).String()] = n
@@ -512,8 +545,8 @@ func writeServerStats(file string, st netcode.ServerStats) error {
 }
 
 // logStatus writes the operator's periodic status line.
-func logStatus(l *slog.Logger, st *netcode.ServerStats) {
-	attrs := []any{"match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
+func logStatus(l *slog.Logger, st *netcode.ServerStats, load serverLoad) {
+	attrs := []any{"load", load.String(), "match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
 		"players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
 		"in_bytes", st.BytesIn, "out_bytes", st.BytesOut, "dropped", st.DroppedTotal()}
 	for _, p := range st.Players {
@@ -549,3 +582,92 @@ func sshShare(listen string, port int) string {
 
 // newScreen opens the terminal for tcell (see openScreen).
 func newScreen() (tcell.Screen, error) { return openScreen(os.Getenv("TERM"), os.Stderr) }
+
+// serverLoad is the server's own cost over the last seconds, from its
+// process's rusage and its datagram counters (serve --stats-json "load").
+type serverLoad struct {
+	// WindowS is the span the rates cover (up to 10 s; 0: not yet known).
+	WindowS float64 `json:"window_s"`
+	// CPUPerS is CPU seconds used per wall second: 1 is one whole core.
+	CPUPerS          float64 `json:"cpu_per_s"`
+	DatagramsInPerS  float64 `json:"datagrams_in_per_s"`
+	DatagramsOutPerS float64 `json:"datagrams_out_per_s"`
+	// Players and Rooms are counted at the end of the window; the tick
+	// quantiles cover every room stepped together, over the last 10 s.
+	Players   int     `json:"players"`
+	Rooms     int     `json:"rooms"`
+	TickP50us float64 `json:"tick_p50_us"`
+	TickP99us float64 `json:"tick_p99_us"`
+}
+
+// String is the dashboard's load line.
+func (l serverLoad) String() string {
+	if l.WindowS == 0 {
+		return "measuring…"
+	}
+	return fmt.Sprintf("cpu %.1f%% of a core · %.0f datagrams/s in · %.0f out", 100*l.CPUPerS, l.DatagramsInPerS, l.DatagramsOutPerS)
+}
+
+// loadMeter keeps a second's samples of the process's CPU time and the
+// server's datagram counters over the last 10 s.
+type loadMeter struct {
+	samples [11]loadSample
+	n       int // samples taken
+}
+
+type loadSample struct {
+	at      time.Time
+	cpu     time.Duration
+	in, out uint64
+}
+
+// add takes a sample; samples closer than half a second to the last
+// replace it.
+func (m *loadMeter) add(at time.Time, in, out uint64) {
+	cpu, _ := processCPU()
+	s := loadSample{at: at, cpu: cpu, in: in, out: out}
+	if m.n > 0 && at.Sub(m.samples[(m.n-1)%len(m.samples)].at) < 500*time.Millisecond {
+		m.samples[(m.n-1)%len(m.samples)] = s
+		return
+	}
+	m.samples[m.n%len(m.samples)] = s
+	m.n++
+}
+
+// load returns the rates between the oldest and the newest sample, with
+// st's players, rooms and tick quantiles.
+func (m *loadMeter) load(st *netcode.ServerStats) serverLoad {
+	l := serverLoad{Players: len(st.Players), Rooms: len(st.Rooms), TickP50us: float64(st.TickP50) / 1e3, TickP99us: float64(st.TickP99) / 1e3}
+	if m.n < 2 {
+		return l
+	}
+	newest := m.samples[(m.n-1)%len(m.samples)]
+	oldest := m.samples[max(0, m.n-len(m.samples))%len(m.samples)]
+	span := newest.at.Sub(oldest.at).Seconds()
+	if span <= 0 {
+		return l
+	}
+	l.WindowS = span
+	l.CPUPerS = (newest.cpu - oldest.cpu).Seconds() / span
+	l.DatagramsInPerS = float64(newest.in-oldest.in) / span
+	l.DatagramsOutPerS = float64(newest.out-oldest.out) / span
+	return l
+}
+
+// readServerLoad reads the "load" of a serve --stats-json file.
+func readServerLoad(file string) (*serverLoad, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var st struct {
+		Load *serverLoad `json:"load"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if st.Load == nil || st.Load.WindowS == 0 {
+		return nil, fmt.Errorf("%s holds no load figures yet (serve --stats-json FILE --stats-every 1s)", file)
+	}
+	return st.Load, nil
+}

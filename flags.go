@@ -47,12 +47,16 @@ func (f *simFlags) check() error {
 }
 
 // wrap puts the simulator around t when any --sim-* flag is set.
-func (f *simFlags) wrap(t netcode.Transport) netcode.Transport {
+func (f *simFlags) wrap(t netcode.Transport) netcode.Transport { return f.wrapSeeded(t, f.seed) }
+
+// wrapSeeded is wrap with a seed of the caller's (a load test gives each
+// client its own).
+func (f *simFlags) wrapSeeded(t netcode.Transport, seed uint64) netcode.Transport {
 	imp := f.impairment()
 	if !imp.Active() {
 		return t
 	}
-	return netcode.NewSimTransport(t, imp, imp, f.seed)
+	return netcode.NewSimTransport(t, imp, imp, seed)
 }
 
 // percent is a probability given as a percentage ("5%") or a fraction

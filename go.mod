@@ -11,6 +11,7 @@ require (
 	github.com/spf13/pflag v1.1.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/crypto v0.45.0
+	golang.org/x/sys v0.38.0
 	golang.org/x/term v0.37.0
 )
 
@@ -26,6 +27,5 @@ require (
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
-	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
 )

@@ -29,6 +29,7 @@ func commands() []command {
 		{"join", "join a server and play (or watch with --spectate)", runJoin},
 		{"replay", "watch a match recording (serve --record)", runReplay},
 		{"verify", "check a match recording by re-simulating it", runVerify},
+		{"loadtest", "load a server with many protocol clients and report what they saw", runLoadtest},
 		{"version", "print the version and exit", runVersion},
 		{"help", "show help for ttytanks or one of its commands", runHelp},
 	}

@@ -55,6 +55,11 @@ type ClientConfig struct {
 	// Entropy supplies the random session id when Session is zero (nil:
 	// crypto/rand).
 	Entropy io.Reader
+	// Light runs the protocol without prediction, for load generators: the
+	// client keeps its clock, sends its inputs with their redundancy and
+	// checks each State's hash, but never steps a world (World holds the
+	// first State's, never advanced). Renderers want the default.
+	Light bool
 }
 
 // Clock tells the time; the cores read time only through one.
@@ -134,7 +139,7 @@ func NewClient(cfg ClientConfig) *Client {
 	if pred == nil {
 		pred = &VelocityPredictor{}
 	}
-	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), tl: newTimeline(cfg.History, pred, cfg.OnPredict),
+	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), tl: newTimeline(cfg.History, pred, cfg.OnPredict, cfg.Light),
 		sync: newClockSync(), link: newLinkStats()}
 	c.m.replayCost = newWindow(512)
 	c.m.replaySpark = newSpark()

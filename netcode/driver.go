@@ -24,18 +24,22 @@ func (wallClock) Now() time.Time { return time.Now() }
 func systemEntropy() io.Reader { return rand.Reader }
 
 // ServerDriver binds a Server to a transport and the wall clock. One
-// goroutine, the loop in Run, owns the Server: it takes each datagram the
-// receiving goroutine hands it, runs Advance at each Deadline, and runs
-// the functions given to Do, Kick and Ban between the two. So the receive
-// path takes no lock: a datagram goes from the socket to its room through
-// one channel and one map lookup. It owns no game logic.
+// goroutine, the loop in Run, owns the Server: it takes each batch of
+// datagrams the receiving goroutine hands it, runs Advance at each
+// Deadline, and runs the functions given to Do, Kick and Ban between the
+// two. So the receive path takes no lock: a datagram goes from the socket
+// to its room through one channel and one map lookup. On a
+// BatchTransport a receive is one system call for every datagram waiting,
+// the answers to a batch go out in one call, and so do all the rooms'
+// datagrams of a tick. It owns no game logic.
 type ServerDriver struct {
 	s    *Server
 	t    Transport
-	in   chan inbound
-	free chan *[maxDatagramBuf]byte
+	in   chan *inbound
+	free chan *inbound
 	do   chan func(*Server)
 	stop chan struct{} // closed when Run is about to return
+	q    sendQueue     // the answers to one batch
 	// mu guards running; while the loop does not run, Do runs its
 	// function under mu instead.
 	mu      sync.Mutex
@@ -46,22 +50,31 @@ type ServerDriver struct {
 // datagram, so an oversize one is seen as such.
 const maxDatagramBuf = 2048
 
-// inboundQueue is how many received datagrams may wait for the loop.
-const inboundQueue = 256
+// Receive batches: inboundBatch datagrams at most per batch, and
+// inboundBatches batches may wait for the loop (or be filled meanwhile).
+const (
+	inboundBatch   = 64
+	inboundBatches = 8
+)
 
+// inbound is a batch of received datagrams, with their buffers.
 type inbound struct {
-	buf  *[maxDatagramBuf]byte
+	ms   [inboundBatch]Message
+	bufs [inboundBatch][maxDatagramBuf]byte
 	n    int
-	from netip.AddrPort
 	at   time.Time
 }
 
 // NewServerDriver returns a driver for s on t.
 func NewServerDriver(s *Server, t Transport) *ServerDriver {
-	d := &ServerDriver{s: s, t: t, in: make(chan inbound, inboundQueue), free: make(chan *[maxDatagramBuf]byte, inboundQueue+1),
+	d := &ServerDriver{s: s, t: t, in: make(chan *inbound, inboundBatches), free: make(chan *inbound, inboundBatches),
 		do: make(chan func(*Server)), stop: make(chan struct{})}
 	for i := 0; i < cap(d.free); i++ {
-		d.free <- new([maxDatagramBuf]byte)
+		b := new(inbound)
+		for j := range b.ms {
+			b.ms[j].Buf = b.bufs[j][:]
+		}
+		d.free <- b
 	}
 	return d
 }
@@ -121,9 +134,13 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 		case f := <-d.do:
 			f(d.s)
 			continue
-		case p := <-d.in:
-			d.sendAll(d.s.Receive(p.at, p.from, p.buf[:p.n]))
-			d.free <- p.buf
+		case b := <-d.in:
+			for i := range b.ms[:b.n] {
+				m := &b.ms[i]
+				d.q.add(d.s.Receive(b.at, m.Addr, m.Buf[:m.N]))
+			}
+			d.q.flush(d.t)
+			d.free <- b
 			continue
 		case <-timer.C:
 		}
@@ -144,37 +161,36 @@ func (d *ServerDriver) Ban(addr netip.Addr) {
 	d.Do(func(s *Server) { d.sendAll(s.Ban(addr)) })
 }
 
-// receive reads datagrams and hands them to the loop; when the loop falls
-// behind by a whole queue, datagrams wait in the socket's buffer (and the
-// kernel drops what does not fit, as it would for a slow reader).
+// receive reads batches of datagrams and hands them to the loop; when the
+// loop falls behind by every batch, datagrams wait in the socket's buffer
+// (and the kernel drops what does not fit, as it would for a slow reader).
 func (d *ServerDriver) receive() error {
 	for {
-		var buf *[maxDatagramBuf]byte
+		var b *inbound
 		select {
-		case buf = <-d.free:
+		case b = <-d.free:
 		case <-d.stop:
 			return nil
 		}
-		n, from, err := d.t.Recv(buf[:])
+		n, err := recvBatch(d.t, b.ms[:])
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return nil
 			}
 			return err
 		}
+		b.n, b.at = n, time.Now()
 		select {
-		case d.in <- inbound{buf: buf, n: n, from: from, at: time.Now()}:
+		case d.in <- b:
 		case <-d.stop:
 			return nil
 		}
 	}
 }
 
-func (d *ServerDriver) sendAll(out []Datagram) {
-	for _, dg := range out {
-		_ = d.t.Send(dg.Addr, dg.Data)
-	}
-}
+// sendAll sends one call's datagrams, in one batch where the transport
+// can.
+func (d *ServerDriver) sendAll(out []Datagram) { sendBatch(d.t, out) }
 
 // ClientDriver binds a Client to a transport and the wall clock, and is
 // safe for concurrent use: a renderer reads View and sets the held input

@@ -23,8 +23,8 @@ func (c *Client) Metrics() Metrics {
 		Redundancy:     c.redundancy(),
 	}
 	c.link.fill(&out)
-	if w := c.tl.current(); w != nil {
-		out.LocalTick = w.Tick()
+	if c.tl.current() != nil {
+		out.LocalTick = c.tl.tick()
 		// A lead and a delay mean something only while we predict.
 		if c.haveServerTick && c.sess.seat() >= 0 && c.sess.state() == StatusPlaying {
 			// The server's present: its reported tick, plus the ticks it has

@@ -25,6 +25,8 @@ type MuxTransport struct {
 	mnet *MemNetwork
 
 	in   chan Datagram
+	smu  sync.Mutex
+	nets []Datagram // SendBatch's datagrams for the network side
 	errc chan error // the network side's first non-close error
 	done chan struct{}
 	once sync.Once
@@ -82,6 +84,52 @@ func (m *MuxTransport) Send(to netip.AddrPort, b []byte) error {
 		return m.mem.Send(to, b)
 	}
 	return m.net.Send(to, b)
+}
+
+// SendBatch implements BatchTransport: the in-memory side's datagrams one
+// by one, the network side's in one batch if it has batches.
+func (m *MuxTransport) SendBatch(ds []Datagram) error {
+	m.smu.Lock()
+	defer m.smu.Unlock()
+	m.nets = m.nets[:0]
+	for _, d := range ds {
+		if MemPrefix.Contains(d.Addr.Addr()) {
+			_ = m.mem.Send(d.Addr, d.Data)
+		} else {
+			m.nets = append(m.nets, d)
+		}
+	}
+	defer clear(m.nets)
+	if bt, ok := m.net.(BatchTransport); ok {
+		return bt.SendBatch(m.nets)
+	}
+	for _, d := range m.nets {
+		_ = m.net.Send(d.Addr, d.Data)
+	}
+	return nil
+}
+
+// RecvBatch implements BatchTransport: what the sides' pumps have queued,
+// up to len(ms), waiting for the first.
+func (m *MuxTransport) RecvBatch(ms []Message) (int, error) {
+	if len(ms) == 0 {
+		return 0, nil
+	}
+	n, from, err := m.Recv(ms[0].Buf)
+	if err != nil {
+		return 0, err
+	}
+	ms[0].N, ms[0].Addr = n, from
+	k := 1
+	for ; k < len(ms); k++ {
+		select {
+		case d := <-m.in:
+			ms[k].N, ms[k].Addr = copy(ms[k].Buf, d.Data), d.Addr
+		default:
+			return k, nil
+		}
+	}
+	return k, nil
 }
 
 // Recv implements Transport. It returns the network side's error

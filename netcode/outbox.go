@@ -19,6 +19,7 @@ type outbox struct {
 	out   []Datagram
 	arena []byte
 	bytes uint64 // total bytes ever put
+	count uint64 // datagrams ever put
 }
 
 // newOutbox returns an outbox whose arena starts with room for n bytes.
@@ -26,6 +27,9 @@ func newOutbox(n int) outbox { return outbox{arena: make([]byte, 0, n)} }
 
 // total returns the bytes ever put.
 func (o *outbox) total() uint64 { return o.bytes }
+
+// sent returns the number of datagrams ever put.
+func (o *outbox) sent() uint64 { return o.count }
 
 // reset empties the outbox for the next call; the previous result is no
 // longer valid.
@@ -38,6 +42,7 @@ func (o *outbox) put(to netip.AddrPort, pkt packet) int {
 	o.out = append(o.out, Datagram{Addr: to, Data: o.arena[start:len(o.arena):len(o.arena)]})
 	n := len(o.arena) - start
 	o.bytes += uint64(n)
+	o.count++
 	return n
 }
 

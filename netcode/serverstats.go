@@ -52,8 +52,8 @@ type ServerStats struct {
 	// TickP50 and TickP99 are the driver's tick durations over the last 10 s.
 	TickP50, TickP99 time.Duration
 	// BytesIn and BytesOut are payload totals; DatagramsIn counts every
-	// datagram received, junk included.
-	BytesIn, BytesOut, DatagramsIn uint64
+	// datagram received, junk included, DatagramsOut every one sent.
+	BytesIn, BytesOut, DatagramsIn, DatagramsOut uint64
 	// RealTicks, HeldTicks and NeutralTicks sum the players'.
 	RealTicks, HeldTicks, NeutralTicks uint64
 	// Accepted counts datagrams that were not dropped: every datagram
@@ -85,7 +85,7 @@ func (st *ServerStats) DroppedTotal() uint64 {
 // top-level Match, Running, Tick and Need are the first room's.
 func (s *Server) Stats() ServerStats {
 	st := ServerStats{Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
-		BytesIn: s.stats.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.stats.datagramsIn,
+		BytesIn: s.stats.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.stats.datagramsIn, DatagramsOut: s.out.sent(),
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
 		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults}
 	for i, r := range s.rooms.list {

@@ -23,11 +23,15 @@ type timeline struct {
 	all        []game.Input
 	pred       RemotePredictor
 	onPredict  func(s *game.Snapshot)
+	// light keeps no prediction (ClientConfig.Light): at is the local
+	// tick, the world is the first State's and never stepped.
+	light bool
+	at    game.Tick
 }
 
-func newTimeline(history int, pred RemotePredictor, onPredict func(*game.Snapshot)) timeline {
+func newTimeline(history int, pred RemotePredictor, onPredict func(*game.Snapshot), light bool) timeline {
 	return timeline{inputs: NewRing[game.Input](history), snaps: NewRing[game.Snapshot](history),
-		firstLocal: NewRing[game.Tank](history), pred: pred, onPredict: onPredict}
+		firstLocal: NewRing[game.Tank](history), pred: pred, onPredict: onPredict, light: light}
 }
 
 // reset forgets the world and every history.
@@ -44,7 +48,7 @@ func (t *timeline) reset() {
 
 // adopt makes w the predicted world.
 func (t *timeline) adopt(w *game.World) {
-	t.world = w
+	t.world, t.at = w, w.Tick()
 	t.all = make([]game.Input, w.Slots())
 	w.Save(t.snaps.Ref(w.Tick()))
 }
@@ -54,16 +58,23 @@ func (t *timeline) tick() game.Tick {
 	if t.world == nil {
 		return 0
 	}
+	if t.light {
+		return t.at
+	}
 	return t.world.Tick()
 }
 
 // predict stores the local input of slot for the world's tick, steps,
 // and records the local tank as first shown.
 func (t *timeline) predict(slot int, in game.Input) {
-	tk := t.world.Tick()
+	tk := t.tick()
 	in.Tick = tk
 	in = in.Clamped()
 	t.inputs.Put(tk, in)
+	if t.light {
+		t.at++
+		return
+	}
 	t.stepWorld(slot, tk)
 	t.firstLocal.Put(tk+1, t.world.State().Tanks[slot])
 }
@@ -104,6 +115,12 @@ func (t *timeline) apply(auth *game.Snapshot, slot int) (applyResult, error) {
 	var r applyResult
 	ta := auth.Tick
 	t.lastAuth, t.haveAuth = ta, true
+	if t.light && t.world != nil {
+		if ta.After(t.at) {
+			t.at = ta // the server is ahead of us: no local input is lost
+		}
+		return r, nil
+	}
 	present := ta // a client still without a world is at the State
 	if t.world != nil && t.world.Tick().After(present) {
 		present = t.world.Tick()

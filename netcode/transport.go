@@ -30,9 +30,11 @@ type Transport interface {
 	Close() error
 }
 
-// UDP is a Transport over a real UDP socket.
+// UDP is a Transport over a real UDP socket. It is a BatchTransport: on
+// Linux a batch is one recvmmsg or sendmmsg call, elsewhere a loop.
 type UDP struct {
 	conn *net.UDPConn
+	mm   *mmsgConn // nil: no batch system calls here
 }
 
 // ListenUDP opens a UDP socket on addr (for example ":7777" or
@@ -46,7 +48,36 @@ func ListenUDP(addr string) (*UDP, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UDP{conn: conn}, nil
+	return &UDP{conn: conn, mm: newMmsgConn(conn)}, nil
+}
+
+// RecvBatch implements BatchTransport.
+func (u *UDP) RecvBatch(ms []Message) (int, error) {
+	if len(ms) == 0 {
+		return 0, nil
+	}
+	if u.mm != nil {
+		return u.mm.recvBatch(ms)
+	}
+	n, from, err := u.Recv(ms[0].Buf)
+	if err != nil {
+		return 0, err
+	}
+	ms[0].N, ms[0].Addr = n, from
+	return 1, nil
+}
+
+// SendBatch implements BatchTransport.
+func (u *UDP) SendBatch(ds []Datagram) error {
+	if u.mm != nil {
+		return u.mm.sendBatch(ds)
+	}
+	for _, d := range ds {
+		if err := u.Send(d.Addr, d.Data); err != nil && errors.Is(err, net.ErrClosed) {
+			return err
+		}
+	}
+	return nil
 }
 
 // Send implements Transport.

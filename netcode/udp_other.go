@@ -1,0 +1,17 @@
+//go:build !linux
+
+package netcode
+
+import (
+	"errors"
+	"net"
+)
+
+// mmsgConn is Linux's batch IO; elsewhere UDP sends and receives one
+// datagram per call.
+type mmsgConn struct{}
+
+func newMmsgConn(*net.UDPConn) *mmsgConn { return nil }
+
+func (*mmsgConn) recvBatch([]Message) (int, error) { return 0, errors.ErrUnsupported }
+func (*mmsgConn) sendBatch([]Datagram) error       { return errors.ErrUnsupported }

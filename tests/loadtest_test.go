@@ -1,0 +1,82 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// loadReport is the part of loadtest --json this test reads.
+type loadReport struct {
+	Clients        int            `json:"clients"`
+	Connected      int            `json:"connected"`
+	PlayingAtEnd   int            `json:"playing_at_end"`
+	StatesReceived int64          `json:"states_received"`
+	StatesExpected int64          `json:"states_expected"`
+	TicksPlayed    int64          `json:"ticks_played"`
+	HashMismatches uint64         `json:"hash_mismatches"`
+	RTTP50ms       float64        `json:"rtt_p50_ms"`
+	Errors         map[string]int `json:"errors"`
+	LoadCPUPerS    float64        `json:"loadgen_cpu_per_s"`
+	Server         *struct {
+		CPUPerS          float64 `json:"cpu_per_s"`
+		DatagramsInPerS  float64 `json:"datagrams_in_per_s"`
+		DatagramsOutPerS float64 `json:"datagrams_out_per_s"`
+		Players          int     `json:"players"`
+		Rooms            int     `json:"rooms"`
+		TickP99us        float64 `json:"tick_p99_us"`
+	} `json:"server_load"`
+}
+
+// TestLoadtest runs the built binary's loadtest against its serve: 50
+// predicting clients from many loopback addresses, in 4-seat rooms, for a
+// few seconds — every client connected, no error, no hash mismatch, the
+// States arrive, and the server's own figures (read from its
+// --stats-every file) count the players and their datagrams.
+func TestLoadtest(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv := startServe(t, ctx, "--players", "4", "--max-rooms", "32", "--stats-every", "500ms")
+	out := filepath.Join(t.TempDir(), "load.json")
+	cmd := exec.CommandContext(ctx, binary(t), "loadtest", srv.addr, "--clients", "50", "--ramp", "100", "--duration", "6s",
+		"--predict", "--json", out, "--server-stats", srv.stats)
+	text, err := cmd.CombinedOutput()
+	t.Logf("loadtest:\n%s", text)
+	if err != nil {
+		t.Fatalf("loadtest: %v", err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r loadReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Clients != 50 || r.Connected != 50 || r.PlayingAtEnd != 50 {
+		t.Errorf("%d clients, %d connected, %d playing at the end; want 50 each", r.Clients, r.Connected, r.PlayingAtEnd)
+	}
+	if len(r.Errors) != 0 || r.HashMismatches != 0 {
+		t.Errorf("errors %v, %d hash mismatches", r.Errors, r.HashMismatches)
+	}
+	// Over loopback nearly every State arrives; 50 clients play for ~5 s.
+	if r.StatesExpected < 50*100 || r.StatesReceived*100 < r.StatesExpected*95 {
+		t.Errorf("%d of %d States received", r.StatesReceived, r.StatesExpected)
+	}
+	if r.TicksPlayed < 50*200 || r.RTTP50ms <= 0 || r.LoadCPUPerS <= 0 {
+		t.Errorf("%d ticks played, RTT p50 %.2f ms, load generator CPU %.3f", r.TicksPlayed, r.RTTP50ms, r.LoadCPUPerS)
+	}
+	s := r.Server
+	if s == nil {
+		t.Fatal("the report holds no server figures")
+	}
+	// 50 clients each send an Input a tick and get a State or an Ack.
+	if s.Players < 50 || s.Rooms < 13 || s.CPUPerS <= 0 || s.DatagramsInPerS < 50*40 || s.DatagramsOutPerS < 50*40 || s.TickP99us <= 0 {
+		t.Errorf("server figures %+v", *s)
+	}
+}
