@@ -215,6 +215,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	play := fs.Bool("play", false, "also play in this terminal (the two-terminal demo: serve --play here, join there)")
 	name := fs.String("name", hostName(), "your player name with --play")
 	statsFile := fs.String("stats-json", "", "at exit, write the server's figures as JSON to this file: per player real, held and neutral ticks, drops by reason, tick p50/p99, its CPU and datagrams per second")
+	batchIO := fs.Bool("batch-io", true, "receive and send many datagrams per system call where the system has it (Linux); false: one per call, to compare")
 	statsEvery := fs.Duration("stats-every", 0, "with --stats-json, also rewrite the file this often while serving (e.g. 1s; 0: only at exit)")
 	var uf uiFlags
 	uf.register(fs)
@@ -259,6 +260,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 		return 1
+	}
+	if !*batchIO {
+		tr = plainIO{tr}
 	}
 	var mux *netcode.MuxTransport
 	if sf.addr != "" {
@@ -549,12 +553,20 @@ func logStatus(l *slog.Logger, st *netcode.ServerStats, load serverLoad) {
 	attrs := []any{"load", load.String(), "match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
 		"players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
 		"in_bytes", st.BytesIn, "out_bytes", st.BytesOut, "dropped", st.DroppedTotal()}
-	for _, p := range st.Players {
+	// Each player's figures while they fit a line; a host with more
+	// players has --stats-json for them.
+	for _, p := range st.Players[:min(len(st.Players), maxStatusPlayers)] {
 		attrs = append(attrs, "p"+strconv.Itoa(p.Slot), fmt.Sprintf("%s margin=%dms real=%d held=%d neutral=%d",
 			p.Name, p.MarginMs, p.RealTicks, p.HeldTicks, p.NeutralTicks))
 	}
+	if len(st.Players) > maxStatusPlayers {
+		attrs = append(attrs, "more_players", len(st.Players)-maxStatusPlayers)
+	}
 	l.Info("status", attrs...)
 }
+
+// maxStatusPlayers is how many players a status line details.
+const maxStatusPlayers = 16
 
 // shareAddr is the address other players should join: the host's name
 // when listening on all interfaces.
@@ -671,3 +683,6 @@ func readServerLoad(file string) (*serverLoad, error) {
 	}
 	return st.Load, nil
 }
+
+// plainIO hides a transport's batch calls (serve --batch-io=false).
+type plainIO struct{ netcode.Transport }

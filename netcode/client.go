@@ -585,7 +585,7 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 	}
 	c.hear(now, st.Seq) // a genuine State of our session and match: the server lives
 	c.noteAck(now, &st.AckInfo)
-	if w := c.tl.current(); w != nil && auth.Tick.Diff(w.Tick()) > syncJumpTicks {
+	if c.tl.current() != nil && auth.Tick.Diff(c.tl.tick()) > syncJumpTicks {
 		// Far behind, the margins the server reported for our old inputs
 		// say nothing about where we are now: forget them, or the next
 		// jump would leap by the whole gap.
