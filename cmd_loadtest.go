@@ -40,7 +40,7 @@ type loadFlags struct {
 }
 
 func runLoadtest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("loadtest", "loadtest HOST[:PORT] [flags]", stdout)
+	fs := newFlagSet("loadtest", "loadtest HOST[:PORT] [flags]   or   loadtest --ssh HOST:PORT [flags]", stdout)
 	var f loadFlags
 	fs.IntVar(&f.clients, "clients", 100, "protocol clients to run (1-20000)")
 	fs.DurationVar(&f.duration, "duration", 30*time.Second, "how long to run, ramp included; the test then stops by itself")
@@ -52,9 +52,15 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.srvStats, "server-stats", "", "the file a local serve --stats-json --stats-every writes: its figures join the report")
 	quick := fs.Bool("quick", false, "clients quick-match (the default)")
 	roomName := fs.String("room", "", "every client joins the room of this name")
+	sshAddr := fs.String("ssh", "", "open SSH sessions with PTYs to this serve --ssh address instead of UDP clients: each quick-matches from the lobby and steers with random keys")
+	size := termSize{w: 80, h: 24}
+	fs.Var(&size, "size", "with --ssh, the PTY's size in cells")
 	f.sim.register(fs)
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
+	}
+	if *sshAddr != "" {
+		return runLoadSSH(&f, fs, *sshAddr, size, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return usageError(stderr, "loadtest", "give the server's address: loadtest HOST[:PORT]")

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -215,6 +216,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	play := fs.Bool("play", false, "also play in this terminal (the two-terminal demo: serve --play here, join there)")
 	name := fs.String("name", hostName(), "your player name with --play")
 	statsFile := fs.String("stats-json", "", "at exit, write the server's figures as JSON to this file: per player real, held and neutral ticks, drops by reason, tick p50/p99, its CPU and datagrams per second")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
 	batchIO := fs.Bool("batch-io", true, "receive and send many datagrams per system call where the system has it (Linux); false: one per call, to compare")
 	statsEvery := fs.Duration("stats-every", 0, "with --stats-json, also rewrite the file this often while serving (e.g. 1s; 0: only at exit)")
 	var uf uiFlags
@@ -253,6 +255,21 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	nm, err := playerName(*name)
 	if err != nil {
 		return usageError(stderr, "serve", err.Error())
+	}
+	if *cpuProfile != "" {
+		pf, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: --cpuprofile: %v\n", err)
+			return 1
+		}
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: --cpuprofile: %v\n", err)
+			return 1
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			_ = pf.Close()
+		}()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -3,8 +3,10 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/gdamore/tcell/v2"
 
 	"ttytanks/game"
 	"ttytanks/netcode"
@@ -51,6 +53,12 @@ func wrapWords(s string, w int) []string {
 // word-wrapped to the box and centred in it. The box is as narrow as its
 // widest part allows.
 func renderPanel(t *theme, maxW int, title string, body ...string) string {
+	key := panelKey{t: t, maxW: maxW, text: title + "\x00" + strings.Join(body, "\x00")}
+	return panels.get(key, func() string { return buildPanel(t, maxW, title, body...) })
+}
+
+// buildPanel is renderPanel without its cache.
+func buildPanel(t *theme, maxW int, title string, body ...string) string {
 	room := max(maxW-t.panel.GetHorizontalFrameSize(), 1)
 	widest := lipgloss.Width(title)
 	for _, b := range body {
@@ -68,9 +76,65 @@ func renderPanel(t *theme, maxW int, title string, body ...string) string {
 
 // paintCentred paints the styled block s centred in area, clipped to it.
 func (r *Renderer) paintCentred(area rect, s string) {
-	w, h := lipgloss.Size(s)
-	p := ansiPainter{r: r, clip: area}
-	p.paint(area.x+max((area.w-w)/2, 0), area.y+max((area.h-h)/2, 0), s)
+	b := parsedBlocks.get(blockKey{s: s, noColor: r.t.noColor}, func() parsedBlock {
+		w, h := lipgloss.Size(s)
+		return parsedBlock{cells: parseCells(s, tcell.StyleDefault, r.t.noColor), w: w, h: h}
+	})
+	r.replay(b.cells, area.x+max((area.w-b.w)/2, 0), area.y+max((area.h-b.h)/2, 0), area)
+}
+
+// Panels are drawn every frame while they show, and are the same for
+// many frames: they are laid out (lipgloss) and parsed once, in caches
+// shared by every session of the process.
+var (
+	panels       = newMemo[panelKey, string](256)
+	parsedBlocks = newMemo[blockKey, parsedBlock](256)
+)
+
+type panelKey struct {
+	t    *theme
+	maxW int
+	text string
+}
+
+type blockKey struct {
+	s       string
+	noColor bool
+}
+
+type parsedBlock struct {
+	cells []paintedCell
+	w, h  int
+}
+
+// memo is a small concurrency-safe cache that forgets everything when it
+// is full (the values it holds are cheap to rebuild, just not every frame).
+type memo[K comparable, V any] struct {
+	mu  sync.Mutex
+	max int
+	m   map[K]V
+}
+
+func newMemo[K comparable, V any](max int) *memo[K, V] {
+	return &memo[K, V]{max: max, m: map[K]V{}}
+}
+
+// get returns the value of k, building it with build when it is missing.
+func (c *memo[K, V]) get(k K, build func() V) V {
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = build()
+	c.mu.Lock()
+	if len(c.m) >= c.max {
+		clear(c.m)
+	}
+	c.m[k] = v
+	c.mu.Unlock()
+	return v
 }
 
 // statusPanel returns the message box for the connecting, waiting,

@@ -32,10 +32,17 @@ type Renderer struct {
 
 	w, h  int
 	cells []shadowCell // what each cell of the screen holds; nil when oneShot
+	next  []shadowCell // what the frame being drawn puts in each inked cell
 	ink   []bool       // cells drawn in the frame being drawn
 	// oneShot marks a Renderer for a single frame (Draw): it writes every
 	// cell and keeps no copy of the screen.
 	oneShot bool
+	// puts counts the cells this frame changed: a frame that changed none
+	// is not shown (tcell would scan every cell to find nothing to send).
+	puts int
+	// figs are the sidebar's figures as last shown: they are refreshed
+	// ten times a second, which is as fast as anyone reads them.
+	figs sideFigures
 
 	smooth smoother
 	// hud is what the player chose to see; fx and feed remember what
@@ -88,7 +95,7 @@ func Draw(screen tcell.Screen, v *netcode.View, opts Options) {
 func (r *Renderer) Draw(v *netcode.View) {
 	r.smooth.reset()
 	simPositions(v, &r.pos)
-	r.draw(v)
+	r.draw(v, true)
 }
 
 // DrawAt renders the frame of v shown at time now (the frame's clock, which
@@ -96,18 +103,25 @@ func (r *Renderer) Draw(v *netcode.View) {
 // is Draw with correction smoothing: a live tank whose simulated position
 // changed by more than it could move since the previous frame's tick is
 // drawn offset towards where the previous frame drew it, by an offset that
-// halves every 60 ms of frame time. With Options.NoSmoothing it is Draw.
+// halves every 60 ms of frame time. With Options.NoSmoothing it draws
+// every tank where it is simulated, as Draw does.
+//
+// Unlike Draw, DrawAt does not show a frame that changed no cell of the
+// screen (tcell would compare every cell to find nothing to send): the
+// caller must draw nothing on the screen but through the Renderer.
 func (r *Renderer) DrawAt(v *netcode.View, now time.Time) {
 	if r.opts.NoSmoothing || r.oneShot {
-		r.Draw(v)
-		return
+		r.smooth.reset()
+		simPositions(v, &r.pos)
+	} else {
+		r.smooth.update(v, now, &r.pos)
 	}
-	r.smooth.update(v, now, &r.pos)
-	r.draw(v)
+	r.draw(v, r.oneShot)
 }
 
-// draw renders one frame of v with the tanks at r.pos.
-func (r *Renderer) draw(v *netcode.View) {
+// draw renders one frame of v with the tanks at r.pos and shows it if
+// always or if it changed a cell.
+func (r *Renderer) draw(v *netcode.View, always bool) {
 	w, h := r.screen.Size()
 	r.begin(w, h)
 	r.fx.observe(v)
@@ -157,7 +171,10 @@ func (r *Renderer) draw(v *netcode.View) {
 		}
 	}
 	r.end()
-	r.screen.Show()
+	if r.puts > 0 || always {
+		r.screen.Show()
+	}
+	r.puts = 0
 }
 
 // begin starts a frame on a w×h screen. A new size makes every cell
@@ -170,22 +187,38 @@ func (r *Renderer) begin(w, h int) {
 			return
 		}
 		r.cells = make([]shadowCell, w*h)
+		r.next = make([]shadowCell, w*h)
 		for i := range r.cells {
 			r.cells[i] = unknownCell
 		}
 	}
 }
 
-// end blanks the cells this frame did not draw and that are not blank.
+// end writes to the screen the cells whose content this frame changed
+// (what was drawn over within the frame counts once, as it ends up) and
+// blanks the cells this frame did not draw and that are not blank.
 func (r *Renderer) end() {
 	for i, inked := range r.ink {
 		switch {
-		case inked:
 		case r.oneShot:
-			r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
+			if !inked {
+				r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
+			}
+		case inked:
+			c := r.next[i]
+			if c == coveredCell {
+				r.cells[i] = unknownCell // whatever the wide character left
+				continue
+			}
+			if r.cells[i] != c {
+				r.screen.Put(i%r.w, i/r.w, c.s, c.st)
+				r.cells[i] = c
+				r.puts++
+			}
 		case r.cells[i] != blankCell:
 			r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
 			r.cells[i] = blankCell
+			r.puts++
 		}
 	}
 	clear(r.ink)
@@ -198,18 +231,29 @@ func (r *Renderer) put(x, y int, s string, w int, st tcell.Style) {
 		return
 	}
 	i := y*r.w + x
-	c := shadowCell{s, st}
 	if r.oneShot {
 		r.screen.Put(x, y, s, st)
-	} else if r.cells[i] != c {
-		r.screen.Put(x, y, s, st)
-		r.cells[i] = c
+	} else {
+		r.next[i] = shadowCell{s, st}
 		for k := 1; k < w; k++ {
-			r.cells[i+k] = unknownCell // covered by a wide character
+			r.next[i+k] = coveredCell
 		}
 	}
 	for k := range w {
 		r.ink[i+k] = true
+	}
+}
+
+// replay draws cells parsed by parseCells with their corner at (x, y),
+// clipped to clip, as ansiPainter.paint would draw their text.
+func (r *Renderer) replay(cells []paintedCell, x, y int, clip rect) {
+	for i := range cells {
+		c := &cells[i]
+		cx, cy := c.x+x, c.y+y
+		if clip.contains(cx, cy) && cx+c.w <= clip.x+clip.w &&
+			!(c.g == " " && c.st == tcell.StyleDefault && r.blank(cx, cy)) {
+			r.put(cx, cy, c.g, c.w, c.st)
+		}
 	}
 }
 
@@ -225,3 +269,7 @@ func (r *Renderer) putString(x, y int, s string, st tcell.Style, clip rect) {
 	p := ansiPainter{r: r, clip: clip, base: st}
 	p.paint(x, y, s)
 }
+
+// coveredCell marks, in a frame being drawn, a cell covered by the wide
+// character to its left.
+var coveredCell = shadowCell{s: "\x00covered"}

@@ -26,8 +26,36 @@ type ansiPainter struct {
 // paint draws s with its first line at (x, y). A newline returns to column x
 // on the next row. It returns the number of rows s spans.
 func (p *ansiPainter) paint(x, y int, s string) int {
-	style := p.base
-	noColor := p.r.t.noColor
+	return eachCell(s, x, y, p.base, p.r.t.noColor, func(cx, cy int, g string, w int, style tcell.Style) {
+		if p.clip.contains(cx, cy) && cx+w <= p.clip.x+p.clip.w &&
+			!(g == " " && style == tcell.StyleDefault && p.r.blank(cx, cy)) {
+			p.r.put(cx, cy, g, w, style)
+		}
+	})
+}
+
+// paintedCell is one cell of a parsed ANSI text, relative to its corner.
+type paintedCell struct {
+	x, y, w int
+	g       string
+	st      tcell.Style
+}
+
+// parseCells parses the ANSI text s painted at (0, 0) into its cells, so
+// a text painted every frame is parsed once (see Renderer.replay).
+func parseCells(s string, base tcell.Style, noColor bool) []paintedCell {
+	var out []paintedCell
+	eachCell(s, 0, 0, base, noColor, func(x, y int, g string, w int, st tcell.Style) {
+		out = append(out, paintedCell{x, y, w, g, st})
+	})
+	return out
+}
+
+// eachCell walks the ANSI text s from (x, y), a newline returning to
+// column x, and calls put for every visible grapheme cluster with its
+// width (> 0) and style. It returns the number of rows s spans.
+func eachCell(s string, x, y int, base tcell.Style, noColor bool, put func(x, y int, g string, w int, st tcell.Style)) int {
+	style := base
 	cx, cy := x, y
 	rows := 1
 	for i := 0; i < len(s); {
@@ -36,7 +64,7 @@ func (p *ansiPainter) paint(x, y int, s string) int {
 		w := 1
 		switch {
 		case c == 0x1b:
-			i = skipEscape(s, i, &style, p.base, noColor)
+			i = skipEscape(s, i, &style, base, noColor)
 			continue
 		case c == '\n':
 			cx, cy = x, cy+1
@@ -56,9 +84,8 @@ func (p *ansiPainter) paint(x, y int, s string) int {
 			g, _, w, _ = uniseg.FirstGraphemeClusterInString(s[i:], -1)
 			i += len(g)
 		}
-		if w > 0 && p.clip.contains(cx, cy) && cx+w <= p.clip.x+p.clip.w &&
-			!(g == " " && style == tcell.StyleDefault && p.r.blank(cx, cy)) {
-			p.r.put(cx, cy, g, w, style)
+		if w > 0 {
+			put(cx, cy, g, w, style)
 		}
 		cx += w
 	}

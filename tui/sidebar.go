@@ -166,8 +166,9 @@ func (lv sideLevel) rows(outline []sideItem, players int) int {
 // the per-frame values go. Rows and columns are relative to the content
 // area in.
 type sideFrame struct {
-	text    string // ANSI-styled, painted at the sidebar's top-left corner
-	in      rect   // the content area, relative to the sidebar's corner
+	text    string        // ANSI-styled, painted at the sidebar's top-left corner
+	cells   []paintedCell // text parsed, painted every frame
+	in      rect          // the content area, relative to the sidebar's corner
 	fig     [numFigures]int
 	spark   [2]int
 	players int // first roster row; -1 when there is none
@@ -209,6 +210,7 @@ func (sb *sidebar) frame(w, h, players int, detail SidebarDetail, spectating boo
 		clear(sb.frames)
 	}
 	f := sb.build(k)
+	f.cells = parseCells(f.text, tcell.StyleDefault, sb.t.noColor)
 	sb.frames[k] = f
 	return f
 }
@@ -297,15 +299,68 @@ func (sb *sidebar) header(name string, inner int) string {
 func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 	t := sb.t
 	f := sb.frame(area.w, area.h, rosterLen(v), r.hud.Detail, v.Slot < 0)
-	p := ansiPainter{r: r, clip: area}
-	p.paint(area.x, area.y, f.text)
+	r.replay(f.cells, area.x, area.y, area)
 
 	in := f.in
 	in.x += area.x
 	in.y += area.y
-	m := &v.Metrics
 	g := t.g
-	var vals [numFigures]string
+	vals := r.figs.update(v, in.w, g)
+	for fig, row := range f.fig {
+		if row < 0 || row >= in.h {
+			continue
+		}
+		st := t.valueCell
+		if fig == int(figStatus) {
+			st = t.statusCell[min(int(v.Status), len(t.statusCell)-1)]
+		}
+		// The value may not overwrite its label and the space after it.
+		room := in.w - textWidth(figureLabels[fig]) - 1
+		r.putRight(in, in.y+row, truncate(vals[fig], room, g.ellipsis), st)
+	}
+
+	for i, row := range f.spark {
+		if row < 0 || row >= in.h {
+			continue
+		}
+		r.putRight(in, in.y+row, r.figs.sparks[i], t.sparkCell[i])
+	}
+
+	if f.players >= 0 {
+		sb.drawRoster(r, in, in.y+f.players, v)
+	}
+	if f.events >= 0 {
+		for k, line := range r.feed.last(sideEvents) {
+			if y := in.y + f.events + k; y < in.y+in.h {
+				r.putString(in.x, y, truncate(line, in.w, g.ellipsis), t.labelCell, in)
+			}
+		}
+	}
+}
+
+// sideFigures are the sidebar's figures and sparklines as last shown.
+type sideFigures struct {
+	at     game.Tick // the local tick they were taken at
+	ok     bool
+	status netcode.Status
+	width  int
+	vals   [numFigures]string
+	sparks [2]string
+}
+
+// figureEvery is how often, in ticks, the sidebar's figures are refreshed:
+// ten times a second.
+const figureEvery = 6
+
+// update refreshes the figures from v when they are figureEvery ticks old
+// (or the status or the sidebar's width changed), and returns them.
+func (f *sideFigures) update(v *netcode.View, width int, g *glyphs) *[numFigures]string {
+	m := &v.Metrics
+	if f.ok && f.status == v.Status && f.width == width && m.LocalTick.Diff(f.at) < figureEvery && m.LocalTick.Diff(f.at) >= 0 {
+		return &f.vals
+	}
+	f.ok, f.at, f.status, f.width = true, m.LocalTick, v.Status, width
+	vals := &f.vals
 	vals[figStatus] = v.Status.String()
 	vals[figTick] = strconv.FormatUint(uint64(m.LocalTick), 10)
 	vals[figServerTick] = strconv.FormatUint(uint64(m.ServerTick), 10)
@@ -322,41 +377,10 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 	vals[figReplayP99] = fmtUS(m.ReplayCostP99, g)
 	vals[figHash] = strconv.FormatUint(m.HashMismatches, 10)
 	vals[figResyncs] = strconv.FormatUint(m.Resyncs, 10)
-	for fig, row := range f.fig {
-		if row < 0 || row >= in.h {
-			continue
-		}
-		st := t.valueCell
-		if fig == int(figStatus) {
-			st = t.statusCell[min(int(v.Status), len(t.statusCell)-1)]
-		}
-		// The value may not overwrite its label and the space after it.
-		room := in.w - textWidth(figureLabels[fig]) - 1
-		r.putRight(in, in.y+row, truncate(vals[fig], room, g.ellipsis), st)
-	}
-
 	var buf [netcode.SparkLen * 3]byte
-	for i, row := range f.spark {
-		if row < 0 || row >= in.h {
-			continue
-		}
-		samples := m.RTTSpark[:clampN(m.RTTSparkN)]
-		if i == sparkReplay {
-			samples = m.ReplaySpark[:clampN(m.ReplaySparkN)]
-		}
-		r.putRight(in, in.y+row, string(appendSpark(buf[:0], samples, in.w, &g.spark)), t.sparkCell[i])
-	}
-
-	if f.players >= 0 {
-		sb.drawRoster(r, in, in.y+f.players, v)
-	}
-	if f.events >= 0 {
-		for k, line := range r.feed.last(sideEvents) {
-			if y := in.y + f.events + k; y < in.y+in.h {
-				r.putString(in.x, y, truncate(line, in.w, g.ellipsis), t.labelCell, in)
-			}
-		}
-	}
+	f.sparks[sparkRTT] = string(appendSpark(buf[:0], m.RTTSpark[:clampN(m.RTTSparkN)], width, &g.spark))
+	f.sparks[sparkReplay] = string(appendSpark(buf[:0], m.ReplaySpark[:clampN(m.ReplaySparkN)], width, &g.spark))
+	return vals
 }
 
 // Roster columns: "›" marker, tank glyph, space, name, HP, score.
