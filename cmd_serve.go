@@ -125,6 +125,7 @@ type sshFlags struct {
 	hostKey        string
 	idle           time.Duration
 	max            int
+	fps            int
 	authorizedKeys string
 }
 
@@ -133,6 +134,7 @@ func (f *sshFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.hostKey, "ssh-host-key", "", "SSH host key file, created on first start (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
 	fs.DurationVar(&f.idle, "ssh-idle", sshplay.DefaultIdle, "end an SSH session after this long without a key press")
 	fs.IntVar(&f.max, "ssh-max", sshplay.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
+	fs.IntVar(&f.fps, "ssh-fps", sshplay.DefaultFPS, "display frames per second of SSH sessions (10-60)")
 	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
 }
 
@@ -142,6 +144,9 @@ func (f *sshFlags) check() error {
 	}
 	if f.max < 1 {
 		return fmt.Errorf("--ssh-max must be at least 1")
+	}
+	if f.fps < 10 || f.fps > 60 {
+		return fmt.Errorf("--ssh-fps must be 10..60")
 	}
 	return nil
 }
@@ -174,6 +179,7 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 		return nil, "", "", fmt.Errorf("cannot listen on %s: %w", f.addr, err)
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
+	ui.FPS = f.fps
 	s, err = sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
 		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger, Lobby: true})
 	if err != nil {
@@ -191,7 +197,7 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 	}
 	fingerprint = gossh.FingerprintSHA256(key.PublicKey())
 	logger.Info("ssh listening", "addr", ln.Addr().String(), "host_key", path, "created", created,
-		"fingerprint", fingerprint, "access", access, "idle", f.idle, "max", f.max)
+		"fingerprint", fingerprint, "access", access, "idle", f.idle, "max", f.max, "fps", f.fps)
 	return s, ui.Share, fingerprint, nil
 }
 

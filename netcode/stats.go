@@ -6,46 +6,49 @@ import (
 )
 
 // window keeps the last n samples of a series, for percentiles and minima.
-// It allocates once, at creation.
+// It allocates once, at creation. The samples are also kept sorted as they
+// come (a binary search and a move of at most n values per sample), so a
+// quantile costs nothing however often it is asked: a client's sidebar
+// asks for three on every frame, and a sort each time cost a session more
+// than drawing its maze.
 type window struct {
-	vals    []float64
-	scratch []float64 // the samples sorted, while !dirty
-	next    int
-	n       int
-	dirty   bool // a sample came since scratch was sorted
+	vals   []float64 // the samples in arrival order, a ring
+	sorted []float64 // the same samples, ascending
+	next   int
+	n      int
 }
 
 func newWindow(n int) *window {
-	return &window{vals: make([]float64, n), scratch: make([]float64, n)}
+	return &window{vals: make([]float64, n), sorted: make([]float64, 0, n)}
 }
 
 func (w *window) add(v float64) {
+	if v != v {
+		v = 0 // a NaN would not sort: never expected, never kept
+	}
+	if w.n == len(w.vals) {
+		old := w.vals[w.next]
+		i, _ := slices.BinarySearch(w.sorted, old)
+		w.sorted = slices.Delete(w.sorted, i, i+1)
+	}
+	i, _ := slices.BinarySearch(w.sorted, v)
+	w.sorted = slices.Insert(w.sorted, i, v)
 	w.vals[w.next] = v
 	w.next = (w.next + 1) % len(w.vals)
 	w.n = min(w.n+1, len(w.vals))
-	w.dirty = true
 }
 
-func (w *window) reset() { w.next, w.n, w.dirty = 0, 0, true }
+func (w *window) reset() { w.next, w.n, w.sorted = 0, 0, w.sorted[:0] }
 
 // len returns how many samples the window holds.
 func (w *window) len() int { return w.n }
 
 // quantile returns the q-quantile (0..1) of the samples, 0 when empty.
-// The samples are sorted once per change, so asking for several
-// quantiles, or asking again before a new sample, costs no sort.
 func (w *window) quantile(q float64) float64 {
 	if w.n == 0 {
 		return 0
 	}
-	s := w.scratch[:w.n]
-	if w.dirty {
-		copy(s, w.vals[:w.n])
-		slices.Sort(s)
-		w.dirty = false
-	}
-	i := int(q * float64(w.n-1))
-	return s[i]
+	return w.sorted[int(q*float64(w.n-1))]
 }
 
 // last returns the most recent samples, oldest first, into dst.

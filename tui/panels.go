@@ -219,16 +219,28 @@ func rosterText(t *theme, v *netcode.View, g *glyphs) string {
 // result and every player's score.
 func roundOverPanel(t *theme, maxW int, v *netcode.View) string {
 	r := &v.World.Round
-	var scores []string
+	// It shows for seconds: found by what it says, laid out once.
+	key := make([]byte, 0, 96)
+	key = strconv.AppendInt(key, int64(r.Number), 10)
+	key = append(key, winnerText(v)...)
 	for i := range min(int(v.World.Slots), game.MaxPlayers) {
-		if !v.World.Tanks[i].Seated {
-			continue
+		if v.World.Tanks[i].Seated {
+			key = append(append(append(key, 0, byte(i)), slotName(v, i)...), 0)
+			key = strconv.AppendInt(key, int64(v.World.Tanks[i].Score), 10)
 		}
-		scores = append(scores, t.slotName[i].Render(slotName(v, i))+"  "+
-			t.value.Render(strconv.Itoa(int(v.World.Tanks[i].Score))))
 	}
-	title := "ROUND " + strconv.Itoa(int(r.Number)) + " OVER"
-	return renderPanel(t, maxW, title, t.value.Render(winnerText(v)), lipgloss.JoinVertical(lipgloss.Right, scores...))
+	return panels.get(panelKey{t: t, maxW: maxW, text: "round over\x00" + string(key)}, func() string {
+		var scores []string
+		for i := range min(int(v.World.Slots), game.MaxPlayers) {
+			if !v.World.Tanks[i].Seated {
+				continue
+			}
+			scores = append(scores, t.slotName[i].Render(slotName(v, i))+"  "+
+				t.value.Render(strconv.Itoa(int(v.World.Tanks[i].Score))))
+		}
+		title := "ROUND " + strconv.Itoa(int(r.Number)) + " OVER"
+		return buildPanel(t, maxW, title, t.value.Render(winnerText(v)), lipgloss.JoinVertical(lipgloss.Right, scores...))
+	})
 }
 
 func nonEmpty(s string) []string {

@@ -33,7 +33,10 @@ type Renderer struct {
 	w, h  int
 	cells []shadowCell // what each cell of the screen holds; nil when oneShot
 	next  []shadowCell // what the frame being drawn puts in each inked cell
-	ink   []bool       // cells drawn in the frame being drawn
+	// blanked marks the cells that hold blankCell (a quicker test than
+	// comparing the cells, for the blank margins of a large window).
+	blanked []bool
+	ink     []bool // cells drawn in the frame being drawn
 	// oneShot marks a Renderer for a single frame (Draw): it writes every
 	// cell and keeps no copy of the screen.
 	oneShot bool
@@ -43,6 +46,10 @@ type Renderer struct {
 	// figs are the sidebar's figures as last shown: they are refreshed
 	// ten times a second, which is as fast as anyone reads them.
 	figs sideFigures
+	// unicode holds the cells of the plain non-ASCII texts drawn lately
+	// (sparklines, hearts, arrows): their grapheme clusters and widths
+	// are found once, not on every frame.
+	unicode map[string]*textCells
 
 	smooth smoother
 	// hud is what the player chose to see; fx and feed remember what
@@ -188,6 +195,7 @@ func (r *Renderer) begin(w, h int) {
 		}
 		r.cells = make([]shadowCell, w*h)
 		r.next = make([]shadowCell, w*h)
+		r.blanked = make([]bool, w*h)
 		for i := range r.cells {
 			r.cells[i] = unknownCell
 		}
@@ -207,17 +215,17 @@ func (r *Renderer) end() {
 		case inked:
 			c := r.next[i]
 			if c == coveredCell {
-				r.cells[i] = unknownCell // whatever the wide character left
+				r.cells[i], r.blanked[i] = unknownCell, false // whatever the wide character left
 				continue
 			}
 			if r.cells[i] != c {
 				r.screen.Put(i%r.w, i/r.w, c.s, c.st)
-				r.cells[i] = c
+				r.cells[i], r.blanked[i] = c, c == blankCell
 				r.puts++
 			}
-		case r.cells[i] != blankCell:
+		case !r.blanked[i]:
 			r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
-			r.cells[i] = blankCell
+			r.cells[i], r.blanked[i] = blankCell, true
 			r.puts++
 		}
 	}
@@ -247,14 +255,57 @@ func (r *Renderer) put(x, y int, s string, w int, st tcell.Style) {
 // replay draws cells parsed by parseCells with their corner at (x, y),
 // clipped to clip, as ansiPainter.paint would draw their text.
 func (r *Renderer) replay(cells []paintedCell, x, y int, clip rect) {
+	r.replayIn(cells, x, y, clip, false, tcell.StyleDefault)
+}
+
+// replayIn is replay, with every cell in style st if restyle.
+func (r *Renderer) replayIn(cells []paintedCell, x, y int, clip rect, restyle bool, st tcell.Style) {
 	for i := range cells {
 		c := &cells[i]
+		cst := c.st
+		if restyle {
+			cst = st
+		}
 		cx, cy := c.x+x, c.y+y
 		if clip.contains(cx, cy) && cx+c.w <= clip.x+clip.w &&
-			!(c.g == " " && c.st == tcell.StyleDefault && r.blank(cx, cy)) {
-			r.put(cx, cy, c.g, c.w, c.st)
+			!(c.g == " " && cst == tcell.StyleDefault && r.blank(cx, cy)) {
+			r.put(cx, cy, c.g, c.w, cst)
 		}
 	}
+}
+
+// textCells is a plain text parsed into cells, and its width.
+type textCells struct {
+	cells []paintedCell
+	w     int
+}
+
+// unicodeText returns the cells of s when s is plain text (no escape
+// sequence, no control character) with a non-ASCII character, from the
+// Renderer's cache; otherwise nil: ASCII is as quick to draw as to look
+// up.
+func (r *Renderer) unicodeText(s string) *textCells {
+	wide := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == 0x7f:
+			return nil
+		case c >= 0x80:
+			wide = true
+		}
+	}
+	if !wide {
+		return nil
+	}
+	if c, ok := r.unicode[s]; ok {
+		return c
+	}
+	if r.unicode == nil || len(r.unicode) >= 512 {
+		r.unicode = make(map[string]*textCells)
+	}
+	c := &textCells{cells: parseCells(s, tcell.StyleDefault, false), w: textWidth(s)}
+	r.unicode[s] = c
+	return c
 }
 
 // blank reports whether a plain space at (x, y) may be skipped: nothing
@@ -266,6 +317,10 @@ func (r *Renderer) blank(x, y int) bool {
 // putString writes the plain text s from (x, y) rightwards with style st,
 // clipped to the columns of clip.
 func (r *Renderer) putString(x, y int, s string, st tcell.Style, clip rect) {
+	if c := r.unicodeText(s); c != nil {
+		r.replayIn(c.cells, x, y, clip, true, st)
+		return
+	}
 	p := ansiPainter{r: r, clip: clip, base: st}
 	p.paint(x, y, s)
 }

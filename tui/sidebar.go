@@ -323,7 +323,8 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 		if row < 0 || row >= in.h {
 			continue
 		}
-		r.putRight(in, in.y+row, r.figs.sparks[i], t.sparkCell[i])
+		cells := r.figs.sparks[i]
+		r.replayIn(cells, in.x+in.w-len(cells), in.y+row, in, true, t.sparkCell[i])
 	}
 
 	if f.players >= 0 {
@@ -345,7 +346,7 @@ type sideFigures struct {
 	status netcode.Status
 	width  int
 	vals   [numFigures]string
-	sparks [2]string
+	sparks [2][]paintedCell // the sparklines' cells, from column 0
 }
 
 // figureEvery is how often, in ticks, the sidebar's figures are refreshed:
@@ -377,9 +378,8 @@ func (f *sideFigures) update(v *netcode.View, width int, g *glyphs) *[numFigures
 	vals[figReplayP99] = fmtUS(m.ReplayCostP99, g)
 	vals[figHash] = strconv.FormatUint(m.HashMismatches, 10)
 	vals[figResyncs] = strconv.FormatUint(m.Resyncs, 10)
-	var buf [netcode.SparkLen * 3]byte
-	f.sparks[sparkRTT] = string(appendSpark(buf[:0], m.RTTSpark[:clampN(m.RTTSparkN)], width, &g.spark))
-	f.sparks[sparkReplay] = string(appendSpark(buf[:0], m.ReplaySpark[:clampN(m.ReplaySparkN)], width, &g.spark))
+	f.sparks[sparkRTT] = appendSparkCells(f.sparks[sparkRTT][:0], m.RTTSpark[:clampN(m.RTTSparkN)], width, &g.spark)
+	f.sparks[sparkReplay] = appendSparkCells(f.sparks[sparkReplay][:0], m.ReplaySpark[:clampN(m.ReplaySparkN)], width, &g.spark)
 	return vals
 }
 
@@ -452,6 +452,10 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 // putRight puts the plain text s right-aligned in the columns of in on row
 // y.
 func (r *Renderer) putRight(in rect, y int, s string, st tcell.Style) {
+	if c := r.unicodeText(s); c != nil {
+		r.replayIn(c.cells, in.x+in.w-c.w, y, in, true, st)
+		return
+	}
 	r.putString(in.x+in.w-textWidth(s), y, s, st, in)
 }
 

@@ -217,7 +217,9 @@ func TestSmoothSnaps(t *testing.T) {
 // TestSmoothNormalMovement: movement the tank can make in the ticks since
 // the last frame is never smoothed: the tank is drawn exactly where it is
 // simulated on every frame, at top speed, knocked back, two ticks in a
-// frame, or with frames faster than ticks.
+// frame, or with frames faster than ticks; and from one frame to the next
+// it moves at most one cell, so even at 30 frames a second (SSH play's
+// rate: two ticks a frame) every cell it passes through is shown.
 func TestSmoothNormalMovement(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -227,6 +229,7 @@ func TestSmoothNormalMovement(t *testing.T) {
 		{"top speed", []int{1}, game.TankSpeed},
 		{"knockback", []int{1}, game.KnockbackSpeed},
 		{"two ticks a frame", []int{2}, game.TankSpeed},
+		{"two ticks a frame knocked back", []int{2}, game.KnockbackSpeed},
 		{"frames faster than ticks", []int{1, 0, 1, 1, 0}, game.TankSpeed},
 		{"diagonal", []int{1}, game.TankDiagSpeed},
 	}
@@ -247,6 +250,7 @@ func TestSmoothNormalMovement(t *testing.T) {
 				endX, _ := at(to, 3)
 				glyph := unicodeGlyphs.tank[aimIndex(bob.AimX, bob.AimY)]
 				frames := 0
+				prev := simCell(bob.X, bob.Y)
 				for n := 0; dir*(endX-bob.X) > 0; n++ {
 					ticks := tt.ticks[n%len(tt.ticks)]
 					g.frame(ticks, func(v *netcode.View) {
@@ -260,6 +264,11 @@ func TestSmoothNormalMovement(t *testing.T) {
 					l := computeLayout(80, 24, g.v)
 					if got, want := fieldCell(t, g.scr, l, glyph, true), simCell(bob.X, bob.Y); got != want {
 						t.Fatalf("frame %d: bob drawn at %v, simulated at %v (x=%d)", frames, got, want, bob.X)
+					}
+					if got := simCell(bob.X, bob.Y); max(got[0]-prev[0], prev[0]-got[0]) > 1 || max(got[1]-prev[1], prev[1]-got[1]) > 1 {
+						t.Fatalf("frame %d: bob jumped from cell %v to %v, skipping a cell", frames, prev, got)
+					} else {
+						prev = got
 					}
 				}
 				if frames < 20 {

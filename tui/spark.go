@@ -9,8 +9,26 @@ import "math"
 // level (the lowest if they are zero). NaN draws the lowest level and ±Inf
 // the extremes. Fewer samples than width give a shorter line.
 func appendSpark(dst []byte, samples []float64, width int, levels *[8]string) []byte {
+	sparkLevels(samples, width, func(k int) { dst = append(dst, levels[k]...) })
+	return dst
+}
+
+// appendSparkCells is appendSpark as cells from column 0, for
+// Renderer.replayIn: every level is one cell wide.
+func appendSparkCells(dst []paintedCell, samples []float64, width int, levels *[8]string) []paintedCell {
+	x := 0
+	sparkLevels(samples, width, func(k int) {
+		dst = append(dst, paintedCell{x: x, w: 1, g: levels[k]})
+		x++
+	})
+	return dst
+}
+
+// sparkLevels calls level with the level (0-7) of each of the last width
+// samples, scaled as appendSpark says.
+func sparkLevels(samples []float64, width int, level func(k int)) {
 	if width <= 0 {
-		return dst
+		return
 	}
 	if len(samples) > width {
 		samples = samples[len(samples)-width:]
@@ -32,7 +50,6 @@ func appendSpark(dst []byte, samples []float64, width int, levels *[8]string) []
 		case s != 0:
 			k = 3
 		}
-		dst = append(dst, levels[k]...)
+		level(k)
 	}
-	return dst
 }

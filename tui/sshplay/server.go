@@ -23,6 +23,12 @@ import (
 const (
 	DefaultIdle        = 2 * time.Minute
 	DefaultMaxSessions = 32
+	// DefaultFPS is a session's frame rate when UI.FPS is not set: half
+	// the tick rate. A tank crosses a cell in 8 ticks at top speed and a
+	// bullet in 4.3, so a frame every 2 ticks still shows every cell each
+	// passes through, and a session costs the server about half of what
+	// 60 frames cost (its frames and their SSH writes are most of it).
+	DefaultFPS = 30
 	// DefaultHandshakeTimeout is how long a new connection has to finish
 	// the SSH handshake, authenticate and open its first channel.
 	DefaultHandshakeTimeout = 20 * time.Second
@@ -142,7 +148,7 @@ type Config struct {
 	Bans *BanList
 	// UI is the base screen options of every session. Per session, ASCII
 	// is added when the client's locale is not UTF-8 and NoColor when it
-	// sends NO_COLOR.
+	// sends NO_COLOR. UI.FPS zero means DefaultFPS.
 	UI tui.Options
 	// Logger receives a line per session start and end (nil: discarded).
 	Logger *slog.Logger
@@ -191,6 +197,9 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultIdle
+	}
+	if cfg.UI.FPS <= 0 {
+		cfg.UI.FPS = DefaultFPS
 	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
