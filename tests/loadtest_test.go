@@ -80,3 +80,78 @@ func TestLoadtest(t *testing.T) {
 		t.Errorf("server figures %+v", *s)
 	}
 }
+
+// sshLoadReport is the part of loadtest --ssh --json this test reads.
+type sshLoadReport struct {
+	Sessions      int            `json:"sessions"`
+	Size          string         `json:"size"`
+	Connected     int            `json:"connected"`
+	InGame        int            `json:"in_game"`
+	BytesPerS     float64        `json:"bytes_per_s_per_session"`
+	KeysSent      int64          `json:"keys_sent"`
+	Errors        map[string]int `json:"errors"`
+	LoadCPUPerS   float64        `json:"loadgen_cpu_per_s"`
+	ServerPerSess float64        `json:"server_cpu_per_session"`
+	ServerLoad    *struct {
+		CPUPerS float64 `json:"cpu_per_s"`
+		Players int     `json:"players"`
+	} `json:"server_load"`
+}
+
+// TestLoadtestSSH runs loadtest --ssh against the built binary's serve
+// --ssh: six real SSH sessions with 80x24 PTYs from several loopback
+// addresses each reach a game through the lobby and stream its screen,
+// with no error, and the report divides the server's CPU by the sessions.
+func TestLoadtestSSH(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	stats := filepath.Join(dir, "server.json")
+	cmd, addr, lines := serveSSHWith(t, filepath.Join(dir, "host_key"), "--players", "4",
+		"--stats-json", stats, "--stats-every", "500ms")
+	var log syncBuffer
+	logged := make(chan struct{})
+	go func() { // the server blocks on a full stderr pipe unless it is read
+		defer close(logged)
+		for l := range lines {
+			log.Write([]byte(l + "\n"))
+		}
+	}()
+	t.Cleanup(func() {
+		if t.Failed() {
+			cmd.Process.Kill()
+			<-logged
+			t.Logf("server log:\n%s", log.String())
+		}
+	})
+	out := filepath.Join(dir, "load.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	text, err := exec.CommandContext(ctx, binary(t), "loadtest", "--ssh", addr, "--clients", "6", "--ramp", "20",
+		"--duration", "6s", "--size", "80x24", "--per-addr", "2", "--json", out, "--server-stats", stats).CombinedOutput()
+	t.Logf("loadtest --ssh:\n%s", text)
+	if err != nil {
+		t.Fatalf("loadtest --ssh: %v", err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r sshLoadReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Sessions != 6 || r.Connected != 6 || r.InGame != 6 || r.Size != "80x24" {
+		t.Errorf("%d sessions at %s, %d connected, %d in a game; want 6 each at 80x24", r.Sessions, r.Size, r.Connected, r.InGame)
+	}
+	if len(r.Errors) != 0 {
+		t.Errorf("errors %v", r.Errors)
+	}
+	// A game screen streams at least a few hundred bytes a second, and the
+	// sessions steer once they play.
+	if r.BytesPerS < 500 || r.KeysSent < 6*10 || r.LoadCPUPerS <= 0 {
+		t.Errorf("%.0f B/s per session, %d keys sent, load generator CPU %.3f", r.BytesPerS, r.KeysSent, r.LoadCPUPerS)
+	}
+	if r.ServerLoad == nil || r.ServerLoad.CPUPerS <= 0 || r.ServerPerSess <= 0 || r.ServerPerSess > r.ServerLoad.CPUPerS {
+		t.Errorf("server figures %+v, %.4f per session", r.ServerLoad, r.ServerPerSess)
+	}
+}

@@ -19,8 +19,14 @@ import (
 // returns it with the SSH address it logged. Its stderr lines go to lines.
 func serveSSH(t *testing.T, hostKey string) (cmd *exec.Cmd, addr string, lines <-chan string) {
 	t.Helper()
-	cmd = exec.Command(binary(t), "serve", "--addr", "127.0.0.1:0", "--ssh", "127.0.0.1:0",
-		"--ssh-host-key", hostKey, "--players", "2", "--bots", "1")
+	return serveSSHWith(t, hostKey, "--players", "2", "--bots", "1")
+}
+
+// serveSSHWith is serveSSH with the other flags of serve given.
+func serveSSHWith(t *testing.T, hostKey string, args ...string) (cmd *exec.Cmd, addr string, lines <-chan string) {
+	t.Helper()
+	cmd = exec.Command(binary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--ssh", "127.0.0.1:0",
+		"--ssh-host-key", hostKey}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

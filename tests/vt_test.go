@@ -24,6 +24,7 @@ type vt struct {
 	autowrap bool
 	saved    [2]int
 	last     rune // for REP
+	after    func()
 
 	state  vtState
 	params []byte
@@ -123,12 +124,25 @@ func (v *vt) Cell(x, y int) rune {
 
 func (v *vt) Write(p []byte) (int, error) {
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	v.bytes += len(p)
 	for _, c := range p {
 		v.feed(c)
 	}
+	after := v.after
+	v.mu.Unlock()
+	if after != nil {
+		after()
+	}
 	return len(p), nil
+}
+
+// OnWrite has f called after each Write has been applied to the grid (by
+// the writer's goroutine, with the emulator unlocked): it sees the screen
+// as each piece of output left it.
+func (v *vt) OnWrite(f func()) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.after = f
 }
 
 func (v *vt) feed(c byte) {
