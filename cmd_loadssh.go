@@ -74,6 +74,10 @@ func runLoadSSH(f *loadFlags, fs *pflag.FlagSet, addr string, size termSize, std
 			return 1
 		}
 	}
+	if rep.ServerStatsErr != "" {
+		fmt.Fprintf(stderr, "ttytanks loadtest: --server-stats: %s\n", rep.ServerStatsErr)
+		return 1
+	}
 	if rep.InGame < rep.Sessions || len(rep.Errors) > 0 {
 		return 1
 	}
@@ -97,10 +101,12 @@ type sshLoadReport struct {
 	LoadCPUPerS   float64        `json:"loadgen_cpu_per_s"`
 	ServerLoad    *serverLoad    `json:"server_load,omitempty"`
 	ServerPerSess float64        `json:"server_cpu_per_session,omitempty"`
+	// ServerStatsErr is why --server-stats gave no figures.
+	ServerStatsErr string `json:"server_stats_error,omitempty"`
 }
 
 func (r *sshLoadReport) print(w io.Writer) {
-	fmt.Fprintf(w, "SSH load test of %s: %d sessions at %s for %.1fs\n", r.Server, r.Sessions, r.Size, r.DurationS)
+	fmt.Fprintf(w, "SSH load test of %s: %s at %s for %.1fs\n", r.Server, plural(r.Sessions, "session"), r.Size, r.DurationS)
 	row := func(k, v string, a ...any) { fmt.Fprintf(w, "  %-22s "+v+"\n", append([]any{k}, a...)...) }
 	row("connected", "%d of %d (%d reached a game)", r.Connected, r.Sessions, r.InGame)
 	row("connect", "p50 %.1f ms, p99 %.1f ms; in a game after p50 %.0f ms", r.ConnectP50ms, r.ConnectP99ms, r.InGameP50ms)
@@ -108,7 +114,7 @@ func (r *sshLoadReport) print(w io.Writer) {
 	row("errors", "%s", fmtErrors(r.Errors))
 	row("load generator CPU", "%.1f%% of a core", 100*r.LoadCPUPerS)
 	if s := r.ServerLoad; s != nil {
-		row("server CPU", "%.1f%% of a core: %.2f%% per session", 100*s.CPUPerS, 100*r.ServerPerSess)
+		row("server CPU", "%.1f%% of a core: %.2f%% per session in a game", 100*s.CPUPerS, 100*r.ServerPerSess)
 		row("server tick", "p50 %.0f µs, p99 %.0f µs (%.1f%% of the 16.7 ms tick)", s.TickP50us, s.TickP99us, s.TickP99us/166.67)
 	}
 }
@@ -211,12 +217,15 @@ func runSSHLoad(ctx context.Context, addr string, f *loadFlags, w, h int, progre
 	rep.InGameP50ms = quantile(game, 0.5)
 	rep.BytesPerS = float64(bytesAll) / wall.Seconds() / float64(max(rep.Connected, 1))
 	if f.srvStats != "" {
-		s, err := readServerLoad(f.srvStats)
+		s, err := readServerLoad(f.srvStats, began)
 		if err != nil {
-			return nil, fmt.Errorf("--server-stats: %w", err)
+			rep.ServerStatsErr = err.Error()
+		} else {
+			rep.ServerLoad = s
+			if rep.InGame > 0 {
+				rep.ServerPerSess = s.CPUPerS / float64(rep.InGame)
+			}
 		}
-		rep.ServerLoad = s
-		rep.ServerPerSess = s.CPUPerS / float64(max(rep.InGame, 1))
 	}
 	return rep, nil
 }

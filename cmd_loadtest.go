@@ -42,7 +42,7 @@ type loadFlags struct {
 func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("loadtest", "loadtest HOST[:PORT] [flags]   or   loadtest --ssh HOST:PORT [flags]", stdout)
 	var f loadFlags
-	fs.IntVar(&f.clients, "clients", 100, "protocol clients to run (1-20000)")
+	fs.IntVar(&f.clients, "clients", 100, "protocol clients to run (1-20000; SSH sessions with --ssh: 1-2000)")
 	fs.DurationVar(&f.duration, "duration", 30*time.Second, "how long to run, ramp included; the test then stops by itself")
 	fs.Float64Var(&f.ramp, "ramp", 100, "clients started per second")
 	fs.BoolVar(&f.predict, "predict", false, "run full predicting client cores (and count hash mismatches) instead of light ones")
@@ -60,7 +60,21 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *sshAddr != "" {
+		// An SSH session quick-matches from the lobby and steers with
+		// random keys over its TCP connection: the UDP clients' choices
+		// do not apply, and are refused rather than ignored.
+		for _, name := range []string{"predict", "policy", "quick", "room"} {
+			if fs.Changed(name) {
+				return usageError(stderr, "loadtest", fmt.Sprintf("--%s is for UDP clients, not with --ssh", name))
+			}
+		}
+		if f.sim.changed(fs) {
+			return usageError(stderr, "loadtest", "the --sim-* flags are for UDP clients, not with --ssh")
+		}
 		return runLoadSSH(&f, fs, *sshAddr, size, stdout, stderr)
+	}
+	if fs.Changed("size") {
+		return usageError(stderr, "loadtest", "--size is the PTY of --ssh sessions: give it with --ssh")
 	}
 	if fs.NArg() != 1 {
 		return usageError(stderr, "loadtest", "give the server's address: loadtest HOST[:PORT]")
@@ -85,6 +99,9 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := f.sim.check(); err != nil {
 		return usageError(stderr, "loadtest", err.Error())
+	}
+	if *quick && fs.Changed("room") {
+		return usageError(stderr, "loadtest", "give --quick or --room, not both")
 	}
 	f.room, err = roomRequest(*quick, fs.Changed("room"), *roomName, false, "")
 	if err != nil {
@@ -113,6 +130,10 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ttytanks loadtest: --json: %v\n", err)
 			return 1
 		}
+	}
+	if rep.ServerStatsErr != "" {
+		fmt.Fprintf(stderr, "ttytanks loadtest: --server-stats: %s\n", rep.ServerStatsErr)
+		return 1
 	}
 	if rep.Connected < rep.Clients || rep.errorsTotal() > 0 || rep.HashMismatches > 0 {
 		return 1
@@ -423,6 +444,7 @@ type loadReport struct {
 	Errors          map[string]int `json:"errors"`
 	LoadCPUPerS     float64        `json:"loadgen_cpu_per_s"`
 	ServerLoad      *serverLoad    `json:"server_load,omitempty"`
+	ServerStatsErr  string         `json:"server_stats_error,omitempty"` // why --server-stats gave no figures
 }
 
 func (r *loadReport) errorsTotal() int {
@@ -458,7 +480,11 @@ func (r *loadReport) print(w io.Writer) {
 	row("errors", "%s", fmtErrors(r.Errors))
 	row("load generator CPU", "%.1f%% of a core", 100*r.LoadCPUPerS)
 	if s := r.ServerLoad; s != nil {
-		row("server CPU", "%.1f%% of a core for %d players in %d rooms: %.3f%% per player", 100*s.CPUPerS, s.Players, s.Rooms, 100*s.CPUPerS/float64(max(s.Players, 1)))
+		perPlayer := ""
+		if s.Players > 0 {
+			perPlayer = fmt.Sprintf(": %.3f%% per player", 100*s.CPUPerS/float64(s.Players))
+		}
+		row("server CPU", "%.1f%% of a core for %d players in %d rooms%s", 100*s.CPUPerS, s.Players, s.Rooms, perPlayer)
 		row("server tick", "p50 %.0f µs, p99 %.0f µs (%.1f%% of the 16.7 ms tick)", s.TickP50us, s.TickP99us, s.TickP99us/166.67)
 		row("server datagrams", "%.0f/s in, %.0f/s out", s.DatagramsInPerS, s.DatagramsOutPerS)
 	}
@@ -596,9 +622,9 @@ func runLoad(ctx context.Context, target netip.AddrPort, f *loadFlags, progress 
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
 	closeLoadClients(snapshot())
 	if f.srvStats != "" {
-		s, err := readServerLoad(f.srvStats)
+		s, err := readServerLoad(f.srvStats, began)
 		if err != nil {
-			return nil, fmt.Errorf("--server-stats: %w", err)
+			rep.ServerStatsErr = err.Error()
 		}
 		rep.ServerLoad = s
 	}

@@ -138,7 +138,14 @@ func (f *sshFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
 }
 
-func (f *sshFlags) check() error {
+func (f *sshFlags) check(fs *pflag.FlagSet) error {
+	if f.addr == "" {
+		for _, n := range []string{"ssh-host-key", "ssh-idle", "ssh-max", "ssh-fps", "ssh-authorized-keys"} {
+			if fs.Changed(n) {
+				return fmt.Errorf("--%s is for SSH play: give --ssh ADDR too", n)
+			}
+		}
+	}
 	if f.idle <= 0 {
 		return fmt.Errorf("--ssh-idle must be positive")
 	}
@@ -249,7 +256,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *play && f.bots >= f.players {
 		return usageError(stderr, "serve", fmt.Sprintf("--play takes a seat: with --players %d, --bots must be 0..%d", f.players, f.players-1))
 	}
-	if err := sf.check(); err != nil {
+	if err := sf.check(fs); err != nil {
 		return usageError(stderr, "serve", err.Error())
 	}
 	if err := uf.check(); err != nil {
@@ -530,6 +537,7 @@ type playerStatsJSON struct {
 	Name    string `json:"name"`
 	Bot     bool   `json:"bot"`
 	Addr    string `json:"addr,omitempty"`
+	SSHFrom string `json:"ssh_from,omitempty"` // an SSH player's client address (addr is then in-process)
 	Real    uint64 `json:"real_ticks"`
 	Held    uint64 `json:"held_ticks"`
 	Neutral uint64 `json:"neutral_ticks"`
@@ -542,7 +550,7 @@ func writeServerStats(file string, st netcode.ServerStats, load serverLoad) erro
 	conv := func(ps []netcode.PlayerStats) []playerStatsJSON {
 		out := make([]playerStatsJSON, 0, len(ps))
 		for _, p := range ps {
-			out = append(out, playerStatsJSON{Room: p.Room, Slot: p.Slot, Name: p.Name, Bot: p.Bot, Addr: p.Addr, Real: p.RealTicks,
+			out = append(out, playerStatsJSON{Room: p.Room, Slot: p.Slot, Name: p.Name, Bot: p.Bot, Addr: p.Addr, SSHFrom: p.SSHFrom, Real: p.RealTicks,
 				Held: p.HeldTicks, Neutral: p.NeutralTicks, Late: p.LateInputs, Score: p.Score})
 		}
 		return out
@@ -689,8 +697,18 @@ func (m *loadMeter) load(st *netcode.ServerStats) serverLoad {
 	return l
 }
 
-// readServerLoad reads the "load" of a serve --stats-json file.
-func readServerLoad(file string) (*serverLoad, error) {
+// readServerLoad reads the "load" of a serve --stats-json file, which must
+// have been written since the given time: a file left by an earlier server
+// would report that server's figures.
+func readServerLoad(file string, since time.Time) (*serverLoad, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if fi.ModTime().Before(since) {
+		return nil, fmt.Errorf("%s was last written at %s, before this run began: is a serve --stats-json %s --stats-every 1s running?",
+			file, fi.ModTime().Format(time.TimeOnly), file)
+	}
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err

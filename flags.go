@@ -14,8 +14,8 @@ import (
 	"ttytanks/netcode"
 )
 
-// simFlags are the network-condition simulator flags shared by serve, join
-// and play.
+// simFlags are the network-condition simulator flags shared by serve, join,
+// play and loadtest.
 type simFlags struct {
 	latency, jitter    time.Duration
 	loss, dup, reorder percent
@@ -29,6 +29,16 @@ func (f *simFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.dup, "sim-dup", "simulated duplicate rate, each direction (e.g. 2%)")
 	fs.Var(&f.reorder, "sim-reorder", "simulated reorder rate: datagrams held back 1-3 ticks (e.g. 5%)")
 	fs.Uint64Var(&f.seed, "sim-seed", 1, "seed of the network simulator")
+}
+
+// changed reports whether any --sim-* flag was given.
+func (f *simFlags) changed(fs *pflag.FlagSet) bool {
+	for _, n := range []string{"sim-latency", "sim-jitter", "sim-loss", "sim-dup", "sim-reorder", "sim-seed"} {
+		if fs.Changed(n) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *simFlags) impairment() netcode.Impairment {

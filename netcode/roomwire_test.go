@@ -341,6 +341,13 @@ func TestSSHPlayersCountByTheirOrigin(t *testing.T) {
 	if _, why := rawJoin(t, s, simEpoch, mem(3), 13, proto.Join{Name: "ssh", Kind: proto.RoomNamed, Room: "s0"}); why != proto.RejectAddrLimit {
 		t.Fatalf("a fourth seat from one SSH client's address: %v, want the address limit", why)
 	}
+	// The operator sees where an SSH player comes from, not only the
+	// in-process address its session plays from.
+	for _, p := range s.Stats().Players {
+		if p.SSHFrom != home.String() || p.Addr != mem(0).String() && p.Addr != mem(1).String() && p.Addr != mem(2).String() {
+			t.Errorf("player %s: addr %q, SSH from %q; want an in-memory address and %s", p.Name, p.Addr, p.SSHFrom, home)
+		}
+	}
 	// Rooms opened count too: a spectator place opens nothing, so leave
 	// seats aside and open rooms from a fresh origin's peers.
 	other := netip.MustParseAddr("198.51.100.21")

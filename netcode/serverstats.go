@@ -12,6 +12,9 @@ type PlayerStats struct {
 	Name      string
 	Bot       bool
 	Addr      string
+	// SSHFrom is the IP address of an SSH player's client (Addr is then
+	// the in-process address its session plays from); "" otherwise.
+	SSHFrom string
 	Connected bool
 	// MarginMs is how early (positive) or late the player's latest input
 	// arrived.
@@ -131,6 +134,11 @@ func (s *Server) playerStats(r *room, p *seat) PlayerStats {
 	ps.RealTicks, ps.HeldTicks, ps.NeutralTicks, ps.LateInputs = p.in.counts()
 	if p.human() {
 		ps.Addr = p.addr.String()
+		if ip := p.addr.Addr().Unmap(); s.cfg.Origin != nil && MemPrefix.Contains(ip) {
+			if o, ok := s.cfg.Origin(p.addr); ok {
+				ps.SSHFrom = o.String()
+			}
+		}
 	}
 	return ps
 }

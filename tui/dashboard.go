@@ -359,6 +359,9 @@ func (d *dashboard) playerTable(rooms []netcode.RoomStats, h int) []string {
 			name := cleanText(p.Name)
 			nameStyle := d.value
 			margin, addr := strconv.Itoa(p.MarginMs)+"ms", cleanText(p.Addr)
+			if p.SSHFrom != "" {
+				addr = "ssh " + cleanText(p.SSHFrom)
+			}
 			switch {
 			case p.Bot:
 				name += " (bot)"

@@ -46,6 +46,9 @@ func checkFits(t *testing.T, what, out string, w, h int) {
 
 func TestDashboardContent(t *testing.T) {
 	st := busyServer(2, 2)
+	// p0-1 plays over SSH: the operator sees where from.
+	p := &st.Rooms[0].Players[1]
+	p.Addr, p.SSHFrom = "127.0.77.1:10003", "203.0.113.9"
 	info := testDashInfo
 	info.Note = "kicked p1-1"
 	out := RenderDashboard(st, info, testLogs(3), 120, 40, true)
@@ -60,6 +63,7 @@ func TestDashboardContent(t *testing.T) {
 		"room1 K3YC0DE 2/2 1 0 playing 3 (to 5) 201 µs 4242 00abc001",
 		"room0 0 p0-0 (bot) 0 - 3 1 2 -",
 		"room1 1 p1-1 1 12ms 3 1 2 10.0.1.1:5000",
+		"room0 1 p0-1 1 12ms 3 1 2 ssh 203.0.113.9",
 		"kicked p1-1",
 		`msg="log line 1"`, `msg="log line 3"`,
 		"Ctrl-C",

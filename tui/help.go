@@ -18,7 +18,7 @@ var helpKeys = []helpEntry{
 	{"n", "show or hide the names on the map"},
 	{"Tab", "sidebar: full, middle, scores and events"},
 	{"1-8", "spectating: follow that player"},
-	{"r / l", "match over: vote for a rematch / to the lobby"},
+	{"r / l", "vote for a rematch (match over) / to the lobby"},
 	{"? / F1", "this help; Esc closes it"},
 	{"q / Ctrl-C", "quit"},
 }
