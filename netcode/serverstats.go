@@ -8,13 +8,13 @@ import (
 
 // PlayerStats is the server's view of one seat.
 type PlayerStats struct {
-	Slot      int
-	Name      string
-	Bot       bool
-	Addr      string
+	Slot int
+	Name string
+	Bot  bool
+	Addr string
 	// SSHFrom is the IP address of an SSH player's client (Addr is then
 	// the in-process address its session plays from); "" otherwise.
-	SSHFrom string
+	SSHFrom   string
 	Connected bool
 	// MarginMs is how early (positive) or late the player's latest input
 	// arrived.
