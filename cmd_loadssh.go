@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
-	"golang.org/x/term"
 )
 
 // termSize is a --size WxH value in cells.
@@ -57,26 +55,13 @@ func runLoadSSH(f *loadFlags, fs *pflag.FlagSet, addr string, size termSize, std
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var progress io.Writer
-	if fd, ok := stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
-		progress = stderr
-	}
-	rep, err := runSSHLoad(ctx, addr, f, size.w, size.h, progress)
+	rep, err := runSSHLoad(ctx, addr, f, size.w, size.h, progressWriter(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks loadtest: %v\n", err)
 		return 1
 	}
-	rep.print(stdout)
-	if f.jsonFile != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(f.jsonFile, append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "ttytanks loadtest: --json: %v\n", err)
-			return 1
-		}
-	}
-	if rep.ServerStatsErr != "" {
-		fmt.Fprintf(stderr, "ttytanks loadtest: --server-stats: %s\n", rep.ServerStatsErr)
-		return 1
+	if code := emitReport(stdout, stderr, rep, f.jsonFile, rep.ServerStatsErr); code != 0 {
+		return code
 	}
 	if rep.InGame < rep.Sessions || len(rep.Errors) > 0 {
 		return 1
@@ -169,25 +154,15 @@ func runSSHLoad(ctx context.Context, addr string, f *loadFlags, w, h int, progre
 		}()
 	}
 	if progress != nil {
-		go func() {
-			tk := time.NewTicker(500 * time.Millisecond)
-			defer tk.Stop()
-			for {
-				select {
-				case <-runCtx.Done():
-					fmt.Fprint(progress, "\r\x1b[K")
-					return
-				case <-tk.C:
+		go showProgress(runCtx, progress, began, f.duration, func() string {
+			n := 0
+			for _, lc := range clients {
+				if lc.inGame.Load() {
+					n++
 				}
-				n := 0
-				for _, lc := range clients {
-					if lc.inGame.Load() {
-						n++
-					}
-				}
-				fmt.Fprintf(progress, "\r%5.1fs of %v  %d of %d sessions in a game\x1b[K", time.Since(began).Seconds(), f.duration, n, f.clients)
 			}
-		}()
+			return fmt.Sprintf("%d of %d sessions in a game", n, f.clients)
+		})
 	}
 	wg.Wait()
 	wall := time.Since(began)

@@ -114,28 +114,62 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var progress io.Writer
-	if fd, ok := stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
-		progress = stderr
-	}
-	rep, err := runLoad(ctx, target, &f, progress)
+	rep, err := runLoad(ctx, target, &f, progressWriter(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks loadtest: %v\n", err)
 		return 1
 	}
+	if code := emitReport(stdout, stderr, rep, f.jsonFile, rep.ServerStatsErr); code != 0 {
+		return code
+	}
+	if rep.Connected < rep.Clients || rep.errorsTotal() > 0 || rep.HashMismatches > 0 {
+		return 1
+	}
+	return 0
+}
+
+// progressWriter is where a load test draws its progress line: stderr
+// when it is a terminal, else nowhere.
+func progressWriter(stderr io.Writer) io.Writer {
+	if fd, ok := stderr.(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
+		return stderr
+	}
+	return nil
+}
+
+// showProgress redraws a progress line on w twice a second until ctx
+// ends, then erases it: a bar of the time passed out of d since began,
+// and what counts says.
+func showProgress(ctx context.Context, w io.Writer, began time.Time, d time.Duration, counts func() string) {
+	tk := time.NewTicker(500 * time.Millisecond)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			fmt.Fprint(w, "\r\x1b[K")
+			return
+		case <-tk.C:
+		}
+		frac := min(1, float64(time.Since(began))/float64(d))
+		bar := strings.Repeat("█", int(frac*30)) + strings.Repeat("░", 30-int(frac*30))
+		fmt.Fprintf(w, "\r%s %5.1fs of %v  %s\x1b[K", bar, time.Since(began).Seconds(), d, counts())
+	}
+}
+
+// emitReport prints a load test's report, writes it as JSON to jsonFile
+// (when given) and then says why the server's figures are missing (when
+// statsErr is set, the exit code is 1).
+func emitReport(stdout, stderr io.Writer, rep interface{ print(io.Writer) }, jsonFile, statsErr string) int {
 	rep.print(stdout)
-	if f.jsonFile != "" {
+	if jsonFile != "" {
 		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(f.jsonFile, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(jsonFile, append(b, '\n'), 0o644); err != nil {
 			fmt.Fprintf(stderr, "ttytanks loadtest: --json: %v\n", err)
 			return 1
 		}
 	}
-	if rep.ServerStatsErr != "" {
-		fmt.Fprintf(stderr, "ttytanks loadtest: --server-stats: %s\n", rep.ServerStatsErr)
-		return 1
-	}
-	if rep.Connected < rep.Clients || rep.errorsTotal() > 0 || rep.HashMismatches > 0 {
+	if statsErr != "" {
+		fmt.Fprintf(stderr, "ttytanks loadtest: --server-stats: %s\n", statsErr)
 		return 1
 	}
 	return 0
@@ -587,15 +621,7 @@ func runLoad(ctx context.Context, target netip.AddrPort, f *loadFlags, progress 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tk := time.NewTicker(500 * time.Millisecond)
-			defer tk.Stop()
-			for {
-				select {
-				case <-runCtx.Done():
-					fmt.Fprint(progress, "\r\x1b[K")
-					return
-				case <-tk.C:
-				}
+			showProgress(runCtx, progress, began, f.duration, func() string {
 				playing := 0
 				for _, lc := range snapshot() {
 					lc.mu.Lock()
@@ -604,10 +630,8 @@ func runLoad(ctx context.Context, target netip.AddrPort, f *loadFlags, progress 
 					}
 					lc.mu.Unlock()
 				}
-				frac := min(1, float64(time.Since(began))/float64(f.duration))
-				bar := strings.Repeat("█", int(frac*30)) + strings.Repeat("░", 30-int(frac*30))
-				fmt.Fprintf(progress, "\r%s %5.1fs of %v  %d of %d clients playing\x1b[K", bar, time.Since(began).Seconds(), f.duration, playing, f.clients)
-			}
+				return fmt.Sprintf("%d of %d clients playing", playing, f.clients)
+			})
 		}()
 	}
 	<-runCtx.Done()
