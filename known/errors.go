@@ -1,0 +1,65 @@
+package known
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrBadFingerprint is wrapped by ParseFingerprint's errors, and by
+	// CheckPinned's for a malformed fingerprint.
+	ErrBadFingerprint = errors.New("known: bad server key fingerprint")
+	// ErrBadServer is wrapped by CanonicalServer's errors: a server
+	// address that is not HOST:PORT.
+	ErrBadServer = errors.New("known: bad server address")
+	// ErrBadKey is returned for a public key that is not
+	// ed25519.PublicKeySize bytes long.
+	ErrBadKey = errors.New("known: the server key is not an Ed25519 public key")
+	// ErrTooLarge is wrapped when the known_servers file is, or would
+	// grow, larger than MaxFileSize.
+	ErrTooLarge = errors.New("known: known_servers file too large")
+	// ErrUnsafeFile is wrapped when the known_servers file is a symbolic
+	// link, not a regular file, owned by another user, or writable by
+	// group or others: then someone else could choose which keys it trusts.
+	ErrUnsafeFile = errors.New("known: unsafe known_servers file")
+)
+
+// ChangedError is Check's refusal of a server whose remembered key differs
+// from the one it offers. Its message is the whole warning for the user.
+type ChangedError struct {
+	Server     string // the server, as CanonicalServer names it
+	Path       string // the known_servers file
+	Line       int    // the line, from 1, that holds the remembered key
+	Remembered string // the remembered key's fingerprint
+	Offered    string // the offered key's fingerprint
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf(`known: WARNING: the key of game server %s has CHANGED.
+Someone may be intercepting your connection (a man-in-the-middle attack),
+or the server's operator may have replaced its key.
+  remembered key  %s  (%s, line %d)
+  offered key     %s
+Not connecting. Check the offered fingerprint with the server's operator
+("ttytanks serve" logs its fingerprint when it starts). If it is right,
+accept it: delete line %d of %s,
+or join with --server-key %s`,
+		e.Server, e.Remembered, e.Path, e.Line, e.Offered, e.Line, e.Path, e.Offered)
+}
+
+// PinError is CheckPinned's refusal of a server whose key does not have
+// the pinned fingerprint.
+type PinError struct {
+	Server  string // the server, as CanonicalServer names it
+	Pinned  string // the fingerprint the user gave
+	Offered string // the offered key's fingerprint
+}
+
+func (e *PinError) Error() string {
+	return fmt.Sprintf(`known: the key of game server %s does not match --server-key.
+  pinned key   %s
+  offered key  %s
+Not connecting: someone may be intercepting your connection, or the
+fingerprint was mistyped; check it with the server's operator.`,
+		e.Server, e.Pinned, e.Offered)
+}
