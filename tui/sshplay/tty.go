@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -85,7 +86,9 @@ type ChannelTty struct {
 	closed chan struct{}
 
 	mu       sync.Mutex
-	in       []byte        // queued input, at most InputBurst bytes
+	in       []byte        // queued input, at most InputBurst bytes, whole UTF-8 sequences only
+	pend     []byte        // the start of a UTF-8 sequence the last channel read cut, at most 3 bytes
+	clean    []byte        // scratch: a read's bytes with invalid UTF-8 removed
 	tokens   float64       // bytes Pump may still queue now
 	refilled time.Duration // when tokens was last topped up, since base
 	drain    chan struct{}
@@ -150,12 +153,16 @@ func (t *ChannelTty) queue(b []byte, now time.Duration) bool {
 	}
 	t.tokens = min(InputBurst, t.tokens+(now-t.refilled).Seconds()*InputRate)
 	t.refilled = now
-	take := min(len(b), int(t.tokens), InputBurst-len(t.in))
+	c, invalid := t.cleanUTF8(b)
+	take := min(len(c), int(t.tokens), InputBurst-len(t.in))
+	for take > 0 && take < len(c) && !utf8.RuneStart(c[take]) {
+		take-- // never queue part of a character
+	}
 	t.tokens -= float64(take)
-	t.in = append(t.in, b[:take]...)
+	t.in = append(t.in, c[:take]...)
 	t.mu.Unlock()
-	if take < len(b) {
-		t.dropped.Add(int64(len(b) - take))
+	if n := invalid + len(c) - take; n > 0 {
+		t.dropped.Add(int64(n))
 	}
 	if take > 0 {
 		select {
@@ -166,8 +173,41 @@ func (t *ChannelTty) queue(b []byte, now time.Duration) bool {
 	return true
 }
 
+// cleanUTF8 returns b, after the start of a sequence the last read cut,
+// as whole UTF-8 sequences only: the bytes of invalid sequences are
+// removed (and counted in invalid), and a sequence b cuts at its end is
+// kept for the next read. tcell's input scanner spins for ever on a byte
+// that starts no valid sequence, so none may reach it. t.mu is held.
+func (t *ChannelTty) cleanUTF8(b []byte) (c []byte, invalid int) {
+	c = t.clean[:0]
+	if len(t.pend) > 0 {
+		b = append(t.pend, b...) // pend is at most 3 bytes: this copies the read once
+		t.pend = nil
+	}
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			c = append(c, b[i])
+			i++
+			continue
+		}
+		if !utf8.FullRune(b[i:]) { // cut at the end of this read
+			t.pend = append(t.pend[:0:0], b[i:]...)
+			break
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+		} else {
+			c = append(c, b[i:i+size]...)
+		}
+		i += size
+	}
+	t.clean = c
+	return c, invalid
+}
+
 // Dropped is the number of input bytes discarded as beyond what a player
-// can type.
+// can type, or as not UTF-8.
 func (t *ChannelTty) Dropped() int64 { return t.dropped.Load() }
 
 // goneOnce calls OnGone the first time.
@@ -230,6 +270,12 @@ func (t *ChannelTty) Read(p []byte) (int, error) {
 		t.mu.Lock()
 		if len(t.in) > 0 {
 			n := copy(p, t.in)
+			for m := n; m > 0 && m < len(t.in); m-- {
+				if utf8.RuneStart(t.in[m]) {
+					n = m // end the read between characters
+					break
+				}
+			}
 			t.in = t.in[:copy(t.in, t.in[n:])]
 			t.mu.Unlock()
 			return n, nil
