@@ -149,8 +149,8 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 	if f.idle <= 0 {
 		return fmt.Errorf("--ssh-idle must be positive")
 	}
-	if f.max < 1 {
-		return fmt.Errorf("--ssh-max must be at least 1")
+	if f.max < 1 || f.max > 100000 {
+		return fmt.Errorf("--ssh-max must be 1..100000")
 	}
 	if f.fps < 10 || f.fps > 60 {
 		return fmt.Errorf("--ssh-fps must be 10..60")

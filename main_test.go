@@ -65,6 +65,8 @@ func TestDispatch(t *testing.T) {
 		{[]string{"serve", "--ssh", ":0", "--ssh-fps", "9"}, 2, "", "--ssh-fps must be 10..60"},
 		{[]string{"serve", "--ssh-fps", "20"}, 2, "", "--ssh-fps is for SSH play: give --ssh ADDR too"},
 		{[]string{"serve", "--ssh-idle", "1m"}, 2, "", "--ssh-idle is for SSH play"},
+		{[]string{"serve", "--ssh", ":0", "--ssh-max", "2305843009213693952"}, 2, "", "--ssh-max must be 1..100000"},
+		{[]string{"serve", "--ssh", ":0", "--ssh-max", "0"}, 2, "", "--ssh-max must be 1..100000"},
 		{[]string{"loadtest"}, 2, "", "give the server's address"},
 		{[]string{"loadtest", "127.0.0.1:7777", "--clients", "0"}, 2, "", "--clients must be 1..20000"},
 		{[]string{"loadtest", "127.0.0.1:7777", "--ramp", "0"}, 2, "", "--ramp must be a positive rate"},

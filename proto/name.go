@@ -9,13 +9,15 @@ import (
 // removes ANSI/ECMA-48 escape sequences (ESC and what follows it: CSI,
 // OSC/DCS/APC/PM/SOS strings up to BEL or ESC \, and two-byte escapes),
 // every other rune that unicode.IsPrint rejects (control characters, C1
-// codes, format characters, invalid UTF-8) and leading and trailing
-// spaces, then bounds the result to MaxNameLen bytes without splitting a
+// codes, format characters, invalid UTF-8), combining marks that follow
+// no character or a space (a name of marks alone would show as nothing)
+// and leading and trailing spaces, then bounds the result to MaxNameLen bytes without splitting a
 // rune. It returns "" when nothing printable remains; the caller picks a
 // default. SanitizeName is idempotent.
 func SanitizeName(s string) string {
 	var out [MaxNameLen]byte
 	n := 0
+	base := false // the last rune kept is a character a combining mark may go on
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == 0x1b {
@@ -30,10 +32,17 @@ func SanitizeName(s string) string {
 		if r == ' ' && n == 0 {
 			continue // leading space
 		}
+		mark := unicode.Is(unicode.M, r)
+		if mark && !base {
+			continue // a combining mark on nothing, or on a space, shows as nothing
+		}
 		if n+size > MaxNameLen {
 			break
 		}
 		n += utf8.EncodeRune(out[n:], r)
+		if !mark {
+			base = r != ' '
+		}
 	}
 	for n > 0 && out[n-1] == ' ' {
 		n--
@@ -89,8 +98,9 @@ func skipEscape(s string, i int) int {
 }
 
 // isSanitized reports whether name is in the form SanitizeName returns:
-// at most MaxNameLen bytes of valid UTF-8, every rune printable, no leading
-// or trailing space. It does not allocate.
+// at most MaxNameLen bytes of valid UTF-8, every rune printable, every
+// combining mark on a character, no leading or trailing space. It does not
+// allocate.
 func isSanitized(name []byte) bool {
 	if len(name) > MaxNameLen {
 		return false
@@ -98,10 +108,18 @@ func isSanitized(name []byte) bool {
 	if len(name) > 0 && (name[0] == ' ' || name[len(name)-1] == ' ') {
 		return false
 	}
+	base := false
 	for len(name) > 0 {
 		r, size := utf8.DecodeRune(name)
 		if (r == utf8.RuneError && size == 1) || !shown(r) {
 			return false
+		}
+		if unicode.Is(unicode.M, r) {
+			if !base {
+				return false
+			}
+		} else {
+			base = r != ' '
 		}
 		name = name[size:]
 	}

@@ -107,10 +107,16 @@ func TestSanitizeNameDropsInvisibles(t *testing.T) {
 		"a\u3164":            "a", // Hangul filler after a
 		"\u3164\u3164":       "",  // nothing visible left: no name
 		"root\u3164admin":    "rootadmin",
-		"\u2800\u2800x":      "x",    // Braille blanks
-		"x\ufe0f":            "x",    // a variation selector
-		"\u115f\u1160\uffa0": "",     // the other Hangul fillers
-		"café":               "café", // visible letters stay
+		"\u2800\u2800x":      "x",          // Braille blanks
+		"x\ufe0f":            "x",          // a variation selector
+		"\u115f\u1160\uffa0": "",           // the other Hangul fillers
+		"café":               "café",       // visible letters stay
+		"cafe\u0301":         "cafe\u0301", // a combining accent on its letter stays
+		"\u0301\u0301\u0301": "",           // marks on nothing
+		"\u20dd\u20dd\u20dd": "",           // enclosing marks on nothing
+		"\u0e31\u0e31":       "",           // Thai vowel marks on nothing
+		"a \u0301b":          "a b",        // a mark on a space
+		"\u0301ann":          "ann",
 	} {
 		if got := SanitizeName(in); got != want {
 			t.Errorf("SanitizeName(%q) = %q, want %q", in, got, want)
@@ -121,5 +127,8 @@ func TestSanitizeNameDropsInvisibles(t *testing.T) {
 	}
 	if isSanitized([]byte("a\u3164")) {
 		t.Error("a name with a Hangul filler passes as sanitised")
+	}
+	if isSanitized([]byte("\u0301\u0301")) {
+		t.Error("a name of combining marks alone passes as sanitised")
 	}
 }

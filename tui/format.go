@@ -15,7 +15,7 @@ import (
 // fmtHP draws hit points as hearts ("♥♥♡") or, in ASCII, "HP 2/3".
 func fmtHP(hp int8, g *glyphs) string {
 	hp = min(max(hp, 0), game.TankHP)
-	if g == &asciiGlyphs {
+	if g.ascii {
 		return "HP " + strconv.Itoa(int(hp)) + "/" + strconv.Itoa(game.TankHP)
 	}
 	return strings.Repeat(g.heart, int(hp)) + strings.Repeat(g.noHeart, game.TankHP-int(hp))
@@ -48,7 +48,7 @@ func fmtSignedMS(d time.Duration) string {
 // fmtUS formats a duration in whole microseconds.
 func fmtUS(d time.Duration, g *glyphs) string {
 	unit := " µs"
-	if g == &asciiGlyphs {
+	if g.ascii {
 		unit = " us"
 	}
 	return strconv.FormatInt(d.Round(time.Microsecond).Microseconds(), 10) + unit

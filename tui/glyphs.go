@@ -34,6 +34,9 @@ type glyphs struct {
 	// bigPixel is a lit pixel of the countdown's big characters, unlike a
 	// wall; "" draws each character with itself.
 	bigPixel string
+	// ascii marks the ASCII set and its copies: text made elsewhere (the
+	// sidebar's headers, units) is then kept to ASCII too.
+	ascii bool
 }
 
 var unicodeGlyphs = glyphs{
@@ -93,6 +96,7 @@ var asciiGlyphs = glyphs{
 	watchKeysShort: "1-8 follow, ? help, q quit",
 	winner:         "*",
 	voted:          "yes",
+	ascii:          true,
 }
 
 // aimIndex maps a tank's aim (each of AimX, AimY in {-1,0,1}) to an index

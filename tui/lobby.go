@@ -155,6 +155,7 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 					hooks.afterKey()
 				}
 			case *tcell.EventResize:
+				r.Invalidate()
 				screen.Sync()
 				draw()
 			}

@@ -232,7 +232,7 @@ func (l *lobby) drawRoom(r *Renderer, look *lobbyLook, y, w int, widths []int, r
 
 // lockMark marks a private room: two cells.
 func lockMark(g *glyphs) string {
-	if g == &asciiGlyphs {
+	if g.ascii {
 		return "* "
 	}
 	return "🔒"
@@ -240,7 +240,7 @@ func lockMark(g *glyphs) string {
 
 // lobbyKeys is the key help on the lobby's last row.
 func lobbyKeys(g *glyphs) string {
-	if g == &asciiGlyphs {
+	if g.ascii {
 		return "arrows/jk pick, Enter join, s watch, n quick match, c create, p code, q quit"
 	}
 	return "↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · q quit"
@@ -327,7 +327,7 @@ func createPanel(t *theme, maxW int, f *createForm) string {
 	}
 	row(fieldPrivate, "private", "‹ "+private+" ›", "joined by its code")
 	block := t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
-	if g == &asciiGlyphs {
+	if g.ascii {
 		block = strings.NewReplacer("‹", "<", "›", ">").Replace(block)
 	}
 	return renderPanel(t, maxW, "create a room", block,
@@ -345,7 +345,7 @@ func codePanel(t *theme, maxW int, f *textField) string {
 
 // formKeys is the key help of the create form.
 func formKeys(g *glyphs, verb string) string {
-	if g == &asciiGlyphs {
+	if g.ascii {
 		return "Tab/up/down field, left/right change, Enter " + verb + ", Esc back"
 	}
 	return "Tab/↑↓ field · ←→ change · Enter " + verb + " · Esc back"

@@ -186,6 +186,13 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 
 // begin starts a frame on a w×h screen. A new size makes every cell
 // unknown, so the frame writes them all.
+// Invalidate makes the next frame write every cell, as the first does.
+// Call it when the screen's own cells may no longer be what this Renderer
+// last wrote: after a resize event (tcell crops and regrows its buffer, so
+// a window shrunk and restored between two frames comes back blank at the
+// same size) and before a Sync.
+func (r *Renderer) Invalidate() { r.ink = nil }
+
 func (r *Renderer) begin(w, h int) {
 	if w != r.w || h != r.h || r.ink == nil {
 		r.w, r.h = w, h

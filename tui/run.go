@@ -178,6 +178,7 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 					hooks.afterKey()
 				}
 			case *tcell.EventResize:
+				renderer.Invalidate()
 				screen.Sync()
 				frame()
 			}

@@ -328,6 +328,18 @@ func TestRunResize(t *testing.T) {
 	if row, _ := rollbacksRow(); !hasSuffixTrim(row, "4567") {
 		t.Errorf("back at 80x24 the rollbacks row is %q", row)
 	}
+
+	// Away and back between two frames: the screen crops its cells to
+	// 20x5 and regrows them blank at the very size of the last frame; the
+	// frame after the resize event still draws every cell.
+	l.scr.SetSize(20, 5)
+	resize(80, 24)
+	if row, _ := rollbacksRow(); !hasSuffixTrim(row, "4567") {
+		t.Errorf("after 20x5 and back to 80x24 between frames the rollbacks row is %q", row)
+	}
+	if got, _ := cellAt(l.scr, testOX, testOY); got != "█" {
+		t.Errorf("after 20x5 and back between frames the maze's corner is %q, want a wall", got)
+	}
 }
 
 func indexOf(s, sub string) int { return runeIndex(s, sub) }

@@ -138,15 +138,20 @@ func allStates(t *testing.T) map[string]*netcode.View {
 
 var testSizes = [][2]int{{80, 24}, {79, 24}, {120, 40}, {200, 60}}
 
+// TestASCIIOnly: with ASCII, every screen is ASCII only, in a game opened
+// from the lobby too (as every SSH session's is: its key hints are a copy
+// of the glyph set).
 func TestASCIIOnly(t *testing.T) {
-	for name, v := range allStates(t) {
-		for _, size := range testSizes {
-			scr := drawTest(t, size[0], size[1], v, Options{ASCII: true, ShareAddr: "host:7777"})
-			cells, w, _ := scr.GetContents()
-			for i, c := range cells {
-				for _, r := range c.Runes {
-					if r >= 0x80 {
-						t.Fatalf("%s at %dx%d: cell (%d,%d) = %q is not ASCII", name, size[0], size[1], i%w, i/w, string(c.Runes))
+	for _, lobby := range []bool{false, true} {
+		for name, v := range allStates(t) {
+			for _, size := range testSizes {
+				scr := drawTest(t, size[0], size[1], v, Options{ASCII: true, ShareAddr: "host:7777", Lobby: lobby})
+				cells, w, _ := scr.GetContents()
+				for i, c := range cells {
+					for _, r := range c.Runes {
+						if r >= 0x80 {
+							t.Fatalf("%s at %dx%d (lobby %v): cell (%d,%d) = %q is not ASCII", name, size[0], size[1], lobby, i%w, i/w, string(c.Runes))
+						}
 					}
 				}
 			}

@@ -288,7 +288,7 @@ func (sb *sidebar) build(k sideKey) *sideFrame {
 // header renders a section header, "── name ─────", inner cells wide.
 func (sb *sidebar) header(name string, inner int) string {
 	rule := "─"
-	if sb.t.g == &asciiGlyphs {
+	if sb.t.g.ascii {
 		rule = "-"
 	}
 	n := max(inner-textWidth(name)-4, 0)

@@ -254,6 +254,7 @@ func Play(ctx context.Context, screen tcell.Screen, p *Player, opts tui.Options,
 				}
 				draw()
 			case *tcell.EventResize:
+				renderer.Invalidate()
 				screen.Sync()
 				draw()
 			}

@@ -5,6 +5,7 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -203,6 +204,9 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.MaxSessions > 100000 || cfg.MaxConns > 400000 {
+		return nil, fmt.Errorf("sshplay: MaxSessions %d or MaxConns %d beyond 100000 and 400000", cfg.MaxSessions, cfg.MaxConns)
 	}
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 4 * cfg.MaxSessions

@@ -85,17 +85,20 @@ type ChannelTty struct {
 	ready  chan struct{} // a token when input is queued
 	closed chan struct{}
 
-	mu       sync.Mutex
-	in       []byte        // queued input, at most InputBurst bytes, whole UTF-8 sequences only
-	pend     []byte        // the start of a UTF-8 sequence the last channel read cut, at most 3 bytes
-	clean    []byte        // scratch: a read's bytes with invalid UTF-8 removed
-	tokens   float64       // bytes Pump may still queue now
-	refilled time.Duration // when tokens was last topped up, since base
-	drain    chan struct{}
-	drained  bool
-	isClosed bool
-	size     tcell.WindowSize
-	onResize func()
+	mu        sync.Mutex
+	in        []byte        // queued input, at most InputBurst bytes, whole UTF-8 sequences only
+	pend      []byte        // the start of a UTF-8 sequence the last channel read cut, at most 3 bytes
+	clean     []byte        // scratch: a read's bytes with invalid UTF-8 removed
+	tokens    float64       // bytes Pump may still queue now
+	refilled  time.Duration // when tokens was last topped up, since base
+	drain     chan struct{}
+	drained   bool
+	isClosed  bool
+	size      tcell.WindowSize
+	onResize  func()
+	told      bool          // tcell was told a size at toldAt
+	toldAt    time.Duration // since base
+	resizeDue bool          // a tell is scheduled
 
 	base      time.Time    // when the Tty was made, with its monotonic reading
 	lastInput atomic.Int64 // nanoseconds since base
@@ -329,12 +332,47 @@ func (t *ChannelTty) WindowSize() (tcell.WindowSize, error) {
 	return t.size, nil
 }
 
+// ResizeEvery is the least time between two window sizes a ChannelTty
+// tells tcell: each makes the session lay out and draw its whole screen,
+// so a client sending window-changes as fast as it can would cost the
+// server a core. A person dragging a window's corner sees it follow ten
+// times a second, and always ends at the size they let go at.
+const ResizeEvery = 100 * time.Millisecond
+
 // Resize records a new window size in cells (clamped to MaxWidth x
-// MaxHeight) and tells tcell.
+// MaxHeight) and tells tcell: at once when it was last told at least
+// ResizeEvery ago, else when that time is up, of the newest size then.
 func (t *ChannelTty) Resize(width, height int) {
 	t.mu.Lock()
 	t.size = clampSize(width, height)
+	if t.resizeDue {
+		t.mu.Unlock()
+		return // the pending tell will give the newest size
+	}
+	now := time.Since(t.base)
+	if wait := t.toldAt + ResizeEvery - now; t.told && wait > 0 {
+		t.resizeDue = true
+		time.AfterFunc(wait, t.tellResize)
+		t.mu.Unlock()
+		return
+	}
+	t.told, t.toldAt = true, now
 	cb := t.onResize
+	t.mu.Unlock()
+	if cb != nil {
+		cb()
+	}
+}
+
+// tellResize tells tcell the size a coalesced Resize left.
+func (t *ChannelTty) tellResize() {
+	t.mu.Lock()
+	t.resizeDue = false
+	t.toldAt = time.Since(t.base)
+	cb := t.onResize
+	if t.isClosed {
+		cb = nil
+	}
 	t.mu.Unlock()
 	if cb != nil {
 		cb()

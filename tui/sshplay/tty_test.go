@@ -206,3 +206,48 @@ func TestTtyResizeClamps(t *testing.T) {
 		}
 	}
 }
+
+// TestTtyResizeCoalesced: a storm of window-changes tells tcell the first
+// at once and then at most one size per ResizeEvery, and the last told is
+// the last the client sent.
+func TestTtyResizeCoalesced(t *testing.T) {
+	tty := NewChannelTty(pipeChannel{}, 80, 24)
+	told := make(chan tcell.WindowSize, 1000)
+	tty.NotifyResize(func() {
+		ws, _ := tty.WindowSize()
+		told <- ws
+	})
+	start := time.Now()
+	for i := range 1000 {
+		tty.Resize(20+i%200, 5+i%90)
+	}
+	tty.Resize(77, 33)
+	burst := time.Since(start)
+	if ws := <-told; ws.Width != 20 || ws.Height != 5 {
+		t.Errorf("first size told %dx%d, want the first sent, 20x5", ws.Width, ws.Height)
+	}
+	var last tcell.WindowSize
+	n := 1
+	for last != (tcell.WindowSize{Width: 77, Height: 33}) {
+		select {
+		case last = <-told:
+			n++
+		case <-time.After(5 * ResizeEvery):
+			t.Fatalf("the last size told is %dx%d, want the last sent, 77x33", last.Width, last.Height)
+		}
+	}
+	if most := 2 + int(time.Since(start)/ResizeEvery); n > most || n >= 1001 {
+		t.Errorf("%d sizes told for 1001 window-changes over %v, want at most %d", n, burst, most)
+	}
+	// Once quiet for ResizeEvery, the next one is told at once.
+	time.Sleep(ResizeEvery) // the time the rule is about, not a synchronisation
+	tty.Resize(100, 30)
+	select {
+	case ws := <-told:
+		if ws.Width != 100 || ws.Height != 30 {
+			t.Errorf("after a quiet spell told %dx%d, want 100x30", ws.Width, ws.Height)
+		}
+	case <-time.After(ResizeEvery / 2):
+		t.Error("after a quiet spell the next window-change was not told at once")
+	}
+}
