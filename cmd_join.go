@@ -411,6 +411,26 @@ type headlessStats struct {
 	Rematches int             `json:"rematches"`
 	Winner    string          `json:"winner,omitempty"`
 	Results   []playerResults `json:"results,omitempty"`
+
+	// The rounds of the matches seen to their end, for RoundsPlayed and
+	// RoundsWithKill.
+	endedRounds, endedKills int
+}
+
+// roundsOf returns the rounds of v's match finished so far and how many
+// ended with a kill: a round's winner scores only by a kill (a round that
+// runs out of time is a draw).
+func roundsOf(v *netcode.View) (played, withKill int) {
+	if r := v.World.Round; r.Number > 0 {
+		played = int(r.Number) - 1
+		if r.Phase == game.PhaseOver || r.Phase == game.PhaseMatchOver {
+			played++
+		}
+	}
+	for i := 0; i < int(v.World.Slots); i++ {
+		withKill += int(v.World.Tanks[i].Score)
+	}
+	return played, withKill
 }
 
 // playerResults is one player's line of a finished match.
@@ -427,6 +447,9 @@ type playerResults struct {
 func (h *headlessStats) noteResults(v *netcode.View) {
 	w := &v.World
 	h.MatchesEnded++
+	played, kills := roundsOf(v)
+	h.endedRounds += played
+	h.endedKills += kills
 	h.Winner, h.Results = "", h.Results[:0]
 	if win := int(w.Round.Winner); win >= 0 && win < int(w.Slots) {
 		h.Winner = v.Names[win]
@@ -514,13 +537,13 @@ loop:
 		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
 		Room: v.Room, Players: append([]string{}, seen...), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
 		Winner: results.Winner, Results: results.Results}
-	// Rounds finished so far; a round's winner scores only by a kill (a
-	// round that runs out of time is a draw).
-	if r := v.World.Round; r.Number > 0 {
-		out.RoundsPlayed = int(r.Number) - 1
-		if r.Phase == game.PhaseOver {
-			out.RoundsPlayed++
-		}
+	// Rounds finished in every match played, the one in view included
+	// unless it is the last one seen to its end.
+	out.RoundsPlayed, out.RoundsWithKill = results.endedRounds, results.endedKills
+	if !over {
+		played, kills := roundsOf(&v)
+		out.RoundsPlayed += played
+		out.RoundsWithKill += kills
 	}
 	if secs > 0 {
 		out.BytesUpPerSec = float64(m.BytesUp-firstBytes[0]) / secs
@@ -528,7 +551,6 @@ loop:
 	}
 	for i := 0; i < int(v.World.Slots); i++ {
 		out.Scores = append(out.Scores, int(v.World.Tanks[i].Score))
-		out.RoundsWithKill += int(v.World.Tanks[i].Score)
 	}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	if file != "" {
