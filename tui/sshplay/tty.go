@@ -94,7 +94,8 @@ type ChannelTty struct {
 	drain     chan struct{}
 	drained   bool
 	isClosed  bool
-	size      tcell.WindowSize
+	size      tcell.WindowSize // the size tcell was told
+	newest    tcell.WindowSize // the size the client sent last
 	onResize  func()
 	told      bool          // tcell was told a size at toldAt
 	toldAt    time.Duration // since base
@@ -113,6 +114,7 @@ func NewChannelTty(ch io.ReadWriter, width, height int) *ChannelTty {
 	t := &ChannelTty{ch: ch, ready: make(chan struct{}, 1), closed: make(chan struct{}), drain: make(chan struct{}),
 		in: make([]byte, 0, InputBurst), tokens: InputBurst}
 	t.size = clampSize(width, height)
+	t.newest = t.size
 	t.base = time.Now()
 	return t
 }
@@ -333,18 +335,21 @@ func (t *ChannelTty) WindowSize() (tcell.WindowSize, error) {
 }
 
 // ResizeEvery is the least time between two window sizes a ChannelTty
-// tells tcell: each makes the session lay out and draw its whole screen,
-// so a client sending window-changes as fast as it can would cost the
-// server a core. A person dragging a window's corner sees it follow ten
-// times a second, and always ends at the size they let go at.
-const ResizeEvery = 100 * time.Millisecond
+// tells tcell: each makes the session lay out and send its whole screen
+// again, so a client sending window-changes as fast as it can cost the
+// server a core (at 10 a second, still a quarter of one). A person
+// dragging a window's corner sees it follow four times a second, and it
+// always ends at the size they let go at.
+const ResizeEvery = 250 * time.Millisecond
 
 // Resize records a new window size in cells (clamped to MaxWidth x
 // MaxHeight) and tells tcell: at once when it was last told at least
 // ResizeEvery ago, else when that time is up, of the newest size then.
+// Until told, WindowSize keeps giving the size told before (tcell also
+// asks it on every Show).
 func (t *ChannelTty) Resize(width, height int) {
 	t.mu.Lock()
-	t.size = clampSize(width, height)
+	t.newest = clampSize(width, height)
 	if t.resizeDue {
 		t.mu.Unlock()
 		return // the pending tell will give the newest size
@@ -356,7 +361,7 @@ func (t *ChannelTty) Resize(width, height int) {
 		t.mu.Unlock()
 		return
 	}
-	t.told, t.toldAt = true, now
+	t.told, t.toldAt, t.size = true, now, t.newest
 	cb := t.onResize
 	t.mu.Unlock()
 	if cb != nil {
@@ -368,7 +373,7 @@ func (t *ChannelTty) Resize(width, height int) {
 func (t *ChannelTty) tellResize() {
 	t.mu.Lock()
 	t.resizeDue = false
-	t.toldAt = time.Since(t.base)
+	t.toldAt, t.size = time.Since(t.base), t.newest
 	cb := t.onResize
 	if t.isClosed {
 		cb = nil

@@ -193,13 +193,16 @@ func TestTtyWriteStall(t *testing.T) {
 }
 
 func TestTtyResizeClamps(t *testing.T) {
-	tty := NewChannelTty(pipeChannel{}, 0, 0)
+	if ws, _ := NewChannelTty(pipeChannel{}, 0, 0).WindowSize(); ws.Width != 80 || ws.Height != 24 {
+		t.Errorf("an unknown size starts as %dx%d, want 80x24", ws.Width, ws.Height)
+	}
 	for _, tc := range []struct{ w, h, ww, wh int }{
 		{0, 0, 80, 24},
 		{132, 43, 132, 43},
 		{1 << 20, 1 << 20, MaxWidth, MaxHeight},
 		{-5, 10, 80, 24},
 	} {
+		tty := NewChannelTty(pipeChannel{}, 80, 24) // a first window-change is told at once
 		tty.Resize(tc.w, tc.h)
 		if ws, _ := tty.WindowSize(); ws.Width != tc.ww || ws.Height != tc.wh {
 			t.Errorf("Resize(%d, %d): %dx%d, want %dx%d", tc.w, tc.h, ws.Width, ws.Height, tc.ww, tc.wh)
@@ -208,8 +211,9 @@ func TestTtyResizeClamps(t *testing.T) {
 }
 
 // TestTtyResizeCoalesced: a storm of window-changes tells tcell the first
-// at once and then at most one size per ResizeEvery, and the last told is
-// the last the client sent.
+// at once and then at most one size per ResizeEvery (WindowSize, which
+// tcell also reads on every frame, changes only when told), and the last
+// told is the last the client sent.
 func TestTtyResizeCoalesced(t *testing.T) {
 	tty := NewChannelTty(pipeChannel{}, 80, 24)
 	told := make(chan tcell.WindowSize, 1000)
@@ -223,6 +227,10 @@ func TestTtyResizeCoalesced(t *testing.T) {
 	}
 	tty.Resize(77, 33)
 	burst := time.Since(start)
+	if ws, _ := tty.WindowSize(); burst < ResizeEvery/2 && (ws.Width != 20 || ws.Height != 5) {
+		// tcell asks the size on every frame: until told, it is the old one.
+		t.Errorf("WindowSize right after the storm is %dx%d, want the size told, 20x5", ws.Width, ws.Height)
+	}
 	if ws := <-told; ws.Width != 20 || ws.Height != 5 {
 		t.Errorf("first size told %dx%d, want the first sent, 20x5", ws.Width, ws.Height)
 	}
