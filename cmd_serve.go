@@ -582,12 +582,16 @@ func writeServerStats(file string, st netcode.ServerStats, load serverLoad) erro
 // logStatus writes the operator's periodic status line.
 func logStatus(l *slog.Logger, st *netcode.ServerStats, load serverLoad) {
 	attrs := []any{"load", load.String(), "match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
-		"players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
+		"rooms", len(st.Rooms), "players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
 		"in_bytes", st.BytesIn, "out_bytes", st.BytesOut, "dropped", st.DroppedTotal()}
 	// Each player's figures while they fit a line; a host with more
 	// players has --stats-json for them.
 	for _, p := range st.Players[:min(len(st.Players), maxStatusPlayers)] {
-		attrs = append(attrs, "p"+strconv.Itoa(p.Slot), fmt.Sprintf("%s margin=%dms real=%d held=%d neutral=%d",
+		key := "p" + strconv.Itoa(p.Slot)
+		if len(st.Rooms) > 1 {
+			key = p.Room + "." + key // slots repeat from room to room
+		}
+		attrs = append(attrs, key, fmt.Sprintf("%s margin=%dms real=%d held=%d neutral=%d",
 			p.Name, p.MarginMs, p.RealTicks, p.HeldTicks, p.NeutralTicks))
 	}
 	if len(st.Players) > maxStatusPlayers {
