@@ -43,15 +43,8 @@ func runLoadSSH(f *loadFlags, fs *pflag.FlagSet, addr string, size termSize, std
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usageError(stderr, "loadtest", fmt.Sprintf("--ssh %q is not an address like host:2222", addr))
 	}
-	switch {
-	case f.clients < 1 || f.clients > 2000:
-		return usageError(stderr, "loadtest", "with --ssh, --clients must be 1..2000")
-	case f.duration <= 0 || f.duration > 24*time.Hour:
-		return usageError(stderr, "loadtest", "--duration must be positive (at most 24h)")
-	case !(f.ramp > 0):
-		return usageError(stderr, "loadtest", "--ramp must be a positive rate of clients per second")
-	case f.perAddr < 1:
-		return usageError(stderr, "loadtest", "--per-addr must be at least 1")
+	if err := f.checkRun("with --ssh, --clients must be 1..2000", 2000); err != nil {
+		return usageError(stderr, "loadtest", err.Error())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

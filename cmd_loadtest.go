@@ -83,15 +83,10 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "loadtest", err.Error())
 	}
+	if err := f.checkRun("--clients must be 1..20000", 20000); err != nil {
+		return usageError(stderr, "loadtest", err.Error())
+	}
 	switch {
-	case f.clients < 1 || f.clients > 20000:
-		return usageError(stderr, "loadtest", "--clients must be 1..20000")
-	case f.duration <= 0 || f.duration > 24*time.Hour:
-		return usageError(stderr, "loadtest", "--duration must be positive (at most 24h)")
-	case !(f.ramp > 0):
-		return usageError(stderr, "loadtest", "--ramp must be a positive rate of clients per second")
-	case f.perAddr < 1:
-		return usageError(stderr, "loadtest", "--per-addr must be at least 1")
 	case f.policy != "random" && f.policy != "bot":
 		return usageError(stderr, "loadtest", fmt.Sprintf("--policy %q: use random or bot", f.policy))
 	case f.policy == "bot" && !f.predict:
@@ -126,6 +121,22 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkRun checks the flags every load test has: --clients (at most
+// most, else the error tooMany), --duration, --ramp and --per-addr.
+func (f *loadFlags) checkRun(tooMany string, most int) error {
+	switch {
+	case f.clients < 1 || f.clients > most:
+		return errors.New(tooMany)
+	case f.duration <= 0 || f.duration > 24*time.Hour:
+		return errors.New("--duration must be positive (at most 24h)")
+	case !(f.ramp > 0):
+		return errors.New("--ramp must be a positive rate of clients per second")
+	case f.perAddr < 1:
+		return errors.New("--per-addr must be at least 1")
+	}
+	return nil
 }
 
 // progressWriter is where a load test draws its progress line: stderr

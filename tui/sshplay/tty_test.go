@@ -56,6 +56,27 @@ func within(t *testing.T, d time.Duration, ch chan error, what string) error {
 	}
 }
 
+// newTtyScreen starts a ChannelTty of w x h cells on ch, its Pump (pumped
+// is closed when Pump returns) and an xterm-256color tcell screen on it.
+func newTtyScreen(t *testing.T, ch pipeChannel, w, h int) (*ChannelTty, tcell.Screen, chan struct{}) {
+	t.Helper()
+	tty := NewChannelTty(ch, w, h)
+	pumped := make(chan struct{})
+	go func() { defer close(pumped); tty.Pump() }()
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Init(); err != nil {
+		t.Fatal(err)
+	}
+	return tty, screen, pumped
+}
+
 // TestTtyDrainWakesReader: a Read blocked on a quiet client returns when
 // Drain is called; after Start, Read gets input again; Close ends reads.
 func TestTtyDrainWakesReader(t *testing.T) {
@@ -109,20 +130,7 @@ func TestTtyScreenFiniNeverHangs(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ch, keys, closeAll := newPipeChannel(t)
 	defer closeAll()
-	tty := NewChannelTty(ch, 100, 30)
-	pumped := make(chan struct{})
-	go func() { defer close(pumped); tty.Pump() }()
-	ti, err := terminfo.LookupTerminfo("xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := screen.Init(); err != nil {
-		t.Fatal(err)
-	}
+	tty, screen, pumped := newTtyScreen(t, ch, 100, 30)
 	if w, h := screen.Size(); w != 100 || h != 30 {
 		t.Errorf("screen %dx%d, want the client's 100x30", w, h)
 	}

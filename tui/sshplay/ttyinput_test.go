@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/gdamore/tcell/v2/terminfo"
 	"go.uber.org/goleak"
 )
 
@@ -110,20 +109,7 @@ func TestTtyBadUTF8NeverReachesTcell(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ch, keys, closeAll := newPipeChannel(t)
 	defer closeAll()
-	tty := NewChannelTty(ch, 80, 24)
-	pumped := make(chan struct{})
-	go func() { defer close(pumped); tty.Pump() }()
-	ti, err := terminfo.LookupTerminfo("xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := screen.Init(); err != nil {
-		t.Fatal(err)
-	}
+	tty, screen, pumped := newTtyScreen(t, ch, 80, 24)
 	events := make(chan tcell.Event, 64)
 	quit := make(chan struct{})
 	go screen.ChannelEvents(events, quit)
