@@ -158,7 +158,17 @@ func (t *ChannelTty) queue(b []byte, now time.Duration) bool {
 	}
 	t.tokens = min(InputBurst, t.tokens+(now-t.refilled).Seconds()*InputRate)
 	t.refilled = now
+	// Only what the budget may take is looked at: the rest of a paste is
+	// dropped unread, and a sequence it cut is dropped with it.
+	rest := 0
+	if limit := max(0, min(int(t.tokens), InputBurst-len(t.in))) + utf8.UTFMax; len(b) > limit {
+		b, rest = b[:limit], len(b)-limit
+	}
 	c, invalid := t.cleanUTF8(b)
+	if rest > 0 {
+		invalid += len(t.pend)
+		t.pend = nil
+	}
 	take := min(len(c), int(t.tokens), InputBurst-len(t.in))
 	for take > 0 && take < len(c) && !utf8.RuneStart(c[take]) {
 		take-- // never queue part of a character
@@ -166,7 +176,7 @@ func (t *ChannelTty) queue(b []byte, now time.Duration) bool {
 	t.tokens -= float64(take)
 	t.in = append(t.in, c[:take]...)
 	t.mu.Unlock()
-	if n := invalid + len(c) - take; n > 0 {
+	if n := invalid + len(c) - take + rest; n > 0 {
 		t.dropped.Add(int64(n))
 	}
 	if take > 0 {
