@@ -184,8 +184,6 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 	r.puts = 0
 }
 
-// begin starts a frame on a w×h screen. A new size makes every cell
-// unknown, so the frame writes them all.
 // Invalidate makes the next frame write every cell, as the first does.
 // Call it when the screen's own cells may no longer be what this Renderer
 // last wrote: after a resize event (tcell crops and regrows its buffer, so
@@ -193,6 +191,8 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 // same size) and before a Sync.
 func (r *Renderer) Invalidate() { r.ink = nil }
 
+// begin starts a frame on a w×h screen. A new size, or Invalidate, makes
+// every cell unknown, so the frame writes them all.
 func (r *Renderer) begin(w, h int) {
 	if w != r.w || h != r.h || r.ink == nil {
 		r.w, r.h = w, h

@@ -2,19 +2,9 @@ package tui
 
 import "math"
 
-// appendSpark appends a sparkline of the last width samples to dst, one
-// cell per sample, using levels (lowest first). Samples are scaled from 0 to
-// lowest to the highest finite sample shown, so the line shows variation
-// rather than absolute size; a flat line of equal samples draws a middle
-// level (the lowest if they are zero). NaN draws the lowest level and ±Inf
-// the extremes. Fewer samples than width give a shorter line.
-func appendSpark(dst []byte, samples []float64, width int, levels *[8]string) []byte {
-	sparkLevels(samples, width, func(k int) { dst = append(dst, levels[k]...) })
-	return dst
-}
-
-// appendSparkCells is appendSpark as cells from column 0, for
-// Renderer.replayIn: every level is one cell wide.
+// appendSparkCells appends a sparkline of the last width samples as cells
+// from column 0, for Renderer.replayIn: one cell of levels per sample,
+// scaled as sparkLevels says.
 func appendSparkCells(dst []paintedCell, samples []float64, width int, levels *[8]string) []paintedCell {
 	x := 0
 	sparkLevels(samples, width, func(k int) {
@@ -24,8 +14,12 @@ func appendSparkCells(dst []paintedCell, samples []float64, width int, levels *[
 	return dst
 }
 
-// sparkLevels calls level with the level (0-7) of each of the last width
-// samples, scaled as appendSpark says.
+// sparkLevels calls level with the level (0 lowest to 7) of each of the
+// last width samples, oldest first. Samples are scaled from the lowest to
+// the highest finite sample shown, so the line shows variation rather than
+// absolute size; a flat line of equal samples draws a middle level (the
+// lowest if they are zero). NaN draws the lowest level and ±Inf the
+// extremes. Fewer samples than width give a shorter line.
 func sparkLevels(samples []float64, width int, level func(k int)) {
 	if width <= 0 {
 		return

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -23,11 +24,24 @@ func TestSpark(t *testing.T) {
 		{"zero width", []float64{1, 2}, 0, ""},
 	}
 	for _, tt := range tests {
-		if got := string(appendSpark(nil, tt.samples, tt.width, &unicodeGlyphs.spark)); got != tt.want {
+		if got := sparkText(tt.samples, tt.width, &unicodeGlyphs.spark); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
-	if got := string(appendSpark(nil, []float64{0, 1, 2, 3, 4, 5, 6, 7}, 8, &asciiGlyphs.spark)); got != "_.:-=+*#" {
+	if got := sparkText([]float64{0, 1, 2, 3, 4, 5, 6, 7}, 8, &asciiGlyphs.spark); got != "_.:-=+*#" {
 		t.Errorf("ASCII ramp %q", got)
 	}
+}
+
+// sparkText is a sparkline's cells as text, checking that they stand in
+// consecutive columns from 0, one cell wide each.
+func sparkText(samples []float64, width int, levels *[8]string) string {
+	var b []byte
+	for i, c := range appendSparkCells(nil, samples, width, levels) {
+		if c.x != i || c.w != 1 {
+			return fmt.Sprintf("cell %d at column %d, %d wide", i, c.x, c.w)
+		}
+		b = append(b, c.g...)
+	}
+	return string(b)
 }
