@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
+	"ttytanks/known"
 	"ttytanks/netcode"
 	"ttytanks/proto"
 	"ttytanks/tui"
@@ -78,6 +80,7 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	sim.register(fs)
 	registerDesync(fs)
 	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
+	serverKey := fs.String("server-key", "", "connect only if the server's key has this fingerprint (SHA256:…, as serve logs it); it then replaces the key known_servers remembers")
 	level := bot.Normal
 	registerBotLevel(fs, &level, "with --bot: how well your bot plays")
 	headless := fs.Bool("headless", false, "no screen: play (with --bot) for --duration and print or write metrics")
@@ -128,6 +131,16 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)
 		return 1
 	}
+	trust, added, err := serverTrust(net.JoinHostPort(host, strconv.Itoa(int(port))), *serverKey)
+	if err != nil {
+		return usageError(stderr, "join", err.Error())
+	}
+	sim.trust = trust
+	defer func() {
+		if *added != "" {
+			fmt.Fprintln(stderr, *added)
+		}
+	}()
 	var botLevel *bot.Level // nil: no bot
 	if *useBot {
 		botLevel = &level
@@ -242,7 +255,7 @@ func startClient(target netip.AddrPort, name string, botLevel *bot.Level, room n
 	if err != nil {
 		return nil, err
 	}
-	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: room.Spectate, Room: room, OnDesync: desyncHook()}
+	cfg := netcode.ClientConfig{Server: target, Name: name, Spectate: room.Spectate, Room: room, OnDesync: desyncHook(), TrustKey: sim.trust}
 	if botLevel != nil {
 		cfg.LocalInput = botInput(rand.Uint64(), *botLevel)
 	}
@@ -577,4 +590,38 @@ loop:
 		return 1
 	}
 	return 0
+}
+
+// serverTrust returns the check of the server's key for a join of server
+// (HOST:PORT as the player typed it): with pin (--server-key), the key
+// must have that fingerprint, and known_servers remembers it; without,
+// known_servers decides as OpenSSH's known_hosts does: a key seen before
+// passes, a first key is remembered (added then holds a note for the
+// player), a changed key is refused with the warning. The file lives
+// under $XDG_STATE_HOME/ttytanks/.
+func serverTrust(server, pin string) (trust func(ed25519.PublicKey) error, added *string, err error) {
+	added = new(string)
+	if pin != "" {
+		if _, err := known.ParseFingerprint(pin); err != nil {
+			return nil, nil, fmt.Errorf("--server-key: %w", err)
+		}
+	}
+	if _, err := known.CanonicalServer(server); err != nil {
+		return nil, nil, err
+	}
+	path, err := known.DefaultPath()
+	if err != nil {
+		return nil, nil, err
+	}
+	store := known.Open(path)
+	return func(key ed25519.PublicKey) error {
+		if pin != "" {
+			return store.CheckPinned(server, key, pin)
+		}
+		v, err := store.Check(server, key)
+		if v == known.Added {
+			*added = fmt.Sprintf("ttytanks: remembered the key of server %s, %s, in %s", server, known.Fingerprint(key), path)
+		}
+		return err
+	}, added, nil
 }

@@ -254,7 +254,7 @@ func (lc *loadClient) policyInput() game.Input {
 // start opens a new session (a first try or a retry). Call with mu held.
 func (lc *loadClient) start(now time.Time, target netip.AddrPort, f *loadFlags) {
 	cfg := netcode.ClientConfig{Server: target, Name: fmt.Sprintf("load%d", lc.id), Room: f.room, Light: !f.predict,
-		Entropy: lc.entropy()}
+		Entropy: lc.entropy(), OnState: lc.noteState}
 	if lc.bot != nil {
 		cfg.LocalInput = func(w *game.World, slot int) game.Input { return lc.bot.Input(w.State(), w.Maze(), slot) }
 	} else {
@@ -266,7 +266,9 @@ func (lc *loadClient) start(now time.Time, target netip.AddrPort, f *loadFlags) 
 	lc.firstTick = 0
 }
 
-// entropy draws the session id from the client's own generator.
+// entropy is the client core's randomness: session ids and the handshake's
+// ephemeral keys, from the load client's seeded generator (a load
+// generator's keys need not be secret, and a run repeats).
 func (lc *loadClient) entropy() io.Reader { return rngReader{lc.rng} }
 
 type rngReader struct{ r *rand.Rand }
@@ -417,9 +419,6 @@ func (lc *loadClient) receive() {
 		now := time.Now()
 		lc.mu.Lock()
 		if lc.c != nil {
-			if h, err := proto.ParseHeader(buf[:n]); err == nil && h.Type == proto.TypeState && n >= proto.HeaderLen+4 {
-				lc.noteState(buf[:n])
-			}
 			for _, d := range lc.c.Receive(now, from, buf[:n]) {
 				_ = lc.t.Send(d.Addr, d.Data)
 			}
@@ -429,15 +428,10 @@ func (lc *loadClient) receive() {
 	}
 }
 
-// noteState counts a State and its tick, to compare with the States the
-// server should have sent over the ticks they span.
-func (lc *loadClient) noteState(b []byte) {
-	var st proto.State
-	h, err := proto.ParseHeader(b)
-	if err != nil || proto.ParseStateBody(h, b, &st) != nil {
-		return
-	}
-	t := st.Snapshot.Tick
+// noteState counts a State by its tick, to compare with the States the
+// server should have sent over the ticks they span. The client core calls
+// it (ClientConfig.OnState) inside Receive, with mu held.
+func (lc *loadClient) noteState(t game.Tick) {
 	if lc.states == 0 {
 		lc.firstState, lc.lastState = t, t
 	} else {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
+	"ttytanks/known"
 	"ttytanks/netcode"
 	"ttytanks/tui"
 	"ttytanks/tui/sshplay"
@@ -131,7 +133,8 @@ type sshFlags struct {
 
 func (f *sshFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "ssh", "", "also serve the game over SSH on this TCP address, e.g. :2222 (players run: ssh -p 2222 host)")
-	fs.StringVar(&f.hostKey, "ssh-host-key", "", "SSH host key file, created on first start (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
+	fs.StringVar(&f.hostKey, "key", "", "the server's key file (Ed25519, created on first start): it signs every handshake and is the SSH host key (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
+	fs.StringVar(&f.hostKey, "ssh-host-key", "", "the same as --key")
 	fs.DurationVar(&f.idle, "ssh-idle", sshplay.DefaultIdle, "end an SSH session after this long without a key press")
 	fs.IntVar(&f.max, "ssh-max", sshplay.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
 	fs.IntVar(&f.fps, "ssh-fps", sshplay.DefaultFPS, "display frames per second of SSH sessions (10-60)")
@@ -140,7 +143,7 @@ func (f *sshFlags) register(fs *pflag.FlagSet) {
 
 func (f *sshFlags) check(fs *pflag.FlagSet) error {
 	if f.addr == "" {
-		for _, n := range []string{"ssh-host-key", "ssh-idle", "ssh-max", "ssh-fps", "ssh-authorized-keys"} {
+		for _, n := range []string{"ssh-idle", "ssh-max", "ssh-fps", "ssh-authorized-keys"} {
 			if fs.Changed(n) {
 				return fmt.Errorf("--%s is for SSH play: give --ssh ADDR too", n)
 			}
@@ -158,32 +161,23 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// start opens the SSH listener for the game server behind mux; the
-// returned server is serving.
-// It also returns the ssh command players use and the host key's
-// fingerprint, for the dashboard.
-func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog.Logger) (s *sshplay.Server, share, fingerprint string, err error) {
-	path := f.hostKey
-	if path == "" {
-		p, err := sshplay.DefaultHostKeyPath()
-		if err != nil {
-			return nil, "", "", err
-		}
-		path = p
-	}
-	key, created, err := sshplay.LoadOrCreateHostKey(path)
+// start opens the SSH listener for the game server behind mux, with the
+// server's key as its host key; the returned server is serving. It also
+// returns the ssh command players use, for the dashboard.
+func (f *sshFlags) start(mux *netcode.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshplay.Server, share string, err error) {
+	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", err
 	}
 	var keys *sshplay.AuthorizedKeys
 	if f.authorizedKeys != "" {
 		if keys, err = sshplay.LoadAuthorizedKeys(f.authorizedKeys); err != nil {
-			return nil, "", "", err
+			return nil, "", err
 		}
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return nil, "", "", fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+		return nil, "", fmt.Errorf("cannot listen on %s: %w", f.addr, err)
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
 	ui.FPS = f.fps
@@ -191,7 +185,7 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger, Lobby: true})
 	if err != nil {
 		ln.Close()
-		return nil, "", "", err
+		return nil, "", err
 	}
 	go func() {
 		if err := s.Serve(ln); err != nil {
@@ -202,10 +196,9 @@ func (f *sshFlags) start(mux *netcode.MuxTransport, ui tui.Options, logger *slog
 	if keys != nil {
 		access = fmt.Sprintf("%d authorized keys", keys.Len())
 	}
-	fingerprint = gossh.FingerprintSHA256(key.PublicKey())
-	logger.Info("ssh listening", "addr", ln.Addr().String(), "host_key", path, "created", created,
-		"fingerprint", fingerprint, "access", access, "idle", f.idle, "max", f.max, "fps", f.fps)
-	return s, ui.Share, fingerprint, nil
+	logger.Info("ssh listening", "addr", ln.Addr().String(), "fingerprint", gossh.FingerprintSHA256(key.PublicKey()),
+		"access", access, "idle", f.idle, "max", f.max, "fps", f.fps)
+	return s, ui.Share, nil
 }
 
 // newBot makes the server's bots, at level l.
@@ -337,6 +330,21 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 		return netip.Addr{}, false
 	}
+	keyPath := sf.hostKey
+	if keyPath == "" {
+		if keyPath, err = sshplay.DefaultHostKeyPath(); err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+			return 1
+		}
+	}
+	key, created, err := sshplay.LoadOrCreateKey(keyPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks serve: --key: %v\n", err)
+		return 1
+	}
+	cfg.Key = key
+	fingerprint := known.Fingerprint(key.Public().(ed25519.PublicKey))
+	logger.Info("server key", "file", keyPath, "created", created, "fingerprint", fingerprint)
 	srv, err := netcode.NewServer(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
@@ -362,14 +370,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	addr := udp.LocalAddr()
 	share := shareAddr(f.addr, addr.Port())
-	dash := tui.DashboardInfo{Share: share}
+	dash := tui.DashboardInfo{Share: share, Fingerprint: fingerprint}
 	var sshSrv *sshplay.Server
 	if mux != nil {
 		sshLog := logger
 		if *play {
 			sshLog = slog.New(slog.DiscardHandler) // the screen is ours
 		}
-		sshSrv, dash.SSH, dash.Fingerprint, err = sf.start(mux, uf.options(share), sshLog)
+		sshSrv, dash.SSH, err = sf.start(mux, key, uf.options(share), sshLog)
 		if err != nil {
 			fmt.Fprintf(stderr, "ttytanks serve: --ssh: %v\n", err)
 			stop()
@@ -392,7 +400,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 
-	logger.Info("serving", "addr", addr.String(), "players", f.players, "bots", f.bots,
+	logger.Info("serving", "addr", addr.String(), "fingerprint", fingerprint, "players", f.players, "bots", f.bots,
 		"maze", f.maze.String(), "state_every", f.stateEvery, "share", "ttytanks join "+share)
 	every := 5 * time.Second
 	if tty {

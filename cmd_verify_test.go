@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"ttytanks/game"
-	"ttytanks/proto"
 	"ttytanks/proto/recording"
 )
 
@@ -17,7 +16,7 @@ import (
 // exits 0; without a file it is a usage error.
 func TestVerifySummary(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, recording.Header{Rules: proto.Version, Match: 5, Seed: 11, Slots: 2, Names: []string{"ann", "bob"}})
+	w, err := recording.NewWriter(&buf, recording.Header{Rules: game.RulesVersion, Match: 5, Seed: 11, Slots: 2, Names: []string{"ann", "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}

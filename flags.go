@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"fmt"
 	"math"
 	"strconv"
@@ -20,6 +21,10 @@ type simFlags struct {
 	latency, jitter    time.Duration
 	loss, dup, reorder percent
 	seed               uint64
+	// trust checks the server's key for join (known_servers or
+	// --server-key); nil trusts any key (play, serve --play: our own
+	// server). It rides with the network options every client start takes.
+	trust func(ed25519.PublicKey) error
 }
 
 func (f *simFlags) register(fs *pflag.FlagSet) {

@@ -1,9 +1,18 @@
 package game
 
+// RulesVersion is the version of the game's rules: of what Step makes of
+// a world and its inputs. Any change to a rule below or to the simulation
+// needs a new one (and a new protocol version); recordings carry it, so a
+// build replays only matches played under its own rules. It is 3: the
+// rules have not changed since protocol version 3, when they were first
+// numbered with it.
+const RulesVersion uint8 = 3
+
 // The rules of the game. Distances are in sub-tile units (SubTile per tile),
 // speeds in sub-tiles per tick, durations in ticks. They are constants so
 // that every peer runs exactly the same rules; changing one changes the
-// golden hashes in testdata/ (and needs a protocol version bump).
+// golden hashes in testdata/ (and needs a new RulesVersion and protocol
+// version).
 const (
 	// SubTile is the number of position units in one maze tile.
 	SubTile      = 1 << subTileShift

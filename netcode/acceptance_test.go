@@ -138,8 +138,8 @@ func TestLossUpIsHonest(t *testing.T) {
 			if d := delivered - int(p.recv); d < 0 || d > 3 {
 				t.Fatalf("setup: the twin Netsim says %d Input datagrams were delivered, the server counted %d", delivered, p.recv)
 			}
-			t.Logf("loss %.0f%% + dup %.0f%% up: LossUp %.4f; true loss %.4f over the estimator's window (inputs %d..%d), %.4f over all %d inputs; dropped as duplicates %d",
-				100*tc.loss, 100*tc.dup, m.LossUp, window, base, newest, whole, c.link.sent, n.server.Stats().Drops[DropDuplicate])
+			t.Logf("loss %.0f%% + dup %.0f%% up: LossUp %.4f; true loss %.4f over the estimator's window (inputs %d..%d), %.4f over all %d inputs; duplicates dropped as replays %d",
+				100*tc.loss, 100*tc.dup, m.LossUp, window, base, newest, whole, c.link.sent, n.server.Stats().Drops[DropReplay])
 			if math.Abs(m.LossUp-window) > 0.02 {
 				t.Fatalf("LossUp %.4f, true loss %.4f over its window (configured %.2f): off by more than 0.02", m.LossUp, window, tc.loss)
 			}
@@ -254,6 +254,40 @@ func TestMatchStartKeepsInputs(t *testing.T) {
 		if g := p.heldN + p.neutral; g > 2 {
 			t.Errorf("RTT %v: the server guessed %d of the player's first %d ticks (held %d, neutral %d), want ≤ 2",
 				rtt, g, end-start, p.heldN, p.neutral)
+		}
+	}
+}
+
+// TestMatchStartAtAnyPhase: wherever the handshake falls in the server's
+// tick, at short and long RTTs, the first inputs of a solo match (its
+// Start leaves the moment the Request arrives) reach the server in time:
+// it guesses at most 2 of the player's ticks in the first 3 s. The
+// client places its clock to the fraction of a tick, counting the
+// server's next step as due at once (whole ticks, rounded down, made the
+// first inputs of one match in three up to a tick late), and clock sync
+// lowers its gain at long RTT (at 600 ms and 1 s the lead swung and
+// whole seconds of inputs came late).
+func TestMatchStartAtAnyPhase(t *testing.T) {
+	for _, rtt := range []time.Duration{20 * time.Millisecond, 40 * time.Millisecond, 170 * time.Millisecond, 600 * time.Millisecond, time.Second} {
+		for phase := 0; phase < 6; phase++ {
+			path := Impairment{Latency: rtt / 2}
+			n := newSimnet(t, ServerConfig{Players: 1})
+			n.run(time.Duration(3*phase) * time.Millisecond) // where in the server's tick the handshake falls
+			sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(4, slot, w.Tick()) }},
+				path, path, uint64(1+phase))
+			if !n.runUntil(10*time.Second, n.server.Running) {
+				t.Fatalf("RTT %v, phase %d ms: match was not scheduled", rtt, 3*phase)
+			}
+			start := n.server.room0().match.start
+			end := start.Add(3 * int32(time.Second/TickDuration))
+			if !n.runUntil(10*time.Second, func() bool { return !n.server.World().Tick().Before(end) }) {
+				t.Fatalf("RTT %v, phase %d ms: the match did not run 3 s", rtt, 3*phase)
+			}
+			p := &n.server.room0().seats.at(sc.c.Slot()).in
+			if g := p.heldN + p.neutral; g > 2 {
+				t.Errorf("RTT %v, phase %d ms: the server guessed %d of the player's first %d ticks (held %d, neutral %d, late datagrams %d), want ≤ 2",
+					rtt, 3*phase, g, end-start, p.heldN, p.neutral, p.late)
+			}
 		}
 	}
 }

@@ -21,22 +21,23 @@ func (n *simnet) addClientAt(cfg ClientConfig, addr string, seed uint64) *simCli
 }
 
 // TestCookieBindsTheSession: a cookie is good for the session it was
-// issued to; another session reusing it is refused and takes nothing.
+// issued to: that session's Join gets an Accept and its Request a seat;
+// another session's Join with the same cookie is refused in the clear,
+// gets no connection and takes nothing.
 func TestCookieBindsTheSession(t *testing.T) {
 	w := newWire(t, ServerConfig{Players: 8})
 	from := netip.MustParseAddrPort("127.0.0.9:4000")
-	hello := proto.Hello{Header: proto.Header{Session: 0x100}}
-	ch, err := proto.ParseChallenge(w.srv.Receive(w.now, from, hello.Append(nil))[0].Data)
+	cookie := rawCookie(t, w.srv, w.now, from, 0x100)
+	p, err := tryJoin(w.srv, w.now, from, 0x100, cookie)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the cookie's own session: %v", err)
 	}
-	j := proto.Join{Header: proto.Header{Session: 0x100}, Cookie: ch.Cookie}
-	if out := w.srv.Receive(w.now, from, j.Append(nil)); len(out) != 1 || mustHeader(t, out[0].Data).Type != proto.TypeStart {
-		t.Fatal("the cookie's own session was not seated")
+	if st, why := p.request(t, w.srv, w.now, proto.Request{Name: "owner"}); st == nil {
+		t.Fatalf("the cookie's own session was not seated: %v", why)
 	}
 	for s := uint64(0x101); s < 0x108; s++ {
 		w.now = w.now.Add(300 * time.Millisecond) // within the port's handshake rate
-		j.Session = s
+		j := proto.Join{Header: proto.Header{Session: s}, Cookie: cookie, Eph: [32]byte{byte(s)}}
 		out := w.srv.Receive(w.now, from, j.Append(nil))
 		if len(out) != 1 {
 			t.Fatalf("session %#x with another session's cookie: %d replies", s, len(out))
@@ -44,6 +45,9 @@ func TestCookieBindsTheSession(t *testing.T) {
 		if r, err := proto.ParseReject(out[0].Data); err != nil || r.Reason != proto.RejectBadCookie {
 			t.Fatalf("session %#x with another session's cookie: %v %v", s, r.Reason, err)
 		}
+	}
+	if n := len(w.srv.sec.conns); n != 1 {
+		t.Fatalf("%d connections made with one cookie", n)
 	}
 	if st := w.srv.Stats(); 8-st.Need != 1 {
 		t.Fatalf("%d seats taken with one cookie", 8-st.Need)
@@ -176,7 +180,7 @@ func TestQuietPeerCostsLittle(t *testing.T) {
 			if !n.now.Before(n.nextSrv) {
 				for _, dg := range n.server.Tick(n.now) {
 					if dg.Addr == a.addr {
-						switch mustHeader(t, dg.Data).Type {
+						switch typeOf(dg.Data) { // readable in a sealed header
 						case proto.TypeState:
 							st++
 						case proto.TypeAck:

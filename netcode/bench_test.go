@@ -10,8 +10,8 @@ import (
 )
 
 // BenchmarkClientStateReplay10 is a client receiving a State 10 ticks
-// behind its prediction: decode, identity, freshness, hash, restore and
-// replay 10 ticks.
+// behind its prediction: open, decode, identity, freshness, hash, restore
+// and replay 10 ticks.
 func BenchmarkClientStateReplay10(b *testing.B) {
 	w, err := game.NewWorld(game.Config{Slots: 2, Seed: 3})
 	if err != nil {
@@ -19,6 +19,20 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	}
 	c := NewClient(ClientConfig{Session: 1, Server: netip.MustParseAddrPort("127.0.0.1:1")})
 	c.sess.status, c.sess.slot, c.sess.slots, c.sess.match = StatusPlaying, 0, 2, 9
+	// A connection whose epoch 1 stands for match 9, seat 0.
+	const conn = 0x5eed
+	var key [proto.KeyLen]byte
+	seal, err := proto.NewSealer(key, proto.ServerToClient, conn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	open, err := proto.NewOpener(key, proto.ServerToClient, conn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fresh := *open // an opener that has opened nothing yet
+	c.sess.conn, c.sess.open = conn, open
+	c.sess.epochs.learn(1, 9, 0)
 	c.tl.adopt(w)
 	base := w.Tick()
 	for k := 0; k < 10; k++ {
@@ -33,12 +47,15 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	var pkts [2][]byte
 	for i := range pkts {
 		st.Snapshot.Tick = base
-		pkts[i] = st.Append(nil)
+		if pkts[i], err = seal.SealPacket(st.Append(nil), 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c.tl.haveAuth = false // accept the same State again
+		*c.sess.open = fresh  // and not as a replay
 		c.Receive(simEpoch, c.cfg.Server, pkts[i&1])
 	}
 	b.StopTimer()
@@ -56,17 +73,14 @@ func BenchmarkServerTick8Players(b *testing.B) {
 		b.Fatal(err)
 	}
 	now := simEpoch
-	addrs := make([]netip.AddrPort, 8)
+	peers := make([]*rawPeer, 8)
 	for i := 0; i < 8; i++ {
 		a := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, byte(1 + i)}), uint16(40000+i)) // one address each: a fair share per address
-		addrs[i] = a
-		hello := proto.Hello{Header: proto.Header{Session: uint64(100 + i)}}
-		ch, err := proto.ParseChallenge(s.Receive(now, a, hello.Append(nil))[0].Data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		j := proto.Join{Header: proto.Header{Session: uint64(100 + i)}, Cookie: ch.Cookie, Name: "p"}
-		s.Receive(now, a, j.Append(nil))
+		peers[i] = rawHandshake(b, s, now, a, uint64(100+i))
+		peers[i].request(b, s, now, proto.Request{Name: "p"})
+	}
+	for _, p := range peers {
+		p.request(b, s, now, proto.Request{Name: "p"}) // the Start of the running match
 	}
 	if !s.Running() {
 		b.Fatal("match did not start")
@@ -81,11 +95,12 @@ func BenchmarkServerTick8Players(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		now = now.Add(TickDuration)
 		t := s.World().Tick()
-		for k := 0; k < 8; k++ {
-			in := proto.Input{Header: proto.Header{Session: uint64(100 + k), Match: s.Match(), Player: uint8(k), Seq: uint32(i + 1)}, N: 1}
+		for k, p := range peers {
+			in := proto.Input{Header: proto.Header{Session: p.session, Match: s.Match(), Player: uint8(k)}, N: 1}
 			in.Inputs[0] = game.Input{Tick: t, MoveX: int8(k%3 - 1), MoveY: int8((i/30)%3 - 1)}
 			buf = in.Append(buf[:0])
-			s.Receive(now, addrs[k], buf)
+			buf, _ = p.seal.SealPacket(buf, p.epochs.of(in.Match, in.Player))
+			s.Receive(now, p.from, buf)
 		}
 		out := s.Tick(now)
 		if len(out) < 8 {

@@ -21,10 +21,9 @@ import (
 func BenchmarkServerCapacity(b *testing.B) {
 	const rooms, seats = 64, 8
 	type player struct {
-		addr    netip.AddrPort
-		session uint64
-		slot    int
-		match   uint32
+		*rawPeer
+		slot  int
+		match uint32
 	}
 	s, err := NewServer(ServerConfig{Players: seats, MaxRooms: rooms, Seed: 1, Secret: []byte("0123456789abcdef")})
 	if err != nil {
@@ -34,24 +33,20 @@ func BenchmarkServerCapacity(b *testing.B) {
 	now := simEpoch
 	for m := 0; m < rooms; m++ {
 		for i := 0; i < seats; i++ {
-			p := player{addr: netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 1, byte(m), byte(i)}), 7000), session: uint64(m*seats + i + 1)}
-			hello := proto.Hello{Header: proto.Header{Session: p.session}}
-			ch, err := proto.ParseChallenge(s.Receive(now, p.addr, hello.Append(nil))[0].Data)
-			if err != nil {
-				b.Fatal(err)
+			addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 1, byte(m), byte(i)}), 7000)
+			p := player{rawPeer: rawHandshake(b, s, now, addr, uint64(m*seats+i+1))}
+			if st, why := p.request(b, s, now, proto.Request{Name: "load"}); st == nil {
+				b.Fatalf("refused: %v", why)
 			}
-			j := proto.Join{Header: proto.Header{Session: p.session}, Cookie: ch.Cookie, Name: "load"}
-			out := s.Receive(now, p.addr, j.Append(nil))
-			st, err := proto.ParseStart(out[len(out)-1].Data)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p.slot, p.match = int(st.Slot), st.Match
 			players = append(players, p)
 		}
 	}
 	if n := s.rooms.count(); n != rooms {
 		b.Fatalf("%d rooms, want %d", n, rooms)
+	}
+	for i := range players { // the Start of the running match, and its epoch
+		st, _ := players[i].request(b, s, now, proto.Request{Name: "load"})
+		players[i].slot, players[i].match = int(st.Slot), st.Match
 	}
 	for _, r := range s.rooms.list { // the start countdown
 		if !r.match.live() {
@@ -70,13 +65,14 @@ func BenchmarkServerCapacity(b *testing.B) {
 		start := time.Now()
 		for _, p := range players {
 			t := s.rooms.byMatch(p.match).match.world.Tick()
-			in := proto.Input{Header: proto.Header{Session: p.session, Match: p.match, Player: uint8(p.slot), Seq: uint32(i + 1)}, N: 1}
+			in := proto.Input{Header: proto.Header{Session: p.session, Match: p.match, Player: uint8(p.slot)}, N: 1}
 			in.Inputs[0] = game.Input{Tick: t, MoveX: int8((i/40+p.slot)%3 - 1), MoveY: int8((i/25+p.slot)%3 - 1)}
 			if (i+p.slot)%20 == 0 {
 				in.Inputs[0].Buttons = game.ButtonFire
 			}
 			buf = in.Append(buf[:0])
-			s.Receive(now, p.addr, buf)
+			buf, _ = p.seal.SealPacket(buf, p.epochs.of(p.match, uint8(p.slot)))
+			s.Receive(now, p.from, buf)
 		}
 		s.Tick(now)
 		durs = append(durs, time.Since(start))

@@ -1,10 +1,10 @@
 package netcode
 
 import (
+	"crypto/ed25519"
 	"encoding/binary"
 	"errors"
 	"io"
-	"math"
 	"net/netip"
 	"time"
 
@@ -41,6 +41,10 @@ type ClientConfig struct {
 	// client predicts, and the input passed to Advance is ignored. Bots and
 	// scripted tests use it.
 	LocalInput func(w *game.World, slot int) game.Input
+	// OnState, if set, is told the tick of every State of our session and
+	// match that opens and decodes, before any other check: the load
+	// generator counts the States that arrive. It runs inside Receive.
+	OnState func(tick game.Tick)
 	// OnDesync, if set, is called when a State's snapshot does not hash
 	// to the hash the server sent with it: received is the snapshot as
 	// decoded, hash the server's, own the client's snapshot for that tick
@@ -52,9 +56,14 @@ type ClientConfig struct {
 	ConnectTimeout time.Duration
 	// Clock measures the cost of restore and replay (nil: the wall clock).
 	Clock Clock
-	// Entropy supplies the random session id when Session is zero (nil:
-	// crypto/rand).
+	// Entropy supplies the random session id when Session is zero, and
+	// the handshake's ephemeral keys (nil: crypto/rand).
 	Entropy io.Reader
+	// TrustKey, if set, is asked whether the server's long-term key (the
+	// one that signed the handshake) is the one expected; an error ends
+	// the session with that error. nil trusts any key: an embedded
+	// server, a test. (join checks known_servers or --server-key.)
+	TrustKey func(key ed25519.PublicKey) error
 	// Light runs the protocol without prediction, for load generators: the
 	// client keeps its clock, sends its inputs with their redundancy and
 	// checks each State's hash, but never steps a world (World holds the
@@ -85,6 +94,8 @@ type Client struct {
 	out  outbox
 
 	st        proto.State // decode buffer
+	opened    []byte      // an opened body
+	clear     []byte      // a sealed datagram's clear form
 	inPkt     proto.Input // encode buffer for Input datagrams
 	epoch     time.Time
 	lastNow   time.Time
@@ -109,6 +120,7 @@ type clientCounters struct {
 	slotMismatches uint64
 	resyncs        uint64
 	dropped        uint64 // datagrams ignored: malformed, foreign, out of place
+	unopened       uint64 // sealed datagrams that failed to open: forged, damaged or replayed
 	staleStates    uint64
 }
 
@@ -127,10 +139,10 @@ func NewClient(cfg ClientConfig) *Client {
 	if cfg.Clock == nil {
 		cfg.Clock = wallClock{}
 	}
+	if cfg.Entropy == nil {
+		cfg.Entropy = systemEntropy()
+	}
 	if cfg.Session == 0 {
-		if cfg.Entropy == nil {
-			cfg.Entropy = systemEntropy()
-		}
 		var b [8]byte
 		_, _ = io.ReadFull(cfg.Entropy, b[:])
 		cfg.Session = binary.LittleEndian.Uint64(b[:]) | 1
@@ -140,7 +152,9 @@ func NewClient(cfg ClientConfig) *Client {
 		pred = &VelocityPredictor{}
 	}
 	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), tl: newTimeline(cfg.History, pred, cfg.OnPredict, cfg.Light),
-		sync: newClockSync(), link: newLinkStats()}
+		sync: newClockSync(), link: newLinkStats(),
+		opened: make([]byte, 0, proto.MaxDatagram), clear: make([]byte, 0, proto.MaxDatagram+proto.HeaderLen)}
+	c.out.sealWith(c.sess.sealOut(cfg.Server))
 	c.m.replayCost = newWindow(512)
 	c.m.replaySpark = newSpark()
 	return c
@@ -238,7 +252,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			c.sess.end(&NoAnswerError{Server: c.cfg.Server, After: c.cfg.ConnectTimeout})
 			return c.out.datagrams()
 		}
-		if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate); p != nil {
+		if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
 			c.send(p)
 		}
 	case StatusWaiting, StatusReconnecting:
@@ -262,8 +276,8 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 		if c.sess.state() == StatusReconnecting {
 			// Knock again: a fresh challenge, then a Join with our token,
 			// resumes the seat (from a new address too).
-			if h := c.sess.knock(now); h != nil {
-				c.send(h)
+			if p := c.sess.knock(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
+				c.send(p)
 			}
 		}
 	case StatusPlaying:
@@ -276,7 +290,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			// so with our Join (the server answers it with a Start and
 			// counts it a sign of life; a Start that reached us does not
 			// prove that ours reached it).
-			if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate); p != nil {
+			if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
 				c.send(p)
 			}
 			return c.out.datagrams()
@@ -360,6 +374,10 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 		return c.out.datagrams()
 	}
 	c.link.received(now, len(b))
+	if sh, ok := proto.ParseSealedHeader(b); ok {
+		c.onSealed(now, sh, b)
+		return c.out.datagrams()
+	}
 	h, err := proto.ParseHeader(b)
 	if err != nil {
 		c.m.dropped++
@@ -373,27 +391,85 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 		c.m.dropped++
 		return c.out.datagrams()
 	}
-	// Each handler validates its packet and calls hear only for a genuine
-	// one, so junk neither keeps a dead session alive nor skews the loss
-	// estimate.
-	switch h.Type {
-	case proto.TypeChallenge:
+	// In the clear only the handshake: once the server has accepted us,
+	// everything comes sealed, and a clear packet is a forgery or a
+	// leftover. Each handler validates its packet and calls hear only for
+	// a genuine one, so junk neither keeps a dead session alive nor skews
+	// the loss estimate.
+	switch {
+	case c.sess.sealing():
+		c.m.dropped++
+	case h.Type == proto.TypeChallenge:
 		c.onChallenge(now, h, b)
-	case proto.TypeStart:
-		c.onStart(now, h, b)
-	case proto.TypeAck:
-		c.onAck(now, h, b)
-	case proto.TypeState:
-		c.onState(now, h, b)
-	case proto.TypeReject:
+	case h.Type == proto.TypeAccept:
+		c.onAccept(now, h, b)
+	case h.Type == proto.TypeReject:
 		c.onReject(now, h, b)
-	case proto.TypeLeave:
-		c.onLeave(now, h, b)
 	default:
 		c.m.dropped++
 	}
 	return c.out.datagrams()
 }
+
+// onSealed opens a sealed datagram of our connection and handles its
+// clear form.
+func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
+	h, clear, err := c.sess.unseal(sh, b, c.opened, c.clear)
+	if err != nil {
+		c.m.dropped++
+		if errors.Is(err, proto.ErrOpen) || errors.Is(err, proto.ErrReplay) || errors.Is(err, proto.ErrTooOld) {
+			c.m.unopened++
+		}
+		return
+	}
+	switch sh.Type {
+	case proto.TypeStart:
+		c.onStart(now, h, clear)
+	case proto.TypeAck:
+		c.onAck(now, h, clear)
+	case proto.TypeState:
+		c.onState(now, h, clear)
+	case proto.TypeReject:
+		c.onReject(now, h, clear)
+	case proto.TypeLeave:
+		c.onLeave(now, h, clear)
+	case proto.TypePathChallenge:
+		c.onPathChallenge(now, h, clear)
+	default:
+		c.m.dropped++
+	}
+}
+
+// onAccept takes the server's Accept and sends our Request at once.
+func (c *Client) onAccept(now time.Time, h proto.Header, b []byte) {
+	a, err := proto.ParseAcceptBody(h, b)
+	if err != nil {
+		c.m.dropped++
+		return
+	}
+	ok, _ := c.sess.accepted(&a, c.cfg.TrustKey)
+	if !ok {
+		c.m.dropped++
+		return
+	}
+	c.hear(now, 0)
+	c.send(c.sess.request(c.cfg.Name, c.cfg.Spectate))
+}
+
+// onPathChallenge answers the server's check of our address.
+func (c *Client) onPathChallenge(now time.Time, h proto.Header, b []byte) {
+	d, err := proto.ParsePathBody(h, b)
+	if err != nil {
+		c.m.dropped++
+		return
+	}
+	c.hear(now, h.Seq)
+	c.send(&proto.PathResponse{Header: c.sess.header(), Data: d})
+}
+
+// ServerKey returns the server's long-term public key, once a handshake
+// has shown it (nil before).
+func (c *Client) ServerKey() ed25519.PublicKey { return c.sess.key() }
 
 // hear notes a valid datagram from the server: a sign of life, and a
 // sequence number for the loss estimate.
@@ -410,7 +486,7 @@ func (c *Client) onChallenge(now time.Time, h proto.Header, b []byte) {
 	}
 	c.hear(now, ch.Seq)
 	c.link.sampleRTT(c.sess.handshakeRTT())
-	c.send(c.sess.join(now, c.cfg.Name, c.cfg.Spectate))
+	c.send(c.sess.join(c.cfg.Entropy))
 }
 
 func (c *Client) onReject(now time.Time, h proto.Header, b []byte) {
@@ -479,16 +555,19 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 	}
 }
 
-// startOffset returns how many ticks our clock should wait (positive) or
-// run ahead at once (negative) so that our input for the start tick
-// reaches the server just in time: the server's clock is ServerTick plus
-// the half RTT the Start took, and we lead it by another half RTT plus the
-// clock sync's target margin.
-func (c *Client) startOffset(st *proto.Start) int {
+// startOffset returns in how many ticks (a fraction) our clock should
+// step the start tick, so that our input for it reaches the server just
+// in time: negative, we are that far behind already. The server's clock
+// is ServerTick plus the half RTT the Start took, and we lead it by
+// another half RTT plus the clock sync's target margin. The server's step
+// of ServerTick may have come any time within a tick after the Start
+// left: the offset counts it as coming at once, so the first inputs are
+// early rather than late (by less than a tick, which clock sync takes
+// back).
+func (c *Client) startOffset(st *proto.Start) float64 {
 	rtt := c.link.rtt()
 	lead := float64(rtt)/float64(TickDuration) + c.sync.target()/tickMs
-	ours := float64(int32(st.ServerTick-st.StartTick)) + lead
-	return int(math.Floor(-ours))
+	return float64(int32(st.StartTick-st.ServerTick)) - lead
 }
 
 func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
@@ -542,6 +621,7 @@ func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	}
 	c.link.noteReceived(sent.count, a.Received)
 	c.sync.setLoss(c.link.upLoss())
+	c.sync.setRTT(c.link.rtt())
 }
 
 // onState applies an authoritative State, in this order: decode; identity;
@@ -556,6 +636,9 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 	if st.Match != c.sess.matchID() || !c.isUs(st.Player) {
 		c.m.dropped++
 		return
+	}
+	if c.cfg.OnState != nil {
+		c.cfg.OnState(st.Snapshot.Tick)
 	}
 	if c.sess.state() != StatusPlaying {
 		return

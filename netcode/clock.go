@@ -24,6 +24,11 @@ type TickClock struct {
 // Reset clears the accumulator; the next Advance starts from that moment.
 func (c *TickClock) Reset() { *c = TickClock{rate: c.rate} }
 
+// SetPhase sets how much of its first tick has passed when the clock
+// starts: the first tick comes TickDuration−d after the first Advance
+// (d is clamped to [0, TickDuration)). Reset clears it.
+func (c *TickClock) SetPhase(d time.Duration) { c.acc = min(max(d, 0), TickDuration-1) }
+
 // SetRate sets the speed factor (clamped to [0.9, 1.1]).
 func (c *TickClock) SetRate(r float64) { c.rate = min(max(r, 0.9), 1.1) }
 

@@ -15,7 +15,11 @@ import (
 // jittered arrivals — and steers it to a target:
 //
 //   - within ±3 ticks of the target, it speeds its tick clock up or slows
-//     it down in proportion, by at most syncMaxRate (5 %);
+//     it down in proportion, by at most syncMaxRate (5 %); a rate change
+//     shows in the margins only a round trip later, so the gain
+//     (syncGainPerMs) is lowered at long RTT to keep gain × RTT at most
+//     syncLoopGain: beyond that the lead overshoots and swings (at 1 s RTT
+//     the swing made the inputs of whole seconds late);
 //   - further off (at the start of a match, after a stall, or when the
 //     route changes), it jumps: it steps the missing ticks at once, or
 //     skips ticks, and then ignores margins of inputs sent before the jump.
@@ -35,6 +39,7 @@ const (
 	syncQuantile     = 0.05
 	syncMinSamples   = 8
 	syncGainPerMs    = 0.002
+	syncLoopGain     = 0.5
 	syncMaxRate      = 0.05
 	syncJumpTicks    = 3
 	syncGuessBudget  = 0.002
@@ -54,6 +59,7 @@ type clockSync struct {
 	skip       int // ticks still to skip (we ran too far ahead, or wait for the start)
 	ahead      int // ticks still to step at once (we start behind)
 	copies     int // copies of each input that must arrive in time
+	rtt        time.Duration
 }
 
 func newClockSync() clockSync { return clockSync{margins: newWindow(45), copies: 1} }
@@ -93,6 +99,10 @@ func (c *clockSync) setLoss(p float64) {
 	}
 	c.copies = k
 }
+
+// setRTT takes the round trip as the client measures it: the delay
+// before a change of rate shows in the margins.
+func (c *clockSync) setRTT(rtt time.Duration) { c.rtt = rtt }
 
 // target returns the arrival margin, in ms, the client aims for.
 func (c *clockSync) target() float64 { return syncBaseMarginMs + float64(c.copies-1)*tickMs }
@@ -135,20 +145,30 @@ func (c *clockSync) adjust(tick game.Tick, seated bool) int {
 		c.marginFrom = tick.Add(int32(max(-n, 0)) + 1)
 		return -n
 	}
-	c.clock.SetRate(1 + max(-syncMaxRate, min(syncMaxRate, -err*syncGainPerMs)))
+	gain := syncGainPerMs
+	if ms := float64(c.rtt) / float64(time.Millisecond); ms*gain > syncLoopGain {
+		gain = syncLoopGain / ms
+	}
+	c.clock.SetRate(1 + max(-syncMaxRate, min(syncMaxRate, -err*gain)))
 	return 0
 }
 
-// place positions the clock n ticks off the world: positive n lets n
-// ticks pass without stepping (the match has not started yet), negative n
-// steps -n ticks at once (we start behind), at most half the server's
-// input window.
-func (c *clockSync) place(n int) {
-	if n >= 0 {
-		c.skip += n
-	} else {
-		c.ahead += min(-n, MaxInputAhead/2)
+// place positions the clock, which starts at the next Advance, so that
+// the world's next tick is stepped x ticks from then: positive x lets
+// time pass without stepping (the match has not started yet), negative x
+// steps the ticks already due at once (we start behind), at most half the
+// server's input window. The fraction of x sets the clock's phase, so the
+// tick is stepped at x, not at the next whole tick after it.
+func (c *clockSync) place(x float64) {
+	if x > 0 {
+		k := math.Ceil(x) // the clock's k-th tick steps it
+		c.skip += int(k) - 1
+		c.clock.SetPhase(time.Duration((k - x) * float64(TickDuration)))
+		return
 	}
+	n := math.Floor(-x) + 1 // those due now; the next within a tick
+	c.ahead += min(int(n), MaxInputAhead/2)
+	c.clock.SetPhase(time.Duration((1 - (x + n)) * float64(TickDuration)))
 }
 
 // until returns how long from now until the next tick is due.

@@ -50,6 +50,10 @@ type ServerDriver struct {
 // datagram, so an oversize one is seen as such.
 const maxDatagramBuf = 2048
 
+// shutdownCopies is how many copies of its Leave a peer is sent when the
+// server stops.
+const shutdownCopies = 3
+
 // Receive batches: inboundBatch datagrams at most per batch, and
 // inboundBatches batches may wait for the loop (or be filled meanwhile).
 const (
@@ -100,9 +104,10 @@ func (d *ServerDriver) Do(f func(s *Server)) {
 	}
 }
 
-// Run serves until ctx is done, then sends every peer a Leave, closes the
-// transport and returns nil once its goroutines have ended. It returns
-// early with an error if the transport fails. Run may be called once.
+// Run serves until ctx is done, then sends every peer a Leave (in
+// shutdownCopies copies), closes the transport and returns nil once its
+// goroutines have ended. It returns early with an error if the transport
+// fails. Run may be called once.
 func (d *ServerDriver) Run(ctx context.Context) error {
 	d.mu.Lock()
 	d.running = true
@@ -127,7 +132,13 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			d.sendAll(d.s.Shutdown())
+			// Nobody repeats these Leaves: each goes out in
+			// shutdownCopies copies (each sealed anew), as one lost would
+			// leave its player waiting SilenceGone for a server that is
+			// gone.
+			for range shutdownCopies {
+				d.sendAll(d.s.Shutdown())
+			}
 			return nil
 		case err := <-recvErr:
 			return err

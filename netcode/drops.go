@@ -31,6 +31,13 @@ const (
 	DropFault                           // its handling failed inside the server (the match was stopped)
 	DropBanned                          // a Hello or Join from a banned address
 	DropAddrLimit                       // a Join from an address that holds its share of places
+	DropClear                           // a session's packet in the clear: after the handshake everything is sealed
+	DropUnknownConn                     // a sealed datagram of no connection the server holds
+	DropReplay                          // a sealed datagram whose packet number was already opened
+	DropTooOld                          // a sealed datagram behind the replay window
+	DropBadSeal                         // a sealed datagram that fails authentication (forged or damaged)
+	DropConnLimit                       // a Join over the connection limits (the server's, or its address's)
+	DropBadProof                        // a Request whose reconnect token comes without its session's proof
 	numDropReasons
 )
 
@@ -38,6 +45,7 @@ var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
 	"stale", "future", "rate-limited", "duplicate", "fault", "banned", "addr-limit",
+	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.
@@ -64,6 +72,14 @@ func dropReasonFor(err error) DropReason {
 	case errors.Is(err, proto.ErrMove), errors.Is(err, proto.ErrButtons),
 		errors.Is(err, proto.ErrTooManyInputs), errors.Is(err, proto.ErrInputTicks):
 		return DropBadInput
+	case errors.Is(err, proto.ErrReplay):
+		return DropReplay
+	case errors.Is(err, proto.ErrTooOld):
+		return DropTooOld
+	case errors.Is(err, proto.ErrOpen):
+		return DropBadSeal
+	case errors.Is(err, proto.ErrSealedShort), errors.Is(err, proto.ErrSealedHeader):
+		return DropShort
 	}
 	return DropMalformed
 }

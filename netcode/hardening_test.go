@@ -122,9 +122,13 @@ func TestReconnectFromNewAddress(t *testing.T) {
 	}
 
 	// Now stay away past FreeAfter.
+	conn := serverSession(a.c) // the session as the server knows it: the connection's id
+	if conn == 0 {
+		t.Fatal("setup: the playing client has no connection")
+	}
 	a.cut(true)
 	n.run(FreeAfter + time.Second)
-	if st := n.server.room0().seats.at(slot); st.human() && st.session == a.c.Session() {
+	if st := n.server.room0().seats.at(slot); st.human() && st.session == conn {
 		t.Fatal("the seat was not freed after FreeAfter")
 	}
 	if a.c.Status() != StatusClosed {
@@ -158,27 +162,40 @@ func TestLateReconnectGetsNewSeatOrFull(t *testing.T) {
 	}
 }
 
-// TestStolenTokenWithoutCookieGetsNothing: a reconnect token is worthless
-// from an address that has not passed the challenge.
-func TestStolenTokenWithoutCookieGetsNothing(t *testing.T) {
+// TestStolenTokenWithoutProofGetsNothing: a reconnect token is worthless
+// without the resume key of the session it was issued to: a thief with
+// its own connection, the token and no proof, or a proof made with
+// another key, is refused and the seat stays where it is.
+func TestStolenTokenWithoutProofGetsNothing(t *testing.T) {
 	w := newWire(t, ServerConfig{Players: 2, StateEvery: 1})
 	a := w.join(ClientConfig{})
 	w.join(ClientConfig{})
-	thief := netip.MustParseAddrPort("127.0.0.66:5555")
+	thief := rawHandshake(t, w.srv, w.now, netip.MustParseAddrPort("127.0.0.66:5555"), 777)
 	seat := w.srv.room0().seats.at(a.Slot()).link
-	for _, cookie := range []proto.Cookie{{}, w.srv.adm.jar.Issue(w.addr[a], 777, w.now)} { // none, and the victim's
-		j := proto.Join{Header: proto.Header{Session: 777}, Cookie: cookie, Token: a.sess.token, Name: "thief"}
-		out := w.srv.Receive(w.now, thief, j.Append(nil))
-		if len(out) != 1 {
-			t.Fatalf("%d replies to the thief", len(out))
+	wrongKey := a.sess.tokenKey
+	wrongKey[0] ^= 1
+	for _, proof := range []proto.Proof{{1}, proto.ResumeProof(wrongKey, thief.transcript), proto.ResumeProof(a.sess.tokenKey, a.sess.transcript)} {
+		before := w.srv.drops[DropBadProof]
+		st, why := thief.request(t, w.srv, w.now, proto.Request{Token: a.sess.token, Proof: proof, Name: "thief"})
+		if st != nil || why != proto.RejectBadToken {
+			t.Fatalf("thief got %v (start %v), want a bad-token Reject", why, st != nil)
 		}
-		r, err := proto.ParseReject(out[0].Data)
-		if err != nil || r.Reason != proto.RejectBadCookie {
-			t.Fatalf("thief got %v (%v), want a bad-cookie Reject", r.Reason, err)
+		if w.srv.drops[DropBadProof] != before+1 {
+			t.Fatal("the bad proof was not counted")
 		}
 		if p := w.srv.room0().seats.at(a.Slot()); p.addr != seat.addr || p.session != seat.session {
 			t.Fatal("the stolen token moved the seat")
 		}
+	}
+	// No cookie, no connection: a Join with a zero cookie gets a clear
+	// Reject and no Accept.
+	j := proto.Join{Header: proto.Header{Session: 778}}
+	out := w.srv.Receive(w.now, thief.from, j.Append(nil))
+	if len(out) != 1 {
+		t.Fatalf("%d replies to a Join without a cookie", len(out))
+	}
+	if r, err := proto.ParseReject(out[0].Data); err != nil || r.Reason != proto.RejectBadCookie {
+		t.Fatalf("a Join without a cookie got %v (%v)", r.Reason, err)
 	}
 }
 
@@ -188,13 +205,14 @@ func TestNoAmplification(t *testing.T) {
 	w := newWire(t, ServerConfig{Players: 2})
 	from := netip.MustParseAddrPort("127.0.0.7:1234")
 	hello := (&proto.Hello{Header: proto.Header{Session: 1}}).Append(nil)
-	badJoin := (&proto.Join{Header: proto.Header{Session: 1}, Name: "x"}).Append(nil)
+	badJoin := (&proto.Join{Header: proto.Header{Session: 1}}).Append(nil)
 	oldVersion := append([]byte(nil), hello...)
 	oldVersion[2] = proto.Version + 1
 	shortVersion := oldVersion[:8]
-	spect := (&proto.Join{Header: proto.Header{Session: 2}, Spectate: true}).Append(nil)
+	sealed := make([]byte, 60)
+	copy(sealed, []byte{0x54, 0x54, proto.Version, 0x80 | byte(proto.TypeInput), 0, 0, 0, 1})
 	cases := map[string][]byte{"hello": hello, "join with a bad cookie": badJoin, "another version": oldVersion,
-		"another version, short": shortVersion, "spectate without cookie": spect, "garbage": []byte("GET / HTTP/1.1\r\n\r\n")}
+		"another version, short": shortVersion, "sealed, no connection": sealed, "garbage": []byte("GET / HTTP/1.1\r\n\r\n")}
 	for name, req := range cases {
 		for _, d := range w.srv.Receive(w.now, from, req) {
 			if len(d.Data) > len(req) {

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"testing"
 	"time"
@@ -11,16 +12,30 @@ import (
 
 // TestHostileInputDroppedAndCounted: junk and forged datagrams are dropped
 // and counted by reason, and the match goes on exactly as if they had never
-// been sent.
+// been sent. Three kinds: junk; forgeries by someone on the path who
+// knows the session but not its keys (in the clear, or sealed with a tag
+// that does not verify, or for no connection); and datagrams a peer of
+// the match seals on its own connection with values the server's checks
+// refuse (stale, far future, bad moves and buttons, a trailing byte, an
+// epoch that stands for no match, a replay).
 func TestHostileInputDroppedAndCounted(t *testing.T) {
 	run := func(hostile bool) (uint64, ServerStats) {
-		w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
+		w := newWire(t, ServerConfig{Players: 2, StateEvery: 1})
+		// The hostile peer takes a seat first, so it is in the match the
+		// honest client starts by joining.
+		p := rawHandshake(t, w.srv, w.now, netip.MustParseAddrPort("127.0.0.2:5000"), 4242)
+		if st, why := p.request(t, w.srv, w.now, proto.Request{Name: "hostile"}); st == nil {
+			t.Fatalf("the hostile peer was refused: %v", why)
+		}
 		c := w.join(ClientConfig{})
+		if st, _ := p.request(t, w.srv, w.now, proto.Request{Name: "hostile"}); st == nil || st.Need != 0 {
+			t.Fatal("setup: the hostile peer has no Start of the running match")
+		}
 		addr := w.addr[c]
 		for k := 0; k < 40; k++ {
 			in := w.stepClient(c, scripted(9, 0, c.World().Tick()))
 			if hostile && k == 20 {
-				w.attack(t, c, in) // first, so a forgery that got in would take the tick's slot
+				w.attack(t, c, p, in) // first, so a forgery that got in would take the tick's slot
 			}
 			w.srv.Receive(w.now, addr, in)
 			w.tick()
@@ -33,8 +48,9 @@ func TestHostileInputDroppedAndCounted(t *testing.T) {
 		t.Fatal("hostile datagrams changed the match")
 	}
 	want := map[DropReason]uint64{
-		DropShort: 2, DropMagic: 1, DropVersion: 1, DropType: 1, DropWrongSession: 1, DropWrongMatch: 1,
-		DropWrongAddr: 1, DropStale: 1, DropFuture: 1, DropBadInput: 2, DropUnknownPlayer: 1, DropMalformed: 1,
+		DropShort: 2, DropMagic: 1, DropVersion: 1, DropType: 1,
+		DropClear: 1, DropBadSeal: 3, DropUnknownConn: 1,
+		DropMalformed: 1, DropStale: 1, DropFuture: 1, DropBadInput: 2, DropWrongMatch: 1, DropReplay: 1,
 	}
 	for r, n := range want {
 		if st.Drops[r] != n {
@@ -50,15 +66,20 @@ func TestHostileInputDroppedAndCounted(t *testing.T) {
 	}
 }
 
-// attack sends the server one of each kind of hostile datagram, built from
-// a genuine Input datagram of client c.
-func (w *wire) attack(t *testing.T, c *Client, genuine []byte) {
+// attack sends the server one of each kind of hostile datagram: built
+// from a genuine (sealed) Input datagram of client c, and sealed by p, a
+// peer seated in the same match.
+func (w *wire) attack(t *testing.T, c *Client, p *rawPeer, genuine []byte) {
 	t.Helper()
 	addr := w.addr[c]
+	_, clear, ok := peekUp(w.srv, c, genuine)
+	if !ok {
+		t.Fatal("setup: the genuine Input does not open")
+	}
 	// Forgeries carry other moves than the genuine datagram, so one that
 	// slipped through would change the match (and the test's hash).
 	forge := func(edit func(p *proto.Input)) []byte {
-		p, err := proto.ParseInput(genuine)
+		p, err := proto.ParseInput(clear)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,43 +95,49 @@ func (w *wire) attack(t *testing.T, c *Client, genuine []byte) {
 		edit(b)
 		return b
 	}
+	// tamper changes a copy of the genuine sealed datagram.
+	tamper := func(edit func(b []byte)) []byte {
+		b := append([]byte(nil), genuine...)
+		edit(b)
+		return b
+	}
 	send := func(from netip.AddrPort, b []byte) {
-		if out := w.srv.Receive(w.now, from, b); len(out) > 0 {
-			for _, d := range out {
-				h, _ := proto.ParseHeader(d.Data)
-				if h.Type != proto.TypeReject {
-					t.Fatalf("server answered a hostile datagram with %v", h.Type)
-				}
+		for _, d := range w.srv.Receive(w.now, from, b) {
+			if h, err := proto.ParseHeader(d.Data); err != nil || h.Type != proto.TypeReject {
+				t.Fatalf("server answered a hostile datagram with %v", typeOf(d.Data))
 			}
 		}
 	}
 	stranger := netip.MustParseAddrPort("127.0.0.1:4444")
 	cur := w.srv.World().Tick()
-	send(addr, nil)                                                    // short
-	send(addr, genuine[:10])                                           // short
-	send(addr, raw(func(b []byte) { b[0] ^= 0xff }))                   // magic
-	send(addr, raw(func(b []byte) { b[2] = 99 }))                      // version
-	send(addr, raw(func(b []byte) { b[3] = 200 }))                     // type
-	send(addr, forge(func(p *proto.Input) { p.Session++ }))            // wrong session
-	send(addr, forge(func(p *proto.Input) { p.Match ^= 4 }))           // wrong match
-	send(stranger, forge(func(*proto.Input) {}))                       // spoofed source
-	send(addr, forge(func(p *proto.Input) { p.Player = 5 }))           // no such seat
-	send(addr, append(forge(func(*proto.Input) {}), 0))                // trailing byte
-	send(addr, forge(func(p *proto.Input) { shift(p, cur.Add(-50)) })) // stale
-	send(addr, forge(func(p *proto.Input) { shift(p, cur.Add(500)) })) // far future
-	bad := forge(func(p *proto.Input) {})
-	bad[len(bad)-3] = 7 // a move value of 7
-	send(addr, bad)
-	bad = forge(func(p *proto.Input) {})
-	bad[len(bad)-1] = 0x80 // an unknown button
-	send(addr, bad)
-}
-
-// shift renumbers an Input's ticks so its newest is newest.
-func shift(p *proto.Input, newest game.Tick) {
-	for k := 0; k < int(p.N); k++ {
-		p.Inputs[k].Tick = newest.Add(int32(k - int(p.N) + 1))
+	// Junk.
+	send(addr, nil)                                  // short
+	send(addr, genuine[:10])                         // short
+	send(addr, raw(func(b []byte) { b[0] ^= 0xff })) // magic
+	send(addr, raw(func(b []byte) { b[2] = 99 }))    // version
+	send(addr, raw(func(b []byte) { b[3] = 100 }))   // type
+	// Forgeries on the path: the session is known, the keys are not.
+	send(addr, forge(func(*proto.Input) {}))                                               // clear
+	send(addr, tamper(func(b []byte) { b[len(b)-1] ^= 1 }))                                // bad seal: the tag
+	send(addr, tamper(func(b []byte) { binary.BigEndian.PutUint32(b[8:], ^uint32(0)) }))   // bad seal: a packet number far ahead
+	send(stranger, tamper(func(b []byte) { b[proto.SealedHeaderLen] ^= 1 }))               // bad seal, from a spoofed source
+	send(addr, tamper(func(b []byte) { binary.BigEndian.PutUint32(b[4:], ^c.sess.conn) })) // unknown connection
+	// A peer of the match, on its own connection: values the server's
+	// own checks refuse.
+	own := func(match uint32, newest game.Tick, edit func(b []byte) []byte) []byte {
+		in := proto.Input{Header: proto.Header{Match: match, Player: p.slot}, N: 2}
+		in.Inputs[0], in.Inputs[1] = game.Input{Tick: newest.Add(-1), MoveX: 1}, game.Input{Tick: newest, MoveX: 1}
+		return p.sealClear(edit(in.Append(nil)))
 	}
+	as := func(b []byte) []byte { return b }
+	stale := own(p.match, cur.Add(-50), as)
+	send(p.from, stale)                                                                     // stale
+	send(p.from, stale)                                                                     // replay
+	send(p.from, own(p.match, cur.Add(500), as))                                            // far future
+	send(p.from, own(p.match, cur, func(b []byte) []byte { return append(b, 0) }))          // trailing byte
+	send(p.from, own(p.match, cur, func(b []byte) []byte { b[len(b)-3] = 7; return b }))    // a move value of 7
+	send(p.from, own(p.match, cur, func(b []byte) []byte { b[len(b)-1] = 0x80; return b })) // an unknown button
+	send(p.from, own(p.match^4, cur, as))                                                   // an epoch that stands for no match
 }
 
 func TestRingRejectsStaleSlots(t *testing.T) {

@@ -76,19 +76,21 @@ func TestDelayedLobbyStartIgnored(t *testing.T) {
 	// Capture a's lobby Start before the match fills.
 	var lobby []byte
 	for _, d := range w.srv.Tick(w.now.Add(startResendTicks * TickDuration)) {
-		if h, _ := proto.ParseHeader(d.Data); h.Type == proto.TypeStart && d.Addr == w.addr[a] {
+		if typeOf(d.Data) == proto.TypeStart && d.Addr == w.addr[a] {
 			lobby = append([]byte(nil), d.Data...)
 		}
 	}
 	for k := 0; k < startResendTicks && lobby == nil; k++ {
 		for _, d := range w.tick()[a] {
-			if h, _ := proto.ParseHeader(d); h.Type == proto.TypeStart {
+			if typeOf(d) == proto.TypeStart {
 				lobby = d
 			}
 		}
 	}
-	if lobby == nil {
+	if h, clear, ok := peekDown(a, lobby); !ok {
 		t.Fatal("setup: no lobby Start")
+	} else if st, err := proto.ParseStartBody(h, clear); err != nil || st.Need == 0 {
+		t.Fatalf("setup: the Start is no lobby's (need %d, %v)", st.Need, err)
 	}
 	w.join(ClientConfig{})
 	if a.Status() != StatusPlaying {
@@ -97,8 +99,11 @@ func TestDelayedLobbyStartIgnored(t *testing.T) {
 	for k := 0; k < 10; k++ {
 		w.stepClient(a, game.Input{MoveX: 1})
 	}
-	tick := a.World().Tick()
+	tick, dropped := a.World().Tick(), a.Metrics().Dropped
 	a.Receive(w.now, srvAddr, lobby)
+	if a.Metrics().Dropped != dropped {
+		t.Fatal("setup: the delayed Start was dropped unopened: the test tests nothing")
+	}
 	if a.Status() != StatusPlaying || a.World() == nil || a.World().Tick() != tick {
 		t.Fatalf("a delayed lobby Start changed a playing client: %v at %v", a.Status(), a.World())
 	}
@@ -171,11 +176,15 @@ func TestClientErrorsAreClear(t *testing.T) {
 	w.join(ClientConfig{})
 	third := NewClient(ClientConfig{Server: srvAddr, Session: 77})
 	a := netip.MustParseAddrPort("127.0.0.1:30999")
-	for _, d := range third.Advance(w.now, game.Input{}) {
-		for _, r := range w.srv.Receive(w.now, a, d.Data) {
-			for _, j := range third.Receive(w.now, srvAddr, r.Data) {
-				for _, rej := range w.srv.Receive(w.now, a, j.Data) {
-					third.Receive(w.now, srvAddr, rej.Data)
+	for _, d := range third.Advance(w.now, game.Input{}) { // Hello
+		for _, r := range w.srv.Receive(w.now, a, d.Data) { // Challenge
+			for _, j := range third.Receive(w.now, srvAddr, r.Data) { // Join
+				for _, acc := range w.srv.Receive(w.now, a, j.Data) { // Accept
+					for _, q := range third.Receive(w.now, srvAddr, acc.Data) { // Request
+						for _, rej := range w.srv.Receive(w.now, a, q.Data) { // Reject, sealed
+							third.Receive(w.now, srvAddr, rej.Data)
+						}
+					}
 				}
 			}
 		}

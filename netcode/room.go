@@ -140,14 +140,14 @@ func (s *Server) rejoin(r *room, st *seat, sp *spectator, now time.Time) {
 }
 
 // resume gives a place back to the holder of its token, at from.
-func (s *Server) resume(r *room, st *seat, sp *spectator, from netip.AddrPort, session uint64, rtt time.Duration, now time.Time) {
+func (s *Server) resume(r *room, st *seat, sp *spectator, from netip.AddrPort, session uint64, rtt time.Duration, key [proto.KeyLen]byte, now time.Time) {
 	if st != nil {
-		r.seats.resume(st, from, session, rtt, s.adm.token(), now)
+		r.seats.resume(st, from, session, rtt, key, s.adm.token(), now)
 		s.stats.reconnects++
 		s.sendStart(r, &st.link, st.slot)
 		return
 	}
-	r.seats.resumeSpectator(sp, from, session, s.adm.token(), now)
+	r.seats.resumeSpectator(sp, from, session, key, s.adm.token(), now)
 	s.sendStart(r, &sp.link, -1)
 }
 
@@ -185,9 +185,9 @@ func (s *Server) seat(r *room, l link, spectate bool, now time.Time) {
 }
 
 // supersedeIn frees the places of r held at exactly from.
-func (s *Server) supersedeIn(r *room, from netip.AddrPort, now time.Time) {
+func (s *Server) supersedeIn(r *room, from netip.AddrPort, session uint64, now time.Time) {
 	for i := 0; i < r.cfg.Players; i++ {
-		if st := r.seats.at(i); st.human() && st.addr == from {
+		if st := r.seats.at(i); st.human() && st.addr == from && st.session != session {
 			s.adm.departed(from, st.session, r.match.matchID(), uint8(i), now)
 			s.release(r, st, now)
 		}

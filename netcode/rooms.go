@@ -224,7 +224,7 @@ func (t *roomTable) freeName() string {
 
 // place finds the room a Join asks for, opening one when it should; nil
 // and the reason to refuse when there is none.
-func (s *Server) place(j *proto.Join, from netip.AddrPort, now time.Time) (*room, proto.RejectReason) {
+func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*room, proto.RejectReason) {
 	t := &s.rooms
 	name := proto.SanitizeName(j.Room)
 	switch j.Kind {
@@ -365,7 +365,7 @@ func (s *Server) onListRooms(now time.Time, from netip.AddrPort, h proto.Header,
 	}
 	if _, err := s.adm.verify(q.Cookie, from, q.Session, now); err != nil {
 		s.drop(DropBadCookie)
-		s.reject(from, q.Session, proto.RejectBadCookie)
+		s.rejectClear(from, q.Session, proto.RejectBadCookie) // no connection: a sealed Reject would be dropped unsent
 		return
 	}
 	page := proto.RoomList{Header: proto.Header{Session: q.Session}, ClientTime: q.ClientTime, Offset: q.Offset}

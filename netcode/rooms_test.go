@@ -37,9 +37,13 @@ func (n *simnet) leave(c *simClient) { n.route(c.addr, c.up, c.c.Close()) }
 
 // roomOf returns the server's room that holds c's session, or nil.
 func (n *simnet) roomOf(c *simClient) *room {
-	r, _, _ := n.server.rooms.bySession(c.addr, c.c.Session())
+	r, _, _ := n.server.rooms.bySession(c.addr, serverSession(c.c))
 	return r
 }
+
+// serverSession returns the id the server knows c's session by: the id
+// of its sealed connection (0 while it has none).
+func serverSession(c *Client) uint64 { return uint64(c.sess.conn) }
 
 // refusal returns the reason the server refused c's Join (0: not refused).
 func refusal(c *simClient) proto.RejectReason {
@@ -83,9 +87,10 @@ func TestRoomsQuickMatch24(t *testing.T) {
 	// Every State and Ack the server sends goes to a peer of the room
 	// whose match id it carries.
 	var checkedOut, foreign int
+	tap := tapSeals(n.server) // the clear form the server's core wrote, session and match as it meant them
 	n.onServerSend = func(d Datagram) {
-		h, err := proto.ParseHeader(d.Data)
-		if err != nil || (h.Type != proto.TypeState && h.Type != proto.TypeAck) {
+		h, _, ok := tap.of(d.Data)
+		if !ok || (h.Type != proto.TypeState && h.Type != proto.TypeAck) {
 			return
 		}
 		checkedOut++
@@ -230,7 +235,7 @@ func TestRoomFaultStaysInItsRoom(t *testing.T) {
 	lastState := map[*simClient]time.Time{}
 	maxGap := map[*simClient]time.Duration{}
 	n.onDeliver = func(c *simClient, data []byte) {
-		if h, err := proto.ParseHeader(data); err != nil || h.Type != proto.TypeState {
+		if typeOf(data) != proto.TypeState {
 			return
 		}
 		if last, ok := lastState[c]; ok {

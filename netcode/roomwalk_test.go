@@ -137,6 +137,7 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 		Rooms: rc.rooms, MaxRooms: rc.maxRooms, RoomIdle: rc.idle, Rounds: rc.rounds, StartWait: rc.startWait,
 		SpectatorDelay: rc.specDelay, RematchWait: rc.rematchWait, ResultsFor: rc.resultsFor,
 		MaxSeatsPerAddr: rc.seatsPerAddr, MaxSpectatorsPerAddr: rc.specsPer, Entropy: &walkEntropy{game.RNG{State: c.seed}}})
+	w.tap = tapSeals(w.n.server)
 	w.logf("server: %v; %v", c, rc)
 	w.observe()
 	return w

@@ -163,8 +163,8 @@ func (w *walk) afterTick(m *tickMemo) {
 // of the room its match id routes to (before or after the tick: a tick
 // may release a peer, or start a rematch, after its State went out).
 func (w *walk) checkSent(m *tickMemo, d Datagram) {
-	h, err := proto.ParseHeader(d.Data)
-	if err != nil || (h.Type != proto.TypeState && h.Type != proto.TypeAck) {
+	h, _, ok := w.tap.of(d.Data) // the session and match the server's core wrote
+	if !ok || (h.Type != proto.TypeState && h.Type != proto.TypeAck) {
 		return
 	}
 	t := &w.n.server.rooms
@@ -480,7 +480,7 @@ func (w *walk) checkRooms() string {
 		}
 		if (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
 			name, code, _ := c.sc.c.Room()
-			r, seat, sp := s.rooms.bySession(c.sc.addr, c.sc.c.Session())
+			r, seat, sp := s.rooms.bySession(c.sc.addr, serverSession(c.sc.c))
 			sl := c.sc.c.Slot()
 			switch {
 			case r == nil:

@@ -25,41 +25,6 @@ func newRoomServer(t *testing.T, cfg ServerConfig) *Server {
 	return s
 }
 
-// rawCookie gets a cookie for session at from with a Hello.
-func rawCookie(t *testing.T, s *Server, now time.Time, from netip.AddrPort, session uint64) proto.Cookie {
-	t.Helper()
-	h := proto.Hello{Header: proto.Header{Session: session}}
-	for _, d := range s.Receive(now, from, h.Append(nil)) {
-		if c, err := proto.ParseChallenge(d.Data); err == nil && d.Addr == from && c.Session == session {
-			return c.Cookie
-		}
-	}
-	t.Fatalf("no Challenge for %v", from)
-	return proto.Cookie{}
-}
-
-// rawJoin sends j (its cookie from a fresh Hello) from from and returns
-// the server's answer: a Start, or the reason of a Reject.
-func rawJoin(t *testing.T, s *Server, now time.Time, from netip.AddrPort, session uint64, j proto.Join) (*proto.Start, proto.RejectReason) {
-	t.Helper()
-	j.Session = session
-	j.Cookie = rawCookie(t, s, now, from, session)
-	out := s.Receive(now, from, j.Append(nil))
-	for _, d := range out {
-		if d.Addr != from {
-			continue
-		}
-		if st, err := proto.ParseStart(d.Data); err == nil {
-			return &st, 0
-		}
-		if r, err := proto.ParseReject(d.Data); err == nil {
-			return nil, r.Reason
-		}
-	}
-	t.Fatalf("no answer to a Join from %v (%d datagrams)", from, len(out))
-	return nil, 0
-}
-
 // listAll fetches every page of the room list from from, as the lobby
 // does, checking that each page is within MaxDatagram and starts where
 // it was asked to; it returns the entries and the list's total.
@@ -126,13 +91,12 @@ func TestRoomAntiAmplification(t *testing.T) {
 		reason  proto.RejectReason // for a Reject
 	}{
 		{"Hello", (&proto.Hello{Header: proto.Header{Session: 81}}).Append(nil), 1, proto.TypeChallenge, 0},
-		{"Join quick, zero cookie", join(proto.Join{}), 1, proto.TypeReject, proto.RejectBadCookie},
-		{"Join quick spectator, zero cookie", join(proto.Join{Spectate: true, Name: "x"}), 1, proto.TypeReject, proto.RejectBadCookie},
-		{"Join named, zero cookie", join(proto.Join{Kind: proto.RoomNamed, Room: "a"}), 1, proto.TypeReject, proto.RejectBadCookie},
-		{"Join code, zero cookie", join(proto.Join{Kind: proto.RoomCode, Room: "ABCDEFGH"}), 1, proto.TypeReject, proto.RejectBadCookie},
-		{"Join create, zero cookie", join(proto.Join{Kind: proto.RoomCreate, Room: "new", Seats: 8, Bots: 7, Private: true}), 1, proto.TypeReject, proto.RejectBadCookie},
-		{"Join named, another address's cookie", join(proto.Join{Kind: proto.RoomNamed, Room: "b", Cookie: stolen}), 1, proto.TypeReject, proto.RejectBadCookie},
-		{"Join create, expired cookie", join(proto.Join{Kind: proto.RoomCreate, Cookie: old}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join, zero cookie", join(proto.Join{}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join, zero cookie and a key", join(proto.Join{Eph: [32]byte{9}}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join, another address's cookie", join(proto.Join{Cookie: stolen, Eph: [32]byte{9}}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Join, expired cookie", join(proto.Join{Cookie: old}), 1, proto.TypeReject, proto.RejectBadCookie},
+		{"Request in the clear", (&proto.Request{Header: proto.Header{Session: 85}, Name: "x"}).Append(nil), 0, 0, 0},
+		{"Start in the clear", (&proto.Start{Header: proto.Header{Session: 86}, Slots: 2, MazeW: 21, MazeH: 21, StateEvery: 1}).Append(nil), 0, 0, 0},
 		{"ListRooms, zero cookie", (&proto.ListRooms{Header: proto.Header{Session: 82}}).Append(nil), 1, proto.TypeReject, proto.RejectBadCookie},
 		{"ListRooms, another address's cookie", (&proto.ListRooms{Header: proto.Header{Session: 77}, Cookie: stolen}).Append(nil), 1, proto.TypeReject, proto.RejectBadCookie},
 		{"another version, 22 bytes", otherVersion(proto.HeaderLen + 1), 1, proto.TypeReject, proto.RejectVersion},
@@ -217,7 +181,7 @@ func TestJoinCodeGuessesAreLimited(t *testing.T) {
 	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 8})
 	now := simEpoch
 	st, why := rawJoin(t, s, now, netip.MustParseAddrPort("203.0.113.1:5000"), 1,
-		proto.Join{Kind: proto.RoomCreate, Room: "vault", Seats: 8, Private: true})
+		proto.Request{Kind: proto.RoomCreate, Room: "vault", Seats: 8, Private: true})
 	if st == nil || len(st.Code) != codeLen {
 		t.Fatalf("creating a private room: %v, reject %v", st, why)
 	}
@@ -247,7 +211,7 @@ func TestJoinCodeGuessesAreLimited(t *testing.T) {
 		t.Helper()
 		port++ // a fresh port and session for each try, as a guessing script would
 		session++
-		return rawJoin(t, s, now, netip.AddrPortFrom(ip, port), session, proto.Join{Kind: proto.RoomCode, Room: code})
+		return rawJoin(t, s, now, netip.AddrPortFrom(ip, port), session, proto.Request{Kind: proto.RoomCode, Room: code})
 	}
 	for i := 1; i <= codeTries; i++ {
 		if _, why := try(guesser, wrong); why != proto.RejectNoRoom {
@@ -301,7 +265,7 @@ func TestRoomOpensAreLimited(t *testing.T) {
 	now := simEpoch
 	ip := netip.MustParseAddr("198.51.100.7")
 	create := func(port uint16, name string, at time.Time) proto.RejectReason {
-		_, why := rawJoin(t, s, at, netip.AddrPortFrom(ip, port), uint64(port), proto.Join{Name: "x", Kind: proto.RoomCreate, Room: name})
+		_, why := rawJoin(t, s, at, netip.AddrPortFrom(ip, port), uint64(port), proto.Request{Name: "x", Kind: proto.RoomCreate, Room: name})
 		return why
 	}
 	for i := 0; i < openBurst; i++ {
@@ -312,11 +276,11 @@ func TestRoomOpensAreLimited(t *testing.T) {
 	if why := create(2000, "one-too-many", now); why != proto.RejectSlowDown {
 		t.Fatalf("room %d: %v, want slow down", openBurst, why)
 	}
-	if _, why := rawJoin(t, s, now, netip.AddrPortFrom(ip, 2001), 2001, proto.Join{Name: "y", Kind: proto.RoomNamed, Room: "r0"}); why != 0 {
+	if _, why := rawJoin(t, s, now, netip.AddrPortFrom(ip, 2001), 2001, proto.Request{Name: "y", Kind: proto.RoomNamed, Room: "r0"}); why != 0 {
 		t.Fatalf("joining an open room from the same address: %v", why)
 	}
 	other := netip.MustParseAddrPort("203.0.113.9:3000")
-	if _, why := rawJoin(t, s, now, other, 3000, proto.Join{Name: "z", Kind: proto.RoomCreate, Room: "theirs"}); why != 0 {
+	if _, why := rawJoin(t, s, now, other, 3000, proto.Request{Name: "z", Kind: proto.RoomCreate, Room: "theirs"}); why != 0 {
 		t.Fatalf("another address: %v", why)
 	}
 	if why := create(2002, "later", now.Add(openRefill)); why != 0 {
@@ -334,11 +298,11 @@ func TestSSHPlayersCountByTheirOrigin(t *testing.T) {
 		Origin: func(netip.AddrPort) (netip.Addr, bool) { return home, true }})
 	mem := func(i int) netip.AddrPort { return netip.AddrPortFrom(MemPrefix.Addr().Next(), uint16(100+i)) }
 	for i := 0; i < 3; i++ {
-		if _, why := rawJoin(t, s, simEpoch, mem(i), uint64(10+i), proto.Join{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("s%d", i)}); why != 0 {
+		if _, why := rawJoin(t, s, simEpoch, mem(i), uint64(10+i), proto.Request{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("s%d", i)}); why != 0 {
 			t.Fatalf("SSH player %d: %v", i, why)
 		}
 	}
-	if _, why := rawJoin(t, s, simEpoch, mem(3), 13, proto.Join{Name: "ssh", Kind: proto.RoomNamed, Room: "s0"}); why != proto.RejectAddrLimit {
+	if _, why := rawJoin(t, s, simEpoch, mem(3), 13, proto.Request{Name: "ssh", Kind: proto.RoomNamed, Room: "s0"}); why != proto.RejectAddrLimit {
 		t.Fatalf("a fourth seat from one SSH client's address: %v, want the address limit", why)
 	}
 	// The operator sees where an SSH player comes from, not only the
@@ -354,11 +318,11 @@ func TestSSHPlayersCountByTheirOrigin(t *testing.T) {
 	s2 := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 64,
 		Origin: func(netip.AddrPort) (netip.Addr, bool) { return other, true }})
 	for i := 0; i < openBurst; i++ {
-		if _, why := rawJoin(t, s2, simEpoch, mem(i), uint64(20+i), proto.Join{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("o%d", i)}); why != 0 {
+		if _, why := rawJoin(t, s2, simEpoch, mem(i), uint64(20+i), proto.Request{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("o%d", i)}); why != 0 {
 			t.Fatalf("room %d: %v", i, why)
 		}
 	}
-	if _, why := rawJoin(t, s2, simEpoch, mem(9), 29, proto.Join{Name: "ssh", Kind: proto.RoomCreate, Room: "more"}); why != proto.RejectSlowDown {
+	if _, why := rawJoin(t, s2, simEpoch, mem(9), 29, proto.Request{Name: "ssh", Kind: proto.RoomCreate, Room: "more"}); why != proto.RejectSlowDown {
 		t.Fatalf("one SSH client's address opening room %d: %v, want slow down", openBurst+1, why)
 	}
 }

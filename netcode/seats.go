@@ -53,9 +53,11 @@ type link struct {
 	// rtt is the handshake's round trip, the server's only measure of
 	// the peer's distance (it schedules match starts by it).
 	rtt time.Duration
-	// token is the peer's reconnect token: with it, a Join from a new
-	// address takes the place back.
-	token proto.Token
+	// token is the peer's reconnect token: with it, a Request from a new
+	// connection takes the place back, if it proves it holds resume, the
+	// resume key of the connection the token was issued to.
+	token  proto.Token
+	resume [proto.KeyLen]byte
 }
 
 // next returns the next sequence number to send on the link.
@@ -195,9 +197,9 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 // resume gives a held (or lost) seat to its player at a new address or
 // session, after a reconnect with its token, and a fresh token: a token
 // is good for one use.
-func (t *seatTable) resume(s *seat, addr netip.AddrPort, session uint64, rtt time.Duration, token proto.Token, now time.Time) {
+func (t *seatTable) resume(s *seat, addr netip.AddrPort, session uint64, rtt time.Duration, resume [proto.KeyLen]byte, token proto.Token, now time.Time) {
 	s.to(seatHeld)
-	s.addr, s.session, s.heard, s.rtt = addr, session, now, rtt
+	s.addr, s.session, s.heard, s.rtt, s.resume = addr, session, now, rtt, resume
 	s.token, s.tokenAt, s.prevToken, s.prevUntil = token, now, proto.Token{}, time.Time{}
 	s.started = false
 	s.in.reset()
@@ -235,8 +237,8 @@ func (t *seatTable) spectatorByToken(tok *proto.Token) *spectator {
 
 // resumeSpectator moves a spectator's place to a new address or session
 // after a reconnect with its token, with a fresh token.
-func (t *seatTable) resumeSpectator(sp *spectator, addr netip.AddrPort, session uint64, token proto.Token, now time.Time) {
-	sp.addr, sp.session, sp.token, sp.link.heard, sp.started = addr, session, token, now, false
+func (t *seatTable) resumeSpectator(sp *spectator, addr netip.AddrPort, session uint64, resume [proto.KeyLen]byte, token proto.Token, now time.Time) {
+	sp.addr, sp.session, sp.token, sp.link.heard, sp.started, sp.resume = addr, session, token, now, false, resume
 	sp.seqs.reset()
 }
 
@@ -344,6 +346,16 @@ func (t *seatTable) bySession(addr netip.AddrPort, session uint64) (*seat, *spec
 		}
 	}
 	return nil, nil
+}
+
+// moveLink moves the place session holds at from to the address to: its
+// connection moved (NAT rebinding, a new network).
+func (t *seatTable) moveLink(from, to netip.AddrPort, session uint64) {
+	if st, sp := t.bySession(from, session); st != nil {
+		st.addr = to
+	} else if sp != nil {
+		sp.addr = to
+	}
 }
 
 // byToken returns the human seat holding token at now (its current one,

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"crypto/ed25519"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -123,6 +124,11 @@ type ServerConfig struct {
 	// SSH client's address. It must be safe to call from the server's
 	// loop; ok false falls back to the in-memory address.
 	Origin func(mem netip.AddrPort) (ip netip.Addr, ok bool)
+	// Key is the server's long-term Ed25519 key: it signs every
+	// handshake, so clients know the server by its public half. nil makes
+	// one from Entropy, good for the server's life (an embedded server, a
+	// test).
+	Key ed25519.PrivateKey
 	// Trusted lists address ranges exempt from the per-address caps and
 	// the handshake rate limit: a LAN party behind one NAT, a load test
 	// from one machine.
@@ -148,6 +154,7 @@ type Server struct {
 	log    *slog.Logger
 	rng    game.RNG
 	adm    admission
+	sec    secure
 	rooms  roomTable
 	clock  game.Tick // the tick the server steps next
 	tickAt time.Time // when that step is due
@@ -251,13 +258,23 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 			return nil, fmt.Errorf("netcode: entropy: %w", err)
 		}
 	}
+	if cfg.Key == nil {
+		var seed [ed25519.SeedSize]byte
+		if _, err := io.ReadFull(cfg.Entropy, seed[:]); err != nil {
+			return nil, fmt.Errorf("netcode: entropy: %w", err)
+		}
+		cfg.Key = ed25519.NewKeyFromSeed(seed[:])
+	} else if len(cfg.Key) != ed25519.PrivateKeySize {
+		return nil, fmt.Errorf("netcode: server key of %d bytes, want %d", len(cfg.Key), ed25519.PrivateKeySize)
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted),
-		rooms: newRoomTable(), clock: cfg.StartTick, tickDur: newWindow(600)}
+		rooms: newRoomTable(), clock: cfg.StartTick, tickDur: newWindow(600), sec: newSecure(cfg.Key)}
 	s.out = newOutbox(64 << 10)
+	s.out.sealWith(s.sealOut)
 	for i := 0; i < cfg.Rooms; i++ {
 		r := s.openRoom(roomName(i), s.defaultRoom(), false, time.Time{})
 		r.permanent = true
@@ -327,12 +344,20 @@ func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 }
 
 func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
+	if sh, ok := proto.ParseSealedHeader(b); ok {
+		if len(b) > proto.MaxDatagram {
+			s.drop(DropOversize)
+			return
+		}
+		s.onSealed(now, from, sh, b)
+		return
+	}
 	h, err := proto.ParseHeader(b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
 		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.adm.allow(from, now) {
 			// Tell the client, within the size it sent (no amplification).
-			s.out.put(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
+			s.rejectClear(from, sessionOf(b), proto.RejectVersion)
 		}
 		return
 	}
@@ -360,11 +385,11 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 		default:
 			s.onListRooms(now, from, h, b)
 		}
-	case proto.TypeInput:
-		s.onInput(now, from, h, b)
-	case proto.TypeLeave:
-		s.onLeave(now, from, h, b)
 	default:
+		if h.Type.Sealed() {
+			s.drop(DropClear) // a session's packet must come sealed
+			return
+		}
 		s.drop(DropUnexpected)
 	}
 }
@@ -386,50 +411,43 @@ func (s *Server) onHello(now time.Time, from netip.AddrPort, h proto.Header, b [
 	s.out.put(from, &proto.Challenge{Header: proto.Header{Session: h.Session}, Cookie: s.adm.cookie(from, h.Session, now)})
 }
 
-func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
-	j, err := proto.ParseJoinBody(h, b)
-	if err != nil {
-		s.drop(dropReasonFor(err))
-		return
-	}
-	rtt, err := s.adm.verify(j.Cookie, from, j.Session, now)
-	if err != nil {
-		s.drop(DropBadCookie)
-		s.reject(from, j.Session, proto.RejectBadCookie)
-		return
-	}
-	// A repeated Join (our Start was lost) gets the same answer again.
-	if r, st, sp := s.rooms.bySession(from, j.Session); r != nil {
+// admit places the session of a Request that came on a connection
+// (session is its id, from its address, rtt its handshake's round trip,
+// key its resume key): a repeated Request gets the same answer again, a
+// reconnect takes its place back, a newcomer gets a place or a Reject.
+func (s *Server) admit(now time.Time, from netip.AddrPort, session uint64, rtt time.Duration, key [proto.KeyLen]byte, j *proto.Request) {
+	// A repeated Request (our Start was lost) gets the same answer again.
+	if r, st, sp := s.rooms.bySession(from, session); r != nil {
 		s.inRoom(r, func() { s.rejoin(r, st, sp, now) })
 		return
 	}
-	// A reconnect: the token of a place we still hold, from an address
-	// that has just passed the challenge. It takes the place over, score
-	// and all.
+	// A reconnect: the token of a place we still hold, from a connection
+	// that proved (onRequest) it holds the session the token was issued
+	// to. It takes the place over, score and all.
 	if j.Token != (proto.Token{}) {
 		if r, st, sp := s.rooms.byToken(&j.Token, j.Spectate, now); r != nil {
-			s.inRoom(r, func() { s.resume(r, st, sp, from, j.Session, rtt, now) })
+			s.inRoom(r, func() { s.resume(r, st, sp, from, session, rtt, key, now) })
 			return
 		}
 	}
 	// A new session from the very address and port of a peer we hold:
 	// that peer's socket is gone (a port is one socket's at a time), so
 	// its place is freed for the newcomer.
-	s.supersede(from, now)
+	s.supersede(from, session, now)
 	if !s.adm.isTrusted(from.Addr()) {
 		seats, specs := s.rooms.countFrom(s.origin(from), s.origin)
 		if (j.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!j.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
 			s.drop(DropAddrLimit)
-			s.reject(from, j.Session, proto.RejectAddrLimit)
+			s.reject(from, session, proto.RejectAddrLimit)
 			return
 		}
 	}
-	r, why := s.place(&j, from, now)
+	r, why := s.place(j, from, now)
 	if r == nil {
-		s.reject(from, j.Session, why)
+		s.reject(from, session, why)
 		return
 	}
-	l := link{addr: from, session: j.Session, name: proto.SanitizeName(j.Name), heard: now, rtt: rtt}
+	l := link{addr: from, session: session, name: proto.SanitizeName(j.Name), heard: now, rtt: rtt, resume: key}
 	s.inRoom(r, func() { s.seat(r, l, j.Spectate, now) })
 }
 
@@ -445,18 +463,24 @@ func (s *Server) origin(addr netip.AddrPort) netip.Addr {
 	return limitKey(ip)
 }
 
-// supersede frees the places held at exactly from (by other sessions), in
-// every room.
-func (s *Server) supersede(from netip.AddrPort, now time.Time) {
+// supersede frees the places held at exactly from by other sessions than
+// session, in every room.
+func (s *Server) supersede(from netip.AddrPort, session uint64, now time.Time) {
 	s.rooms.each(func(r *room) {
-		s.inRoom(r, func() { s.supersedeIn(r, from, now) })
+		s.inRoom(r, func() { s.supersedeIn(r, from, session, now) })
 	})
 }
 
-// reject answers a Join with a Reject, which has no session on our side:
-// its sequence number is 0.
+// reject answers a session's Request with a (sealed) Reject.
 func (s *Server) reject(to netip.AddrPort, session uint64, r proto.RejectReason) {
 	s.out.put(to, &proto.Reject{Header: proto.Header{Session: session}, Reason: r})
+}
+
+// rejectClear answers a Join, a ListRooms, or a datagram of another
+// version, with a Reject in the clear: there is no connection to seal it
+// for.
+func (s *Server) rejectClear(to netip.AddrPort, session uint64, r proto.RejectReason) {
+	s.out.putClear(to, &proto.Reject{Header: proto.Header{Session: session}, Reason: r})
 }
 
 func (s *Server) onInput(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
@@ -550,6 +574,9 @@ func (s *Server) tick(now time.Time) {
 	}
 	clear(s.stepBuf)
 	s.guard(func() { s.closeIdle(now) })
+	if s.ticks%connSweepEvery == 0 {
+		s.sweepConns(now)
+	}
 	s.clock++
 }
 

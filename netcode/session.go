@@ -1,6 +1,13 @@
 package netcode
 
 import (
+	"crypto/ecdh"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net/netip"
 	"time"
 
 	"ttytanks/game"
@@ -42,19 +49,36 @@ type session struct {
 	cookie    proto.Cookie
 	hasCookie bool
 	token     proto.Token
-	match     uint32
-	slot      int
-	slots     int
-	need      int
-	names     [game.MaxPlayers]string
-	connected [game.MaxPlayers]bool
-	startTick game.Tick
-	seq       uint32
-	heard     time.Time // last genuine datagram from the server (or the first attempt)
-	nextHello time.Time
-	helloAt   time.Time // when the first Hello of this attempt went out
-	handRTT   time.Duration
-	keepAlive time.Time
+	// tokenKey is the resume key of the connection token was issued on:
+	// a Request with the token proves it holds it.
+	tokenKey [proto.KeyLen]byte
+	// The connection of this attempt: the ephemeral key our Join sends,
+	// and from the server's Accept on, the connection id, the transcript,
+	// the keys and the match epochs.
+	eph        *ecdh.PrivateKey
+	conn       uint32
+	transcript [sha256.Size]byte
+	seal       *proto.Sealer
+	open       *proto.Opener
+	resume     [proto.KeyLen]byte
+	epochs     epochs
+	serverKey  ed25519.PublicKey
+	match      uint32
+	slot       int
+	slots      int
+	need       int
+	names      [game.MaxPlayers]string
+	connected  [game.MaxPlayers]bool
+	startTick  game.Tick
+	seq        uint32
+	heard      time.Time // last genuine datagram from the server (or the first attempt)
+	// progressAt is when a reconnect attempt last moved on (it began, a
+	// Challenge or Accept came).
+	progressAt time.Time
+	nextHello  time.Time
+	helloAt    time.Time // when the first Hello of this attempt went out
+	handRTT    time.Duration
+	keepAlive  time.Time
 	// leaving: a Leave is out and not yet acknowledged.
 	leaving    bool
 	leaveUntil time.Time
@@ -100,8 +124,8 @@ func (s *session) silence(now time.Time) time.Duration {
 // challenged takes a Challenge's cookie; it reports whether we were
 // waiting for one.
 func (s *session) challenged(now time.Time, c proto.Cookie) bool {
-	if s.status == StatusClosed || s.status == StatusWaiting {
-		return false
+	if s.status == StatusClosed || s.status == StatusWaiting || s.hasCookie {
+		return false // the answer to a repeated Hello: our Join is out with the first cookie
 	}
 	if !s.helloAt.IsZero() {
 		s.handRTT = now.Sub(s.helloAt)
@@ -109,12 +133,72 @@ func (s *session) challenged(now time.Time, c proto.Cookie) bool {
 	}
 	s.cookie, s.hasCookie = c, true
 	s.nextHello = now.Add(helloEvery)
+	s.progressAt = now
 	return true
 }
 
-// join returns our Join.
-func (s *session) join(now time.Time, name string, spectate bool) *proto.Join {
-	j := &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie, Token: s.token, Spectate: spectate, Name: name}
+// join returns our Join: the cookie and this attempt's ephemeral key.
+func (s *session) join(entropy io.Reader) *proto.Join {
+	if s.eph == nil {
+		var seed [32]byte
+		if _, err := io.ReadFull(entropy, seed[:]); err != nil {
+			panic("netcode: entropy source failed: " + err.Error()) // a key of zeros would be no secret
+		}
+		k, err := ecdh.X25519().NewPrivateKey(seed[:])
+		if err != nil {
+			panic("netcode: X25519 key: " + err.Error()) // 32 bytes are always a key
+		}
+		s.eph = k
+	}
+	j := &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie}
+	copy(j.Eph[:], s.eph.PublicKey().Bytes())
+	return j
+}
+
+// accepted takes the server's Accept: it checks the signature, asks
+// trust whether the server's key is the one we expect, and derives the
+// connection's keys. ok is false for an Accept to ignore (unasked for,
+// or not signed by the key it names); err, from trust, ends the session.
+func (s *session) accepted(a *proto.Accept, trust func(ed25519.PublicKey) error) (ok bool, err error) {
+	if s.status == StatusClosed || s.eph == nil || !s.hasCookie || s.conn != 0 {
+		return false, nil
+	}
+	var own [32]byte
+	copy(own[:], s.eph.PublicKey().Bytes())
+	t := proto.Transcript(s.id, s.cookie, own, a.Eph, a.ServerKey[:], a.Conn)
+	key := ed25519.PublicKey(append([]byte(nil), a.ServerKey[:]...))
+	if !proto.VerifyTranscript(key, t, a.Sig[:]) {
+		return false, nil
+	}
+	if trust != nil {
+		if err := trust(key); err != nil {
+			s.end(err)
+			return false, err
+		}
+	}
+	keys, err := proto.DeriveKeys(s.eph, a.Eph, t)
+	if err != nil {
+		return false, nil
+	}
+	seal, err1 := proto.NewSealer(keys.ClientToServer, proto.ClientToServer, a.Conn)
+	open, err2 := proto.NewOpener(keys.ServerToClient, proto.ServerToClient, a.Conn)
+	if err1 != nil || err2 != nil {
+		return false, nil
+	}
+	s.conn, s.transcript, s.seal, s.open, s.resume = a.Conn, t, seal, open, keys.Resume
+	s.progressAt = s.heard
+	s.serverKey = key
+	s.epochs = epochs{}
+	return true, nil
+}
+
+// request returns our Request: the room we want, our name, and our
+// token with its proof when we held a place.
+func (s *session) request(name string, spectate bool) *proto.Request {
+	j := &proto.Request{Header: proto.Header{Session: s.id}, Token: s.token, Spectate: spectate, Name: name}
+	if s.token != (proto.Token{}) {
+		j.Proof = proto.ResumeProof(s.tokenKey, s.transcript)
+	}
 	r := s.room
 	switch {
 	case r.Kind == RoomCode:
@@ -130,6 +214,66 @@ func (s *session) join(now time.Time, name string, spectate bool) *proto.Join {
 		}
 	}
 	return j
+}
+
+// sealing reports whether the server has accepted us: from then on
+// everything comes sealed.
+func (s *session) sealing() bool { return s.conn != 0 }
+
+// key returns the server's long-term key, once an Accept has shown it.
+func (s *session) key() ed25519.PublicKey { return s.serverKey }
+
+// errNotConnected: a sealed datagram before the server accepted us.
+var errNotConnected = errors.New("netcode: sealed datagram before the handshake")
+
+// unseal opens a sealed datagram of our connection (opened is scratch
+// space) and returns its clear form, appended to clear[:0], with its
+// header: our session, the match and player its epoch stands for (a
+// Start says them), and its packet number as the sequence number.
+func (s *session) unseal(sh proto.SealedHeader, b, opened, clear []byte) (proto.Header, []byte, error) {
+	if s.open == nil {
+		return proto.Header{}, nil, errNotConnected
+	}
+	_, body, err := s.open.Open(opened[:0], b)
+	if err != nil {
+		return proto.Header{}, nil, err
+	}
+	ep, match, rest, err := proto.SplitSealedBody(sh.Type, body)
+	if err != nil {
+		return proto.Header{}, nil, err
+	}
+	h := proto.Header{Type: sh.Type, Session: s.id, Seq: sh.PN}
+	if sh.Type == proto.TypeStart && len(rest) > 0 {
+		h.Match, h.Player = match, rest[0] // a Start's first byte is the addressee's slot
+		s.epochs.learn(ep, match, rest[0])
+	} else if m, p, ok := s.epochs.lookup(ep); ok {
+		h.Match, h.Player = m, p
+	}
+	return h, proto.AppendClear(clear[:0], h, rest), nil
+}
+
+// sealOut returns the outbox's seal function: our datagrams sealed for
+// the server at to. Before the server accepted us there is nothing to
+// seal with, and the datagram is dropped.
+func (s *session) sealOut(to netip.AddrPort) func(netip.AddrPort, []byte) (netip.AddrPort, []byte, bool) {
+	return func(_ netip.AddrPort, b []byte) (netip.AddrPort, []byte, bool) {
+		if s.seal == nil {
+			return to, nil, false
+		}
+		ep := s.epochs.of(binary.BigEndian.Uint32(b[12:16]), b[16])
+		sealed, err := s.seal.SealPacket(b, ep)
+		if err != nil {
+			return to, nil, false
+		}
+		return to, sealed, true
+	}
+}
+
+// forgetConn drops this attempt's connection: the next handshake makes a
+// new one.
+func (s *session) forgetConn() {
+	s.hasCookie, s.eph, s.conn, s.seal, s.open = false, nil, 0, nil, nil
+	s.epochs = epochs{}
 }
 
 // roomOf returns the room the session plays in, its join code (private
@@ -193,7 +337,10 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 	if s.status == StatusClosed {
 		return startIgnored, false
 	}
-	s.slots, s.need, s.token = int(st.Slots), int(st.Need), st.Token
+	s.slots, s.need = int(st.Slots), int(st.Need)
+	if st.Token != s.token {
+		s.token, s.tokenKey = st.Token, s.resume
+	}
 	s.roomName, s.roomCode, s.rounds = st.Room, st.Code, int(st.Rounds)
 	for i := range s.names {
 		s.names[i], s.connected[i] = "", false
@@ -231,23 +378,34 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 func (s *session) lost(now time.Time) {
 	s.status, s.note = StatusReconnecting, "no word from the server: reconnecting…"
 	s.nextHello = now
+	s.forgetConn()
+	s.progressAt = now
 }
 
-// knock returns the Hello of a reconnect attempt when one is due.
-func (s *session) knock(now time.Time) *proto.Hello {
-	if now.Before(s.nextHello) {
-		return nil
+// knock returns the next datagram of a reconnect attempt when one is due:
+// a Hello, our Join, or our Request, each repeated until the server
+// answers. An attempt that stalls (the server forgot our connection, say)
+// starts over.
+func (s *session) knock(now time.Time, name string, spectate bool, entropy io.Reader) packet {
+	if now.Sub(s.progressAt) > max(knockStall, 4*s.handRTT) {
+		s.forgetConn()
+		s.progressAt = now
 	}
-	s.nextHello = now.Add(helloEvery)
-	s.hasCookie = false
-	return s.hello(now)
+	return s.connect(now, name, spectate, entropy)
 }
+
+// knockStall is how long a reconnect attempt may go without an answer
+// before it starts over (or four handshake round trips, if longer).
+const knockStall = 2 * time.Second
 
 // close starts leaving: the Leave goes out now and is repeated until
 // acknowledged or leaveFor has passed. It returns the Leave, or nil when
-// there is no match to leave.
+// there is no match to leave, or no connection the server placed us on
+// (none yet, or a new one while reconnecting): a Leave on it could not
+// name our place, and the server frees the place after FreeAfter.
 func (s *session) close(now time.Time) *proto.Leave {
-	had := s.status != StatusClosed && s.match != 0
+	h := s.header()
+	had := s.status != StatusClosed && s.match != 0 && s.epochs.of(h.Match, h.Player) != 0
 	s.end(ErrQuit)
 	if !had {
 		return nil
@@ -326,15 +484,18 @@ func (s *session) pendingLeave() bool { return s.leaving }
 // handshakeRTT returns the round trip of the handshake's first Hello.
 func (s *session) handshakeRTT() time.Duration { return s.handRTT }
 
-// connect returns the Hello, or the Join once we hold a cookie, that is
-// due at now, or nil.
-func (s *session) connect(now time.Time, name string, spectate bool) packet {
+// connect returns the Hello, the Join once we hold a cookie, or the
+// Request once the server accepted us, that is due at now, or nil.
+func (s *session) connect(now time.Time, name string, spectate bool, entropy io.Reader) packet {
 	if now.Before(s.nextHello) {
 		return nil
 	}
 	s.nextHello = now.Add(helloEvery)
-	if s.hasCookie {
-		return s.join(now, name, spectate)
+	switch {
+	case s.conn != 0:
+		return s.request(name, spectate)
+	case s.hasCookie:
+		return s.join(entropy)
 	}
 	return s.hello(now)
 }

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"testing"
 	"time"
@@ -41,7 +42,11 @@ func (w *wire) join(cfg ClientConfig) *Client {
 	for _, d := range c.Advance(w.now, game.Input{}) { // Hello
 		for _, r := range w.srv.Receive(w.now, a, d.Data) { // Challenge
 			for _, j := range c.Receive(w.now, srvAddr, r.Data) { // Join
-				w.toClients(w.srv.Receive(w.now, a, j.Data)) // Start
+				for _, acc := range w.srv.Receive(w.now, a, j.Data) { // Accept
+					for _, q := range c.Receive(w.now, srvAddr, acc.Data) { // Request
+						w.toClients(w.srv.Receive(w.now, a, q.Data)) // Start
+					}
+				}
 			}
 		}
 	}
@@ -144,10 +149,8 @@ func TestStoryLostInput(t *testing.T) {
 		}
 		if k <= 2 {
 			for _, b := range w.tick()[c] {
-				if h, _ := proto.ParseHeader(b); h.Type == proto.TypeState {
-					if st := mustState(t, b); st.Snapshot.Tick == t0+3 {
-						state3 = b
-					}
+				if st := stateDown(t, c, b); st != nil && st.Snapshot.Tick == t0+3 {
+					state3 = b
 				}
 			}
 		}
@@ -175,11 +178,13 @@ func TestStoryLostInput(t *testing.T) {
 	}
 }
 
-func mustState(t *testing.T, b []byte) *proto.State {
+// mustState returns the State in b, a datagram the server sealed for c,
+// as c would decode it.
+func mustState(t *testing.T, c *Client, b []byte) *proto.State {
 	t.Helper()
-	st := new(proto.State)
-	if err := proto.ParseState(b, st); err != nil {
-		t.Fatal(err)
+	st := stateDown(t, c, b)
+	if st == nil {
+		t.Fatal("not a State of the client's connection")
 	}
 	return st
 }
@@ -192,7 +197,7 @@ func diverge(t *testing.T, w *wire, c *Client, n int) [][]byte {
 	for k := 0; k < n; k++ {
 		w.stepClient(c, right) // lost on the way
 		for _, b := range w.tick()[c] {
-			if h, _ := proto.ParseHeader(b); h.Type == proto.TypeState {
+			if typeOf(b) == proto.TypeState {
 				states = append(states, b)
 			}
 		}
@@ -240,14 +245,14 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 		w.srv.Receive(w.now, w.addr[b], w.stepClient(b, right)) // b drives right
 		w.stepClient(a, game.Input{})
 		for _, d := range w.tick()[a] {
-			if h, _ := proto.ParseHeader(d); h.Type == proto.TypeState {
+			if typeOf(d) == proto.TypeState {
 				good = d
 			}
 		}
 	}
-	st := mustState(t, good)
+	st := mustState(t, a, good)
 	st.Hash ^= 1
-	bad := st.Append(nil)
+	bad := sealDown(t, w.srv, a, st.Append(nil)) // as a buggy server would send it: the client's own check is the story
 	remote := 1 - a.Slot()
 	tNext := a.World().Tick()
 	predBefore := a.tl.pred.Predict(remote, tNext)
@@ -273,25 +278,44 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 	}
 }
 
-// TestStoryForeignStatesRejected: States of an earlier match, of another
-// session or for another player are rejected.
+// TestStoryForeignStatesRejected: States that are not of this session's
+// match and seat are rejected. In v4 a State names them by its sealing:
+// the connection it is sealed for stands for the session, and its epoch
+// for the match and the player. So: one in the clear (anyone's forgery),
+// one sealed for another connection, and one sealed for ours whose epoch
+// stands for no match and seat of ours (an earlier match's, or another
+// player's: the server never told us of them).
 func TestStoryForeignStatesRejected(t *testing.T) {
 	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
 	c := w.join(ClientConfig{})
+	other := rawHandshake(t, w.srv, w.now, netip.MustParseAddrPort("127.0.0.2:6000"), 0xbad)
 	states := diverge(t, w, c, 10)
+	genuine := mustState(t, c, states[len(states)-1])
 	cases := []struct {
 		name string
-		edit func(*proto.State)
+		make func(b []byte) []byte
 	}{
-		{"earlier match", func(s *proto.State) { s.Match ^= 0x100 }},
-		{"another session", func(s *proto.State) { s.Session++ }},
-		{"another player", func(s *proto.State) { s.Player = 3 }},
+		{"in the clear", func(b []byte) []byte { return b }},
+		{"another connection", func(b []byte) []byte {
+			binary.BigEndian.PutUint64(b[4:12], uint64(other.conn))
+			_, sealed, ok := w.srv.sealOut(other.from, b)
+			if !ok {
+				t.Fatal("setup: cannot seal for the other connection")
+			}
+			return sealed
+		}},
+		{"an epoch of an earlier match", func(b []byte) []byte {
+			binary.BigEndian.PutUint32(b[12:16], genuine.Match^0x100)
+			return sealDown(t, w.srv, c, b)
+		}},
+		{"an epoch of another player", func(b []byte) []byte {
+			b[16] = 3
+			return sealDown(t, w.srv, c, b)
+		}},
 	}
 	for _, tc := range cases {
-		st := mustState(t, states[len(states)-1])
-		tc.edit(st)
 		before := c.World().Hash()
-		c.Receive(w.now, srvAddr, st.Append(nil))
+		c.Receive(w.now, srvAddr, tc.make(genuine.Append(nil)))
 		if c.World().Hash() != before || c.tl.haveAuth {
 			t.Errorf("%s: State was applied", tc.name)
 		}
@@ -312,7 +336,7 @@ func TestResyncWhenReplayHistoryIsMissing(t *testing.T) {
 	w := newWire(t, ServerConfig{Players: 1, StateEvery: 1})
 	c := w.join(ClientConfig{History: 8})
 	states := diverge(t, w, c, 20) // the server got none of the inputs
-	old := mustState(t, states[2])
+	old := mustState(t, c, states[2])
 	c.Receive(w.now, srvAddr, states[2])
 	m := c.Metrics()
 	if m.Resyncs != 1 {

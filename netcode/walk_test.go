@@ -221,6 +221,7 @@ type walk struct {
 	cfg       walkConfig
 	ch        walkChoices
 	n         *simnet
+	tap       *sealTap // what the server's core wrote in the datagrams it sealed
 	now       time.Time
 	q         walkQueue
 	seq       uint64
@@ -326,6 +327,7 @@ func newWalk(t testing.TB, ch walkChoices) *walk {
 	w.inputSeed = c.seed * 7
 	w.n = newSimnet(t, ServerConfig{Players: c.players, Bots: c.bots, MazeW: c.mazeW, MazeH: c.mazeH, Seed: c.seed,
 		MaxSpectators: c.maxSpec, NewBot: func(int, uint64) InputSource { return walkBot{w.inputSeed, false} }})
+	w.tap = tapSeals(w.n.server)
 	w.logf("server: %v", c)
 	return w
 }

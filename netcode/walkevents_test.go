@@ -260,9 +260,11 @@ func (w *walk) next() {
 			cs = c.recent[w.ch.intn(len(c.recent))]
 		}
 		w.logf("%v is delivered again a State of tick %d, match %08x, sent %v ago", c, cs.tick, cs.match, w.now.Sub(cs.at))
-		// A genuine State, however late, is a sign of life from the server:
-		// the client's silence timers restart, so the clocks of the checks
-		// that wait for it to notice a silence restart too.
+		// A genuine State the client never opened, however late, is a
+		// sign of life from the server (a copy of one it opened is a
+		// replay, dropped unopened): the client's silence timers may
+		// restart, so the clocks of the checks that wait for it to notice
+		// a silence restart too.
 		c.routedSince = w.now
 		w.fromClient(c, c.sc.c.Receive(w.now, walkServerAddr, cs.data))
 		w.noteStatus(c)

@@ -40,14 +40,15 @@ func (w *walk) fromServer(out []Datagram) {
 		if c == nil {
 			continue
 		}
-		h, err := proto.ParseHeader(d.Data)
-		if w.rc != nil && err == nil && h.Type == proto.TypeLeave {
+		t := typeOf(d.Data) // readable in a sealed header
+		if w.rc != nil && t == proto.TypeLeave {
 			c.toldAt = w.now // the server ends its place: until the client hears it, or notices, it believes otherwise
 		}
 		if c.silent(w.now) {
 			continue
 		}
-		if err == nil && h.Type == proto.TypeState {
+		if t == proto.TypeState {
+			h, _, _ := w.tap.of(d.Data)
 			w.capture(c, h.Match, d.Data)
 		}
 		w.send(walkServerAddr, d.Addr, c.sc.down, d.Data)

@@ -116,12 +116,14 @@ func TestWrongType(t *testing.T) {
 	cases := codecCases()
 	for _, parser := range cases {
 		for _, input := range cases {
-			sameLayout := parser.name == input.name
-			_, err := parser.parse(input.pkt.Append(nil))
-			switch {
-			case sameLayout && err != nil:
+			b := input.pkt.Append(nil)
+			got, err := parser.parse(b)
+			switch same := sameLayout(parser.name, input.name); {
+			case same && err != nil:
 				t.Errorf("parser of %s given a %s: %v, want no error", parser.name, input.name, err)
-			case !sameLayout && !errors.Is(err, ErrWrongType):
+			case same && !bytes.Equal(got.Append(nil), b):
+				t.Errorf("parser of %s given a %s: re-encodes as %x, want %x", parser.name, input.name, got.Append(nil), b)
+			case !same && !errors.Is(err, ErrWrongType):
 				t.Errorf("parser of %s given a %s: got error %v, want ErrWrongType", parser.name, input.name, err)
 			}
 		}
@@ -134,62 +136,13 @@ func TestAppendWritesOwnType(t *testing.T) {
 	for _, c := range codecCases() {
 		h, _ := ParseHeader(c.pkt.Append(nil))
 		want := h.Type
-		// Clear the type through the parsed value to avoid reflection.
 		b := c.pkt.Append(nil)
 		b[3] = 0
 		if _, err := ParseHeader(b); !errors.Is(err, ErrType) {
 			t.Fatalf("%s with type 0: got %v, want ErrType", c.name, err)
 		}
-		var p packet
-		switch v := c.pkt.(type) {
-		case *Hello:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Challenge:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Join:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Start:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Input:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Ack:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *State:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Leave:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *Reject:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *ListRooms:
-			x := *v
-			x.Type = 0
-			p = &x
-		case *RoomList:
-			x := *v
-			x.Type = 0
-			p = &x
-		default:
-			t.Fatalf("unhandled packet %T", c.pkt)
-		}
-		if got := Type(p.Append(nil)[3]); got != want {
+		c.pkt.Head().Type = 0 // codecCases builds new fixtures on every call
+		if got := Type(c.pkt.Append(nil)[3]); got != want {
 			t.Errorf("%s with Header.Type cleared: Append wrote type %v, want %v", c.name, got, want)
 		}
 	}
@@ -215,10 +168,12 @@ func TestParseHeader(t *testing.T) {
 		{"version 0", with(2, 0), ErrVersion},
 		{"version 1", with(2, 1), ErrVersion},
 		{"version 2", with(2, 2), ErrVersion},
-		{"version 4", with(2, 4), ErrVersion},
+		{"version 3", with(2, 3), ErrVersion},
+		{"version 5", with(2, 5), ErrVersion},
 		{"type 8 (unassigned)", with(3, 8), ErrType},
 		{"type 0", with(3, 0), ErrType},
-		{"type 13", with(3, 13), ErrType},
+		{"type 17", with(3, 17), ErrType},
+		{"type 0x89 (a sealed Leave's)", with(3, 0x89), ErrType},
 		{"type 255", with(3, 255), ErrType},
 		{"header only", good[:HeaderLen], nil},
 		{"whole leave", good, nil},
@@ -257,7 +212,8 @@ func TestTypeString(t *testing.T) {
 		{TypeHello, "Hello"}, {TypeChallenge, "Challenge"}, {TypeJoin, "Join"}, {TypeStart, "Start"},
 		{TypeInput, "Input"}, {TypeAck, "Ack"}, {TypeState, "State"}, {8, "Type(8)"},
 		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {TypeListRooms, "ListRooms"}, {TypeRoomList, "RoomList"},
-		{0, "Type(0)"}, {13, "Type(13)"},
+		{TypeAccept, "Accept"}, {TypeRequest, "Request"}, {TypePathChallenge, "PathChallenge"},
+		{TypePathResponse, "PathResponse"}, {0, "Type(0)"}, {17, "Type(17)"}, {0x85, "Type(133)"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -268,6 +224,44 @@ func TestTypeString(t *testing.T) {
 		h, err := ParseHeader(c.pkt.Append(nil))
 		if err != nil || h.Type.String() != c.name {
 			t.Errorf("fixture %s encodes as type %v (%v)", c.name, h.Type, err)
+		}
+	}
+}
+
+// TestTypeSealed: which types travel sealed, which in the clear, as the
+// design of version 4 lists them. Reject may travel either way.
+func TestTypeSealed(t *testing.T) {
+	tests := []struct {
+		t             Type
+		sealed, clear bool
+	}{
+		{0, false, false},
+		{TypeHello, false, true},
+		{TypeChallenge, false, true},
+		{TypeJoin, false, true},
+		{TypeStart, true, false},
+		{TypeInput, true, false},
+		{TypeAck, true, false},
+		{TypeState, true, false},
+		{8, false, false},
+		{TypeLeave, true, false},
+		{TypeReject, false, true},
+		{TypeListRooms, false, true},
+		{TypeRoomList, false, true},
+		{TypeAccept, false, true},
+		{TypeRequest, true, false},
+		{TypePathChallenge, true, false},
+		{TypePathResponse, true, false},
+		{17, false, false},
+		{0x85, false, false},
+		{255, false, false},
+	}
+	for _, tt := range tests {
+		if got := tt.t.Sealed(); got != tt.sealed {
+			t.Errorf("%v.Sealed() = %v, want %v", tt.t, got, tt.sealed)
+		}
+		if got := tt.t.Clear(); got != tt.clear {
+			t.Errorf("%v.Clear() = %v, want %v", tt.t, got, tt.clear)
 		}
 	}
 }

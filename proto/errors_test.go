@@ -19,13 +19,17 @@ func set(off int, v ...byte) func([]byte) []byte {
 
 // Offsets into the golden encodings, from the tables in PROTOCOL.md.
 const (
-	offJoinFlags   = 61
-	offJoinNameLen = 62
-	offJoinName    = 63
-	offJoinKind    = offJoinName + 5 // after "alice"
-	offJoinRoomLen = offJoinKind + 1
-	offJoinRoom    = offJoinRoomLen + 1
-	offJoinSeats   = offJoinRoom + 3 // after "den"
+	offJoinPadding = HeaderLen + CookieLen + EphLen
+
+	offAcceptConn = HeaderLen
+
+	offRequestFlags   = HeaderLen + TokenLen + ProofLen
+	offRequestNameLen = offRequestFlags + 1
+	offRequestName    = offRequestNameLen + 1
+	offRequestKind    = offRequestName + 5 // after "alice"
+	offRequestRoomLen = offRequestKind + 1
+	offRequestRoom    = offRequestRoomLen + 1
+	offRequestSeats   = offRequestRoom + 3 // after "den"
 
 	offStartSlot       = 21
 	offStartSlots      = 22
@@ -64,32 +68,42 @@ func TestFieldErrors(t *testing.T) {
 		{"hello first padding byte", goldenHello, parseAs(ParseHello), set(HeaderLen, 0x80), ErrPadding},
 		{"hello not padded", goldenHello, parseAs(ParseHello), func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
 
-		{"join flags bit 2", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 4), ErrFlags},
-		{"join private outside create", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 2), ErrRange},
-		{"join seats outside create", goldenJoin, parseAs(ParseJoin), set(offJoinSeats, 4), ErrRange},
-		{"join room kind 4", goldenJoin, parseAs(ParseJoin), set(offJoinKind, 4), ErrRange},
-		{"join quick with a room", goldenJoin, parseAs(ParseJoin), set(offJoinKind, byte(RoomQuick)), ErrRange},
-		{"join create 9 seats", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
-			b[offJoinKind], b[offJoinSeats] = byte(RoomCreate), 9
+		{"join last padding byte", goldenJoin, parseAs(ParseJoin), set(JoinLen-1, 1), ErrPadding},
+		{"join first padding byte", goldenJoin, parseAs(ParseJoin), set(offJoinPadding, 0x80), ErrPadding},
+		{"join not padded", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte { return b[:offJoinPadding] }, ErrShort},
+
+		{"accept conn 0", goldenAccept, parseAs(ParseAccept), set(offAcceptConn, 0, 0, 0, 0), ErrRange},
+		{"accept without its signature", goldenAccept, parseAs(ParseAccept), func(b []byte) []byte { return b[:AcceptLen-SigLen] }, ErrShort},
+
+		{"path challenge without data", goldenPathChallenge, parsePath, func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
+		{"path response, 9 bytes of data", goldenPathResponse, parsePath, func(b []byte) []byte { return append(b, 0x98) }, ErrTrailing},
+
+		{"request flags bit 2", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 4), ErrFlags},
+		{"request private outside create", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 2), ErrRange},
+		{"request seats outside create", goldenRequest, parseAs(ParseRequest), set(offRequestSeats, 4), ErrRange},
+		{"request room kind 4", goldenRequest, parseAs(ParseRequest), set(offRequestKind, 4), ErrRange},
+		{"request quick with a room", goldenRequest, parseAs(ParseRequest), set(offRequestKind, byte(RoomQuick)), ErrRange},
+		{"request create 9 seats", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestKind], b[offRequestSeats] = byte(RoomCreate), 9
 			return b
 		}, ErrRange},
-		{"join create 2 seats 2 bots", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
-			b[offJoinKind] = byte(RoomCreate)
-			b[offJoinSeats], b[offJoinSeats+1] = 2, 2
+		{"request create 2 seats 2 bots", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestKind] = byte(RoomCreate)
+			b[offRequestSeats], b[offRequestSeats+1] = 2, 2
 			return b
 		}, ErrRange},
-		{"join room 17 bytes", goldenJoin, parseAs(ParseJoin), set(offJoinRoomLen, 17), ErrName},
-		{"join room not UTF-8", goldenJoin, parseAs(ParseJoin), set(offJoinRoom, 0xff), ErrName},
-		{"join room length short", goldenJoin, parseAs(ParseJoin), set(offJoinRoomLen, 5), ErrShort},
-		{"join room length long", goldenJoin, parseAs(ParseJoin), set(offJoinRoomLen, 1), ErrTrailing},
-		{"join flags 0xff", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 0xff), ErrFlags},
-		{"join name 17 bytes", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
-			b[offJoinNameLen] = 17
-			return append(b[:offJoinName], strings.Repeat("x", 17)...)
+		{"request room 17 bytes", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 17), ErrName},
+		{"request room not UTF-8", goldenRequest, parseAs(ParseRequest), set(offRequestRoom, 0xff), ErrName},
+		{"request room length short", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 5), ErrShort},
+		{"request room length long", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 1), ErrTrailing},
+		{"request flags 0xff", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 0xff), ErrFlags},
+		{"request name 17 bytes", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestNameLen] = 17
+			return append(b[:offRequestName], strings.Repeat("x", 17)...)
 		}, ErrName},
-		{"join name length 255", goldenJoin, parseAs(ParseJoin), set(offJoinNameLen, 255), ErrName},
-		{"join name not UTF-8", goldenJoin, parseAs(ParseJoin), set(offJoinName, 0xff), ErrName},
-		{"join name length short", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte { return b[:offJoinName+4] }, ErrShort},
+		{"request name length 255", goldenRequest, parseAs(ParseRequest), set(offRequestNameLen, 255), ErrName},
+		{"request name not UTF-8", goldenRequest, parseAs(ParseRequest), set(offRequestName, 0xff), ErrName},
+		{"request name length short", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte { return b[:offRequestName+4] }, ErrShort},
 
 		{"start slots 0", goldenStart, parseAs(ParseStart), set(offStartSlots, 0), ErrRange},
 		{"start slots 9", goldenStart, parseAs(ParseStart), set(offStartSlots, 9), ErrRange},
@@ -186,22 +200,36 @@ func TestValidValuesAccepted(t *testing.T) {
 		parse  func([]byte) (packet, error)
 		mutate func([]byte) []byte
 	}{
-		{"join spectate", goldenJoin, parseAs(ParseJoin), set(offJoinFlags, 1)},
-		{"join empty name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
-			b[offJoinNameLen] = 0
-			return append(b[:offJoinName:offJoinName], b[offJoinKind:]...)
-		}},
-		{"join 16-byte name", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
-			b[offJoinNameLen] = 16
-			return append(append(b[:offJoinName:offJoinName], "ééééééééé"[:16]...), b[offJoinKind:]...)
-		}},
-		{"join create private 8 seats 7 bots", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
-			b[offJoinFlags], b[offJoinKind] = 2, byte(RoomCreate)
-			b[offJoinSeats], b[offJoinSeats+1] = 8, 7
+		{"join zero cookie and key", goldenJoin, parseAs(ParseJoin), func(b []byte) []byte {
+			clear(b[HeaderLen:offJoinPadding])
 			return b
 		}},
-		{"join create default seats", goldenJoin, parseAs(ParseJoin), set(offJoinKind, byte(RoomCreate))},
-		{"join by code", goldenJoin, parseAs(ParseJoin), set(offJoinKind, byte(RoomCode))},
+		{"accept conn 1", goldenAccept, parseAs(ParseAccept), set(offAcceptConn, 0, 0, 0, 1)},
+		{"accept conn 0xffffffff", goldenAccept, parseAs(ParseAccept), set(offAcceptConn, 0xff, 0xff, 0xff, 0xff)},
+		{"request token and proof zero", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			clear(b[HeaderLen:offRequestFlags])
+			return b
+		}},
+		{"request spectate by code", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestFlags], b[offRequestKind] = 1, byte(RoomCode)
+			return b
+		}},
+		{"request spectate", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 1)},
+		{"request empty name", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestNameLen] = 0
+			return append(b[:offRequestName:offRequestName], b[offRequestKind:]...)
+		}},
+		{"request 16-byte name", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestNameLen] = 16
+			return append(append(b[:offRequestName:offRequestName], "ééééééééé"[:16]...), b[offRequestKind:]...)
+		}},
+		{"request create private 8 seats 7 bots", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestFlags], b[offRequestKind] = 2, byte(RoomCreate)
+			b[offRequestSeats], b[offRequestSeats+1] = 8, 7
+			return b
+		}},
+		{"request create default seats", goldenRequest, parseAs(ParseRequest), set(offRequestKind, byte(RoomCreate))},
+		{"request by code", goldenRequest, parseAs(ParseRequest), set(offRequestKind, byte(RoomCode))},
 		{"start rounds 255", goldenStart, parseAs(ParseStart), set(offStartRounds, 255)},
 		{"room list 8 of 8", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 8, 8)},
 		{"reject slow down", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectSlowDown))},
@@ -232,7 +260,7 @@ func TestValidValuesAccepted(t *testing.T) {
 
 func TestVersionError(t *testing.T) {
 	b := mustHex(t, goldenHello)
-	b[2] = 4
+	b[2] = 3
 	for _, c := range codecCases() {
 		_, err := c.parse(b)
 		if !errors.Is(err, ErrVersion) {
@@ -244,10 +272,10 @@ func TestVersionError(t *testing.T) {
 	if !errors.As(err, &ve) {
 		t.Fatalf("ParseHeader error %T %v is not a *VersionError", err, err)
 	}
-	if ve.Got != 4 || ve.Want != Version {
-		t.Errorf("VersionError{Got: %d, Want: %d}, want {4, %d}", ve.Got, ve.Want, Version)
+	if ve.Got != 3 || ve.Want != Version {
+		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v4, this build speaks v3"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v4"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

@@ -8,6 +8,7 @@ import (
 type packet interface {
 	Append([]byte) []byte
 	Len() int
+	Head() *Header
 }
 
 // testHeader returns the header the fixtures use, with type t.
@@ -29,6 +30,45 @@ func testToken() Token {
 		t[i] = byte(0x70 + i)
 	}
 	return t
+}
+
+// testBytes returns n bytes counting up from first, the fixtures' keys,
+// proofs and signatures.
+func testBytes(first byte, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = first + byte(i)
+	}
+	return b
+}
+
+func testProof() (p Proof) {
+	copy(p[:], testBytes(0x80, ProofLen))
+	return p
+}
+
+func testPathData() (d [PathDataLen]byte) {
+	copy(d[:], testBytes(0x90, PathDataLen))
+	return d
+}
+
+func testJoin() *Join {
+	p := &Join{Header: testHeader(TypeJoin), Cookie: testCookie()}
+	copy(p.Eph[:], testBytes(0xe0, EphLen))
+	return p
+}
+
+func testAccept() *Accept {
+	p := &Accept{Header: testHeader(TypeAccept), Conn: 0x00c0ffee}
+	copy(p.Eph[:], testBytes(0xa0, EphLen))
+	copy(p.ServerKey[:], testBytes(0x20, ServerKeyLen))
+	copy(p.Sig[:], testBytes(0x40, SigLen))
+	return p
+}
+
+func testRequest() *Request {
+	return &Request{Header: testHeader(TypeRequest), Token: testToken(), Proof: testProof(), Name: "alice",
+		Kind: RoomNamed, Room: "den"}
 }
 
 // testSnapshot returns a valid 2-tank snapshot with two bullets, written
@@ -112,14 +152,36 @@ func parseState(b []byte) (packet, error) {
 	return &s, nil
 }
 
+// parsePath decodes a PathChallenge or a PathResponse, whichever the
+// header says: the two share ParsePathBody.
+func parsePath(b []byte) (packet, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return nil, err
+	}
+	d, err := ParsePathBody(h, b)
+	if err != nil {
+		return nil, err
+	}
+	if h.Type == TypePathChallenge {
+		return &PathChallenge{h, d}, nil
+	}
+	return &PathResponse{h, d}, nil
+}
+
+// sameLayout reports whether the fixtures named a and b share a parser:
+// the two path packets do.
+func sameLayout(a, b string) bool {
+	path := func(n string) bool { return n == "PathChallenge" || n == "PathResponse" }
+	return a == b || path(a) && path(b)
+}
+
 // codecCases returns the fixture of every packet type, in Type order.
 func codecCases() []codecCase {
 	return []codecCase{
 		{"Hello", &Hello{testHeader(TypeHello)}, goldenHello, parseAs(ParseHello)},
 		{"Challenge", &Challenge{testHeader(TypeChallenge), testCookie()}, goldenChallenge, parseAs(ParseChallenge)},
-		{"Join", &Join{Header: testHeader(TypeJoin), Cookie: testCookie(), Token: testToken(), Spectate: false, Name: "alice",
-			Kind: RoomNamed, Room: "den"},
-			goldenJoin, parseAs(ParseJoin)},
+		{"Join", testJoin(), goldenJoin, parseAs(ParseJoin)},
 		{"Start", testStart(TypeStart), goldenStart, parseAs(ParseStart)},
 		{"Input", testInput(), goldenInput, parseAs(ParseInput)},
 		{"Ack", &Ack{Header: testHeader(TypeAck), AckInfo: testAckInfo(), Hash: 0x1122334455667788, Guessed: 0x102}, goldenAck, parseAs(ParseAck)},
@@ -128,6 +190,10 @@ func codecCases() []codecCase {
 		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},
 		{"ListRooms", &ListRooms{Header: testHeader(TypeListRooms), Cookie: testCookie(), ClientTime: 0x12345}, goldenListRooms, parseAs(ParseListRooms)},
 		{"RoomList", testRoomList(), goldenRoomList, parseAs(ParseRoomList)},
+		{"Accept", testAccept(), goldenAccept, parseAs(ParseAccept)},
+		{"Request", testRequest(), goldenRequest, parseAs(ParseRequest)},
+		{"PathChallenge", &PathChallenge{testHeader(TypePathChallenge), testPathData()}, goldenPathChallenge, parsePath},
+		{"PathResponse", &PathResponse{testHeader(TypePathResponse), testPathData()}, goldenPathResponse, parsePath},
 	}
 }
 

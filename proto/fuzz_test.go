@@ -105,9 +105,31 @@ func FuzzParseChallenge(f *testing.F) {
 }
 
 func FuzzParseJoin(f *testing.F) {
-	addSeeds(f, &Join{Spectate: true}, &Join{Name: "éééééééé"}, &Join{Name: "0123456789abcdef", Token: testToken()},
-		&Join{Name: "bob", Kind: RoomCreate, Room: "den", Seats: 4, Bots: 1, Private: true}, &Join{Kind: RoomCode, Room: "K7QPM2XD"})
+	issued := testJoin()
+	issued.Cookie = NewCookieJar(cookieSecret).Issue(cookieAddr, cookieSession, cookieNow)
+	addSeeds(f, &Join{}, issued)
 	fuzzParser(f, parseAs(ParseJoin))
+}
+
+func FuzzParseAccept(f *testing.F) {
+	last := testAccept()
+	last.Conn = ^uint32(0)
+	addSeeds(f, &Accept{Conn: 1}, last)
+	fuzzParser(f, parseAs(ParseAccept))
+}
+
+func FuzzParseRequest(f *testing.F) {
+	addSeeds(f, &Request{Spectate: true}, &Request{Name: "éééééééé"},
+		&Request{Name: "0123456789abcdef", Token: testToken(), Proof: testProof()},
+		&Request{Name: "bob", Kind: RoomCreate, Room: "den", Seats: 4, Bots: 1, Private: true},
+		&Request{Kind: RoomCode, Room: "K7QPM2XD"})
+	fuzzParser(f, parseAs(ParseRequest))
+}
+
+// FuzzParsePath fuzzes ParsePathBody, which both path packets share.
+func FuzzParsePath(f *testing.F) {
+	addSeeds(f, &PathChallenge{}, &PathResponse{Data: [PathDataLen]byte{0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0}})
+	fuzzParser(f, parsePath)
 }
 
 func FuzzParseStart(f *testing.F) {

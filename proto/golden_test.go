@@ -4,7 +4,7 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenVersion = "03"
+	goldenVersion = "04"
 	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
 	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
@@ -15,11 +15,9 @@ const (
 
 	goldenJoin = "5454" + goldenVersion + "03" + goldenHeader +
 		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" + // cookie
-		"707172737475767778797a7b7c7d7e7f" + // token
-		"00" + // flags
-		"05" + "616c696365" + // name "alice"
-		"01" + "03" + "64656e" + // room kind named, room "den"
-		"00" + "00" // seats, bots: only to create
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff" + // client ephemeral key
+		"0000000000000000000000000000000000000000000000000000000000000000000000000000" + // 76 bytes of padding
+		"0000000000000000000000000000000000000000000000000000000000000000000000000000"
 
 	goldenStart = "5454" + goldenVersion + "04" + goldenHeader +
 		"01" + "02" + "00" + // slot, slots, need
@@ -71,4 +69,23 @@ const (
 		"05" + "616c696365" + "0002" + // leader "alice" with 2
 		"03" + "64656e" + "01" + "01" + "02" + "00" + "00" + "00" + "0000" + "05" + // "den": private, 1 of 2, waiting
 		"00" + "0000" // no leader
+
+	goldenAccept = "5454" + goldenVersion + "0d" + goldenHeader +
+		"00c0ffee" + // connection id
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" + // server ephemeral key
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" + // server key
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f" + // signature
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+
+	goldenRequest = "5454" + goldenVersion + "0e" + goldenHeader +
+		"707172737475767778797a7b7c7d7e7f" + // token
+		"808182838485868788898a8b8c8d8e8f" + // proof
+		"00" + // flags
+		"05" + "616c696365" + // name "alice"
+		"01" + "03" + "64656e" + // room kind named, room "den"
+		"00" + "00" // seats, bots: only to create
+
+	goldenPathChallenge = "5454" + goldenVersion + "0f" + goldenHeader + "9091929394959697" // data
+
+	goldenPathResponse = "5454" + goldenVersion + "10" + goldenHeader + "9091929394959697" // the data, echoed
 )

@@ -101,13 +101,153 @@ func ParseChallengeBody(h Header, b []byte) (Challenge, error) {
 	return p, nil
 }
 
-// Join flag bits.
+// EphLen is the size of an X25519 public key.
+const EphLen = 32
+
+// ServerKeyLen and SigLen are the sizes of an Ed25519 public key and
+// signature.
 const (
-	joinSpectate = 1 << 0 // ask for a spectator place
-	joinPrivate  = 1 << 1 // RoomCreate: the new room is private
+	ServerKeyLen = 32
+	SigLen       = 64
 )
 
-// RoomKind says how a Join picks its room. Its values are part of the
+// AcceptLen is the size of an Accept: 153 bytes.
+const AcceptLen = HeaderLen + 4 + EphLen + ServerKeyLen + SigLen
+
+// JoinLen is the size of a Join, padded so that the Accept it triggers is
+// never larger: 153 bytes.
+const JoinLen = AcceptLen
+
+// Join (client → server) echoes the Challenge's cookie and opens the key
+// exchange with the client's ephemeral X25519 public key. It is padded
+// with zeros to JoinLen bytes. What the client asks for travels later, in
+// the sealed Request.
+type Join struct {
+	Header
+	// Cookie is the cookie from the Challenge.
+	Cookie Cookie
+	// Eph is the client's ephemeral X25519 public key for this handshake.
+	Eph [EphLen]byte
+}
+
+// Len returns JoinLen.
+func (p *Join) Len() int { return JoinLen }
+
+// Append appends the Join, padded to JoinLen bytes, to b.
+func (p *Join) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeJoin)
+	b = append(b, p.Cookie[:]...)
+	b = append(b, p.Eph[:]...)
+	var pad [JoinLen - HeaderLen - CookieLen - EphLen]byte
+	return append(b, pad[:]...)
+}
+
+// ParseJoin decodes a Join: exactly JoinLen bytes with zero padding.
+func ParseJoin(b []byte) (Join, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return Join{}, err
+	}
+	return ParseJoinBody(h, b)
+}
+
+// ParseJoinBody decodes the rest of a Join datagram b whose header ParseHeader
+// has already returned as h, so a receiver parses each header once.
+func ParseJoinBody(h Header, b []byte) (Join, error) {
+	if err := h.want(TypeJoin); err != nil {
+		return Join{}, err
+	}
+	if len(b) < JoinLen {
+		return Join{}, ErrShort
+	}
+	if len(b) > JoinLen {
+		return Join{}, ErrTrailing
+	}
+	p := Join{Header: h}
+	r := reader{b: b, off: HeaderLen}
+	copy(p.Cookie[:], r.bytes(CookieLen))
+	copy(p.Eph[:], r.bytes(EphLen))
+	for _, c := range b[r.off:] {
+		if c != 0 {
+			return Join{}, ErrPadding
+		}
+	}
+	return p, nil
+}
+
+// Accept (server → client) answers a Join whose cookie is valid: the
+// server's half of the key exchange. The client checks Sig with
+// VerifyTranscript over Transcript(session, cookie, its own ephemeral key,
+// Eph, ServerKey, Conn), decides whether it trusts ServerKey, and derives
+// the session keys with DeriveKeys. From then on both sides seal.
+type Accept struct {
+	Header
+	// Conn is the connection id the server assigned: it opens every
+	// sealed datagram of the session, both ways. Never zero.
+	Conn uint32
+	// Eph is the server's ephemeral X25519 public key.
+	Eph [EphLen]byte
+	// ServerKey is the server's long-term Ed25519 public key.
+	ServerKey [ServerKeyLen]byte
+	// Sig is the server's signature over the handshake's transcript.
+	Sig [SigLen]byte
+}
+
+// Len returns AcceptLen.
+func (p *Accept) Len() int { return AcceptLen }
+
+// Append appends the Accept to b.
+func (p *Accept) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeAccept)
+	b = binary.BigEndian.AppendUint32(b, p.Conn)
+	b = append(b, p.Eph[:]...)
+	b = append(b, p.ServerKey[:]...)
+	return append(b, p.Sig[:]...)
+}
+
+// ParseAccept decodes an Accept; a zero connection id is ErrRange.
+func ParseAccept(b []byte) (Accept, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return Accept{}, err
+	}
+	return ParseAcceptBody(h, b)
+}
+
+// ParseAcceptBody decodes the rest of an Accept datagram b whose header
+// ParseHeader has already returned as h.
+func ParseAcceptBody(h Header, b []byte) (Accept, error) {
+	if err := h.want(TypeAccept); err != nil {
+		return Accept{}, err
+	}
+	r := reader{b: b, off: HeaderLen}
+	p := Accept{Header: h, Conn: r.u32()}
+	copy(p.Eph[:], r.bytes(EphLen))
+	copy(p.ServerKey[:], r.bytes(ServerKeyLen))
+	copy(p.Sig[:], r.bytes(SigLen))
+	if err := r.end(); err != nil {
+		return Accept{}, err
+	}
+	if p.Conn == 0 {
+		return Accept{}, fmt.Errorf("%w: connection id 0", ErrRange)
+	}
+	return p, nil
+}
+
+// ProofLen is the size of a Request's reconnect proof.
+const ProofLen = 16
+
+// Proof is a reconnect proof: ResumeProof of the key the token was issued
+// under, over the new handshake's transcript.
+type Proof [ProofLen]byte
+
+// Request flag bits.
+const (
+	requestSpectate = 1 << 0 // ask for a spectator place
+	requestPrivate  = 1 << 1 // RoomCreate: the new room is private
+)
+
+// RoomKind says how a Request picks its room. Its values are part of the
 // wire format.
 type RoomKind uint8
 
@@ -124,14 +264,19 @@ const (
 	RoomCreate
 )
 
-// Join (client → server) echoes the Challenge's cookie and asks for a seat
-// (or a spectator's place) in a room.
-type Join struct {
+// Request (client → server, sealed) is the first packet of a session
+// after its handshake: it asks for a seat (or a spectator's place) in a
+// room, with the player's name, and, to take back a place the player
+// held, the reconnect token with its proof. The server answers it with a
+// Start or a (sealed) Reject, and answers a repeat the same way.
+type Request struct {
 	Header
-	// Cookie is the cookie from the Challenge.
-	Cookie Cookie
 	// Token is the reconnect token from an earlier Start; zero means none.
 	Token Token
+	// Proof shows that the sender holds the session the token was issued
+	// to: ResumeProof(that session's resume key, this handshake's
+	// transcript). Zero with a zero Token.
+	Proof Proof
 	// Spectate asks for a spectator seat instead of a player's.
 	Spectate bool
 	// Name is the player's name: at most MaxNameLen bytes of valid UTF-8 on
@@ -148,24 +293,24 @@ type Join struct {
 	Private     bool
 }
 
-// Len returns the encoded size of the Join: 67 bytes plus the name and
-// the room.
-func (p *Join) Len() int {
-	return HeaderLen + CookieLen + TokenLen + 2 + len(p.Name) + 4 + len(p.Room)
+// Len returns the encoded size of the Request's clear form: 59 bytes plus
+// the name and the room.
+func (p *Request) Len() int {
+	return HeaderLen + TokenLen + ProofLen + 2 + len(p.Name) + 4 + len(p.Room)
 }
 
-// Append appends the Join to b. A Name or Room longer than MaxNameLen
+// Append appends the Request to b. A Name or Room longer than MaxNameLen
 // bytes is written as it is and the receiver rejects it.
-func (p *Join) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeJoin)
-	b = append(b, p.Cookie[:]...)
+func (p *Request) Append(b []byte) []byte {
+	b = p.appendAs(b, TypeRequest)
 	b = append(b, p.Token[:]...)
+	b = append(b, p.Proof[:]...)
 	var flags byte
 	if p.Spectate {
-		flags |= joinSpectate
+		flags |= requestSpectate
 	}
 	if p.Private {
-		flags |= joinPrivate
+		flags |= requestPrivate
 	}
 	b = append(b, flags, byte(len(p.Name)))
 	b = append(b, p.Name...)
@@ -174,58 +319,108 @@ func (p *Join) Append(b []byte) []byte {
 	return append(b, p.Seats, p.Bots)
 }
 
-// ParseJoin decodes a Join. It rejects undefined flag bits (ErrFlags), a
-// name or room longer than MaxNameLen bytes or not valid UTF-8 (ErrName),
-// an unknown room kind, a room on a quick Join, and room settings on
-// anything but RoomCreate (ErrRange); it does not sanitise the names.
-func ParseJoin(b []byte) (Join, error) {
+// ParseRequest decodes a Request. It rejects undefined flag bits
+// (ErrFlags), a name or room longer than MaxNameLen bytes or not valid
+// UTF-8 (ErrName), an unknown room kind, a room on a quick Request, and
+// room settings on anything but RoomCreate (ErrRange); it does not
+// sanitise the names.
+func ParseRequest(b []byte) (Request, error) {
 	h, err := ParseHeader(b)
 	if err != nil {
-		return Join{}, err
+		return Request{}, err
 	}
-	return ParseJoinBody(h, b)
+	return ParseRequestBody(h, b)
 }
 
-// ParseJoinBody decodes the rest of a Join datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
-func ParseJoinBody(h Header, b []byte) (Join, error) {
-	if err := h.want(TypeJoin); err != nil {
-		return Join{}, err
+// ParseRequestBody decodes the rest of a Request datagram b whose header
+// ParseHeader has already returned as h.
+func ParseRequestBody(h Header, b []byte) (Request, error) {
+	if err := h.want(TypeRequest); err != nil {
+		return Request{}, err
 	}
 	r := reader{b: b, off: HeaderLen}
-	p := Join{Header: h}
-	copy(p.Cookie[:], r.bytes(CookieLen))
+	p := Request{Header: h}
 	copy(p.Token[:], r.bytes(TokenLen))
+	copy(p.Proof[:], r.bytes(ProofLen))
 	flags := r.u8()
 	name, err := r.name()
 	if err != nil {
-		return Join{}, err
+		return Request{}, err
 	}
 	p.Kind = RoomKind(r.u8())
 	room, err := r.name()
 	if err != nil {
-		return Join{}, err
+		return Request{}, err
 	}
 	p.Seats, p.Bots = r.u8(), r.u8()
 	if err := r.end(); err != nil {
-		return Join{}, err
+		return Request{}, err
 	}
-	if flags&^(joinSpectate|joinPrivate) != 0 {
-		return Join{}, ErrFlags
+	if flags&^(requestSpectate|requestPrivate) != 0 {
+		return Request{}, ErrFlags
 	}
-	p.Spectate, p.Private = flags&joinSpectate != 0, flags&joinPrivate != 0
+	p.Spectate, p.Private = flags&requestSpectate != 0, flags&requestPrivate != 0
 	switch {
 	case p.Kind > RoomCreate:
-		return Join{}, fmt.Errorf("%w: room kind %d", ErrRange, p.Kind)
+		return Request{}, fmt.Errorf("%w: room kind %d", ErrRange, p.Kind)
 	case p.Kind == RoomQuick && len(room) != 0:
-		return Join{}, fmt.Errorf("%w: a quick join names no room", ErrRange)
+		return Request{}, fmt.Errorf("%w: a quick join names no room", ErrRange)
 	case p.Kind != RoomCreate && (p.Seats != 0 || p.Bots != 0 || p.Private):
-		return Join{}, fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
+		return Request{}, fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
 	case p.Kind == RoomCreate && (p.Seats > game.MaxPlayers || (p.Seats != 0 && p.Bots >= p.Seats) || (p.Seats == 0 && p.Bots != 0)):
-		return Join{}, fmt.Errorf("%w: a room of %d seats with %d bots", ErrRange, p.Seats, p.Bots)
+		return Request{}, fmt.Errorf("%w: a room of %d seats with %d bots", ErrRange, p.Seats, p.Bots)
 	}
 	p.Name, p.Room = string(name), string(room)
 	return p, nil
+}
+
+// PathDataLen is the size of a path challenge's data.
+const PathDataLen = 8
+
+// PathLen is the size of a PathChallenge or PathResponse (29 bytes).
+const PathLen = HeaderLen + PathDataLen
+
+// PathChallenge (server → client, sealed) is sent to a new address a
+// session's datagrams came from: the client echoes Data in a
+// PathResponse, which shows that it receives there. Until then the server
+// sends no more to the new address than it received from it.
+type PathChallenge struct {
+	Header
+	Data [PathDataLen]byte
+}
+
+// Len returns PathLen.
+func (p *PathChallenge) Len() int { return PathLen }
+
+// Append appends the PathChallenge to b.
+func (p *PathChallenge) Append(b []byte) []byte {
+	return append(p.appendAs(b, TypePathChallenge), p.Data[:]...)
+}
+
+// PathResponse (client → server, sealed) echoes a PathChallenge's Data.
+type PathResponse struct {
+	Header
+	Data [PathDataLen]byte
+}
+
+// Len returns PathLen.
+func (p *PathResponse) Len() int { return PathLen }
+
+// Append appends the PathResponse to b.
+func (p *PathResponse) Append(b []byte) []byte {
+	return append(p.appendAs(b, TypePathResponse), p.Data[:]...)
+}
+
+// ParsePathBody decodes the data of a PathChallenge or PathResponse
+// datagram b whose header ParseHeader has already returned as h.
+func ParsePathBody(h Header, b []byte) ([PathDataLen]byte, error) {
+	var d [PathDataLen]byte
+	if h.Type != TypePathChallenge && h.Type != TypePathResponse {
+		return d, fmt.Errorf("%w: got %v, want a path packet", ErrWrongType, h.Type)
+	}
+	r := reader{b: b, off: HeaderLen}
+	copy(d[:], r.bytes(PathDataLen))
+	return d, r.end()
 }
 
 // Seat is one seat of a match as Start shows it.

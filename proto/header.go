@@ -14,11 +14,13 @@ const (
 	Magic uint16 = 0x5454
 	// Version is the protocol version this build speaks. Any change to a
 	// layout below, or to the game rules, needs a new version.
-	Version uint8 = 3
+	Version uint8 = 4
 	// MaxDatagram is the largest datagram either side sends or accepts.
 	MaxDatagram = 1200
-	// HeaderLen is the size of the common header: magic u16, version u8,
-	// type u8, session u64, match u32, player u8, seq u32.
+	// HeaderLen is the size of the clear header: magic u16, version u8,
+	// type u8, session u64, match u32, player u8, seq u32. Every packet's
+	// clear form opens with it; a sealed datagram opens with the
+	// SealedHeaderLen bytes of SealedHeader instead.
 	HeaderLen = 21
 	// HelloLen is the size of a Hello, padded with zeros so that it is never
 	// smaller than the Challenge (or Reject) it triggers.
@@ -45,24 +47,29 @@ type Type uint8
 
 // Packet types. Their values are part of the wire format.
 const (
-	TypeHello     Type = 1 + iota // client → server: ask for a cookie
-	TypeChallenge                 // server → client: the cookie
-	TypeJoin                      // client → server: cookie, name, seat request
-	TypeStart                     // server → client: seat and match
-	TypeInput                     // client → server: the newest inputs
-	TypeAck                       // server → client: tick report and hash
-	TypeState                     // server → client: tick report and full snapshot
-	_                             // 8: unassigned (version 1's Reset)
-	TypeLeave                     // either way: the session ends, or a Leave is acknowledged
-	TypeReject                    // server → client: the Hello or Join is refused
-	TypeListRooms                 // client → server: cookie, ask for the room list
-	TypeRoomList                  // server → client: one page of the room list
+	TypeHello         Type = 1 + iota // client → server: ask for a cookie
+	TypeChallenge                     // server → client: the cookie
+	TypeJoin                          // client → server: cookie and the client's ephemeral key
+	TypeStart                         // server → client: seat and match
+	TypeInput                         // client → server: the newest inputs
+	TypeAck                           // server → client: tick report and hash
+	TypeState                         // server → client: tick report and full snapshot
+	_                                 // 8: unassigned (version 1's Reset)
+	TypeLeave                         // either way: the session ends, or a Leave is acknowledged
+	TypeReject                        // server → client: the Join or Request is refused
+	TypeListRooms                     // client → server: cookie, ask for the room list
+	TypeRoomList                      // server → client: one page of the room list
+	TypeAccept                        // server → client: the server's keys and signature, the connection id
+	TypeRequest                       // client → server, sealed: name, seat request, reconnect token
+	TypePathChallenge                 // server → client, sealed: prove you receive at this address
+	TypePathResponse                  // client → server, sealed: the challenge's data, echoed
 )
 
 var typeNames = [...]string{
 	TypeHello: "Hello", TypeChallenge: "Challenge", TypeJoin: "Join", TypeStart: "Start",
 	TypeInput: "Input", TypeAck: "Ack", TypeState: "State",
 	TypeLeave: "Leave", TypeReject: "Reject", TypeListRooms: "ListRooms", TypeRoomList: "RoomList",
+	TypeAccept: "Accept", TypeRequest: "Request", TypePathChallenge: "PathChallenge", TypePathResponse: "PathResponse",
 }
 
 // String returns the packet type's name, such as "Hello", or "Type(N)" for
@@ -74,31 +81,59 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeRoomList && t != typeUnassigned }
+func (t Type) known() bool { return t >= TypeHello && t <= TypePathResponse && t != typeUnassigned }
+
+// Sealed reports whether packets of type t travel only sealed (a session's
+// packets after its handshake); the others travel only in the clear,
+// except Reject, which is sealed when it answers a Request and clear when
+// it answers a Join, a ListRooms or a datagram of another version.
+func (t Type) Sealed() bool {
+	switch t {
+	case TypeStart, TypeInput, TypeAck, TypeState, TypeLeave, TypeRequest, TypePathChallenge, TypePathResponse:
+		return true
+	}
+	return false
+}
+
+// Clear reports whether packets of type t may travel in the clear.
+func (t Type) Clear() bool { return t.known() && !t.Sealed() }
 
 // typeUnassigned is the type value version 1 used for Reset; no packet has
 // it now.
 const typeUnassigned Type = 8
 
-// Header is the common header that opens every datagram. Magic and Version
-// are implicit: Append writes them and ParseHeader checks them.
+// Header is the clear header (PROTOCOL.md §3.1). On the wire it opens only
+// the handshake's datagrams and the room list's: Hello, Challenge, Join,
+// Accept, a clear Reject, ListRooms and RoomList. It is also the in-memory
+// form of every sealed packet: a sender appends the packet's clear
+// datagram, this header first, and seals it (Sealer.SealPacket), which
+// drops the header for a SealedHeader and an epoch; a receiver opens a
+// sealed datagram (Opener.Open, SplitSealedBody) and rebuilds this header
+// from its connection, epoch and packet number (AppendClear), so every
+// packet has one codec whichever way it travels. Magic and Version are
+// implicit: Append writes them and ParseHeader checks them.
 type Header struct {
 	// Type is the packet type. The Append method of a packet writes its own
 	// type, whatever this field holds; Parse sets it.
 	Type Type
-	// Session is chosen at random (non-zero) by the client for one
-	// connection and carried in every datagram of it, both ways.
+	// Session is chosen at random (non-zero) by the client and carried in
+	// every clear datagram of its handshakes, both ways. Sealed packets do
+	// not carry it: the receiver puts its own name for the connection.
 	Session uint64
-	// Match identifies the match; zero until the server's Start says it.
+	// Match identifies the match; zero until the server's Start says it,
+	// and in every clear datagram. Sealed packets carry an epoch that
+	// stands for Match and Player (a Start carries its Match too).
 	Match uint32
 	// Player is the sender's seat (client → server) or the addressee's
 	// seat (server → client); zero before Start, SpectatorSlot for
 	// spectators.
 	Player uint8
-	// Seq counts the datagrams each side sends in a session, from 1,
-	// wrapping; receivers use it to measure loss. The server's replies to
-	// an address that holds no seat for the session carry 0 (PROTOCOL.md
-	// §3).
+	// Seq is, in a sealed packet's clear form, the packet number of its
+	// sealed datagram: the sender's count of the datagrams it sealed on
+	// the connection, from 1 (SealPacket numbers the datagram itself,
+	// whatever Seq holds). Receivers use it to measure loss. In a clear
+	// datagram a client counts its datagrams from 1, and the server's
+	// replies carry 0 (PROTOCOL.md §3.1).
 	Seq uint32
 }
 

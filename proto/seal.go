@@ -5,6 +5,7 @@ import (
 	"crypto/ecdh"
 	"crypto/ed25519"
 	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -326,4 +327,93 @@ func DeriveKeys(own *ecdh.PrivateKey, peer [32]byte, t [sha256.Size]byte) (Sessi
 		copy(d.out[:], b)
 	}
 	return k, nil
+}
+
+// A sealed packet's body is what its clear form carries after the 21-byte
+// header, behind a prefix that stands for the header's match and player:
+// the match epoch (u8), a number the server gives each (match, seat) the
+// session is told of, in its Start; a Start also carries the match id
+// (u32) after the epoch. The session id, the player and the sequence
+// number need no bytes: the connection id, the epoch and the packet number
+// stand for them.
+
+// SealedPrefixLen returns the size of the prefix of a sealed body of type t.
+func SealedPrefixLen(t Type) int {
+	if t == TypeStart {
+		return 5
+	}
+	return 1
+}
+
+// SealPacket turns the clear datagram b (as a packet's Append writes it:
+// header and body) into its sealed form, in place when b has the spare
+// capacity, under the next packet number and with epoch standing for its
+// match and player. It returns the sealed datagram.
+func (s *Sealer) SealPacket(b []byte, epoch uint8) ([]byte, error) {
+	if len(b) < HeaderLen {
+		return b, ErrSealedShort
+	}
+	t := Type(b[3])
+	match := binary.BigEndian.Uint32(b[12:16])
+	prefix := SealedPrefixLen(t)
+	n := prefix + len(b) - HeaderLen
+	if n > MaxSealedBody {
+		return b, ErrSealedBody
+	}
+	if s.next == ^uint32(0) {
+		return b, ErrPNExhausted
+	}
+	if need := SealedHeaderLen + n + SealTagLen; cap(b) < need {
+		nb := make([]byte, len(b), need)
+		copy(nb, b)
+		b = nb
+	}
+	s.next++
+	copy(b[SealedHeaderLen+prefix:], b[HeaderLen:]) // the body moves left: the new prefix is shorter
+	appendSealedHeader(b[:0], SealedHeader{Type: t, Conn: s.conn, PN: s.next})
+	b[SealedHeaderLen] = epoch
+	if t == TypeStart {
+		binary.BigEndian.PutUint32(b[SealedHeaderLen+1:], match)
+	}
+	p := b[SealedHeaderLen : SealedHeaderLen+n]
+	out := s.aead.Seal(p[:0], s.nonce.set(s.dir, s.next), p, b[:SealedHeaderLen])
+	return b[:SealedHeaderLen+len(out)], nil
+}
+
+// SplitSealedBody reads the prefix of an opened body of type t: the
+// epoch, a Start's match id, and the rest, which is the clear form's body.
+func SplitSealedBody(t Type, body []byte) (epoch uint8, match uint32, rest []byte, err error) {
+	if len(body) < SealedPrefixLen(t) {
+		return 0, 0, nil, ErrShort
+	}
+	if t == TypeStart {
+		return body[0], binary.BigEndian.Uint32(body[1:5]), body[5:], nil
+	}
+	return body[0], 0, body[1:], nil
+}
+
+// AppendClear appends the clear datagram a sealed packet stands for: the
+// header h (h.Type as it is) and rest, the body SplitSealedBody returned.
+// The packet's own Parse function then decodes it.
+func AppendClear(dst []byte, h Header, rest []byte) []byte {
+	return append(h.AppendHeader(dst), rest...)
+}
+
+// resumeContext separates reconnect proofs from any other use of a resume
+// key.
+const resumeContext = "ttytanks resume proof v1"
+
+// ResumeProof is the proof a reconnecting client gives, in its Request,
+// that it holds the session its token was issued to: the first 16 bytes
+// of HMAC-SHA256(that session's resume key, "ttytanks resume proof v1" ||
+// the new handshake's transcript). A token read off the wire without the
+// key is worth nothing, and a proof is good for one handshake only.
+func ResumeProof(resume [KeyLen]byte, t [sha256.Size]byte) Proof {
+	m := hmac.New(sha256.New, resume[:])
+	_, _ = io.WriteString(m, resumeContext)
+	m.Write(t[:])
+	var sum [sha256.Size]byte
+	var p Proof
+	copy(p[:], m.Sum(sum[:0]))
+	return p
 }

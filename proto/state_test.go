@@ -219,7 +219,7 @@ func TestWireSizeBudgets(t *testing.T) {
 	two4 := testSnapshot()
 	two4.NumBullets = 4
 	two4.Bullets[2], two4.Bullets[3] = two4.Bullets[0], two4.Bullets[1]
-	maxJoin := Join{Name: "0123456789abcdef"}
+	maxRequest := Request{Name: "0123456789abcdef", Kind: RoomCreate, Room: "fedcba9876543210", Seats: 8, Bots: 7}
 	maxStart := Start{Slots: game.MaxPlayers}
 	for i := range maxStart.Roster {
 		maxStart.Roster[i].Name = "0123456789abcdef"
@@ -231,7 +231,9 @@ func TestWireSizeBudgets(t *testing.T) {
 	}{
 		{"Hello", &Hello{}, HelloLen, HelloLen},
 		{"Challenge", &Challenge{}, 0, 45},
-		{"Join, 16-byte name", &maxJoin, 0, MaxDatagram},
+		{"Join", &Join{}, JoinLen, JoinLen},
+		{"Accept", &Accept{Conn: 1}, AcceptLen, AcceptLen},
+		{"Request, 16-byte name and room", &maxRequest, 0, 92},
 		{"Start, 8 seats with 16-byte names", &maxStart, 0, MaxDatagram},
 		{"Input with 4 inputs", &Input{N: 4}, 0, 40},
 		{"Input with 8 inputs", &Input{N: 8}, 0, 52},
@@ -241,6 +243,8 @@ func TestWireSizeBudgets(t *testing.T) {
 		{"State, 8 tanks, 64 bullets, 63x31", &largest, 0, MaxDatagram},
 		{"Leave", &Leave{Reason: LeaveQuit}, 0, 22},
 		{"Reject", &Reject{Reason: RejectFull}, 0, 22},
+		{"PathChallenge", &PathChallenge{}, PathLen, 29},
+		{"PathResponse", &PathResponse{}, PathLen, 29},
 	}
 	for _, sz := range sizes {
 		n := len(sz.pkt.Append(nil))
@@ -260,6 +264,12 @@ func TestWireSizeBudgets(t *testing.T) {
 	for _, reply := range []packet{&Challenge{}, &Reject{Reason: RejectVersion}} {
 		if reply.Len() > (&Hello{}).Len() {
 			t.Errorf("%T is %d bytes, larger than the %d-byte Hello that triggers it", reply, reply.Len(), HelloLen)
+		}
+	}
+	// Nor is the answer to a Join larger than the Join.
+	for _, reply := range []packet{&Accept{}, &Reject{Reason: RejectBadCookie}} {
+		if reply.Len() > (&Join{}).Len() {
+			t.Errorf("%T is %d bytes, larger than the %d-byte Join that triggers it", reply, reply.Len(), JoinLen)
 		}
 	}
 }
@@ -345,6 +355,13 @@ func TestDecodeDoesNotAllocate(t *testing.T) {
 	st := testState().Append(nil)
 	in := testInput().Append(nil)
 	ack := mustHex(t, goldenAck)
+	join := mustHex(t, goldenJoin)
+	accept := mustHex(t, goldenAccept)
+	path := mustHex(t, goldenPathChallenge)
+	pathHeader, err := ParseHeader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var dst State
 	tests := []struct {
 		name string
@@ -362,6 +379,21 @@ func TestDecodeDoesNotAllocate(t *testing.T) {
 		}},
 		{"ParseAck", func() {
 			if _, err := ParseAck(ack); err != nil {
+				panic(err)
+			}
+		}},
+		{"ParseJoin", func() {
+			if _, err := ParseJoin(join); err != nil {
+				panic(err)
+			}
+		}},
+		{"ParseAccept", func() {
+			if _, err := ParseAccept(accept); err != nil {
+				panic(err)
+			}
+		}},
+		{"ParsePathBody", func() {
+			if _, err := ParsePathBody(pathHeader, path); err != nil {
 				panic(err)
 			}
 		}},

@@ -42,10 +42,20 @@ type buildError struct {
 
 func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
+// TestMain gives the run its own state directory: every serve the tests
+// start makes its key there, and every join remembers server keys there,
+// never in the user's ~/.local/state. A test that studies the key files
+// sets XDG_STATE_HOME of its own on its commands.
 func TestMain(m *testing.M) {
+	state, err := os.MkdirTemp("", "ttytanks-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	os.RemoveAll(state)
 	os.Exit(code)
 }

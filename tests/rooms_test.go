@@ -43,7 +43,13 @@ type binServer struct {
 
 func startServe(t *testing.T, ctx context.Context, args ...string) *binServer {
 	t.Helper()
-	s := &binServer{addr: fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t)), stats: filepath.Join(t.TempDir(), "server.json"),
+	return startServeAt(t, ctx, freeUDPPort(t), args...)
+}
+
+// startServeAt is startServe on a given UDP port of 127.0.0.1.
+func startServeAt(t *testing.T, ctx context.Context, port int, args ...string) *binServer {
+	t.Helper()
+	s := &binServer{addr: fmt.Sprintf("127.0.0.1:%d", port), stats: filepath.Join(t.TempDir(), "server.json"),
 		done: make(chan error, 1)}
 	s.cmd = exec.CommandContext(ctx, binary(t), append([]string{"serve", "--addr", s.addr, "--stats-json", s.stats}, args...)...)
 	s.cmd.Stderr = &s.log

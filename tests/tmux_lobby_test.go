@@ -22,7 +22,10 @@ func TestTmuxLobby(t *testing.T) {
 	lobby := func(s string) bool { return strings.Contains(s, "ttytanks lobby") }
 	row := func(name string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\S*\s+` + name + `\s+\d/\d`) }
 
-	tm := startTmux(t, "lobby", 100, 30, binary(t), "join", srv.addr, "--name", "lee")
+	// The server has a key of its own: the player's known_servers is this
+	// test's, so no other server ever seen at this port can be taken for
+	// it.
+	tm := startTmux(t, "lobby", 100, 30, "env", "XDG_STATE_HOME="+t.TempDir(), binary(t), "join", srv.addr, "--name", "lee")
 	tm.waitScreen(10*time.Second, "the lobby with rooms a and b", func(s string) bool {
 		return lobby(s) && row("a").MatchString(s) && row("b").MatchString(s)
 	})

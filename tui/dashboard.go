@@ -216,7 +216,7 @@ func (d *dashboard) header(st *netcode.ServerStats, rooms []netcode.RoomStats, i
 	}
 	lines = append(lines, d.pack(join...)...)
 	if info.Fingerprint != "" {
-		lines = append(lines, d.fit(dseg{"host key ", d.label}, dseg{cleanText(info.Fingerprint), d.value}))
+		lines = append(lines, d.fit(dseg{"key ", d.label}, dseg{cleanText(info.Fingerprint), d.value}))
 	}
 
 	drops := strconv.FormatUint(st.DroppedTotal(), 10)

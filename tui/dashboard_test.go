@@ -56,7 +56,7 @@ func TestDashboardContent(t *testing.T) {
 	for _, want := range []string{
 		"ttytanks server · 2 rooms · 4 players (2 bots) · 1 watching",
 		"join with ttytanks join host:7777 · or ssh -p 2222 host",
-		"host key " + testFingerprint,
+		"key " + testFingerprint,
 		"in 12.1 KiB · out 66.3 KiB · datagrams 99 · tick p50/p99 40 µs / 310 µs (budget 17 ms) · faults 1",
 		"drops 17 (wrong-addr 17)",
 		"room0 - 2/2 1 0 playing 3 (to 5) 200 µs 4242 00abc000",
@@ -118,7 +118,7 @@ func TestDashboard80x24Busy(t *testing.T) {
 	if len(lines) != 24 {
 		t.Errorf("%d lines, want all 24 rows used", len(lines))
 	}
-	head := []string{"ttytanks server · 8 rooms", "join with ttytanks join host:7777", "host key " + testFingerprint}
+	head := []string{"ttytanks server · 8 rooms", "join with ttytanks join host:7777", "key " + testFingerprint}
 	for i, want := range head {
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %d %q, want it to start with %q", i, lines[i], want)
@@ -141,7 +141,7 @@ func TestDashboard60x20(t *testing.T) {
 	out := RenderDashboard(busyServer(8, 8), testDashInfo, testLogs(30), 60, 20, true)
 	checkFits(t, "60x20", out, 60, 20)
 	text := squeeze(strings.Join(dashLines(out), "\n"))
-	for _, want := range []string{"host key " + testFingerprint, "room1 K3YC0DE 8/8 playing", "more rooms", "more players", `msg="log line 30"`, "Ctrl-C"} {
+	for _, want := range []string{"key " + testFingerprint, "room1 K3YC0DE 8/8 playing", "more rooms", "more players", `msg="log line 30"`, "Ctrl-C"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q:\n%s", want, strings.Join(dashLines(out), "\n"))
 		}

@@ -86,7 +86,7 @@ func (d *Dir) MatchStarted(m netcode.MatchInfo) {
 			names[i] = proto.SanitizeName(m.Names[i])
 		}
 	}
-	h := recording.Header{Rules: proto.Version, Match: m.ID, Seed: m.Seed, Slots: m.Slots,
+	h := recording.Header{Rules: game.RulesVersion, Match: m.ID, Seed: m.Seed, Slots: m.Slots,
 		MazeW: m.MazeW, MazeH: m.MazeH, Start: m.Start, Rounds: m.Rounds, Started: start.Unix(), Server: d.server, Names: names}
 	w, err := recording.NewWriter(f, h)
 	if err != nil {

@@ -14,7 +14,7 @@
 //
 // Writing, with the server's Recorder calls:
 //
-//	w, err := recording.NewWriter(file, recording.Header{Rules: proto.Version,
+//	w, err := recording.NewWriter(file, recording.Header{Rules: game.RulesVersion,
 //		Seed: seed, Slots: slots, Start: start, Names: names})
 //	...
 //	w.Seat(slot, name, seated)     // a seat changes before the next step

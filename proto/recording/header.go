@@ -33,8 +33,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Header is the start of a recording: everything needed to build the
 // match's world (game.NewWorld(h.Config())) and to label it.
 type Header struct {
-	// Rules is the game rules version the match was played under: the
-	// protocol version, proto.Version, which changes with any rule change.
+	// Rules is the game rules version the match was played under:
+	// game.RulesVersion.
 	Rules uint8
 	// Match is the server's match id.
 	Match uint32

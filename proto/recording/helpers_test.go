@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"ttytanks/game"
-	"ttytanks/proto"
 )
 
 // randomMatch records ticks ticks of a match of slots seats with cheap
@@ -32,7 +31,7 @@ func playMatch(t testing.TB, slots, ticks int, churn bool, input func(w *game.Wo
 	t.Helper()
 	var buf bytes.Buffer
 	names := []string{"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"}[:slots]
-	h := Header{Rules: proto.Version, Match: 7, Seed: 42, Slots: slots, Start: 1000, Rounds: 3, Started: 1767225600, Server: "test", Names: names}
+	h := Header{Rules: game.RulesVersion, Match: 7, Seed: 42, Slots: slots, Start: 1000, Rounds: 3, Started: 1767225600, Server: "test", Names: names}
 	w, err := NewWriter(&buf, h)
 	if err != nil {
 		t.Fatal(err)

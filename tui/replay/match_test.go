@@ -8,7 +8,6 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
-	"ttytanks/proto"
 	"ttytanks/proto/recording"
 )
 
@@ -19,7 +18,7 @@ func record(t testing.TB, slots, ticks int, churn, end bool, input func(w *game.
 	t.Helper()
 	var buf bytes.Buffer
 	names := []string{"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"}[:slots]
-	w, err := recording.NewWriter(&buf, recording.Header{Rules: proto.Version, Match: 9, Seed: 5, Slots: slots,
+	w, err := recording.NewWriter(&buf, recording.Header{Rules: game.RulesVersion, Match: 9, Seed: 5, Slots: slots,
 		Start: 77, Server: "test", Names: names})
 	if err != nil {
 		t.Fatal(err)

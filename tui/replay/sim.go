@@ -5,12 +5,11 @@ import (
 	"fmt"
 
 	"ttytanks/game"
-	"ttytanks/proto"
 	"ttytanks/proto/recording"
 )
 
 // ErrRules means a recording was made under other game rules than this
-// build's (its header's Rules is not proto.Version): it cannot be
+// build's (its header's Rules is not game.RulesVersion): it cannot be
 // re-simulated here.
 var ErrRules = errors.New("replay: recorded under other game rules")
 
@@ -30,8 +29,8 @@ type sim struct {
 }
 
 func newSim(h recording.Header) (*sim, error) {
-	if h.Rules != proto.Version {
-		return nil, fmt.Errorf("%w: the match was played under rules v%d, this build plays v%d", ErrRules, h.Rules, proto.Version)
+	if h.Rules != game.RulesVersion {
+		return nil, fmt.Errorf("%w: the match was played under rules v%d, this build plays v%d", ErrRules, h.Rules, game.RulesVersion)
 	}
 	w, err := game.NewWorld(h.Config())
 	if err != nil {

@@ -28,7 +28,7 @@ func DefaultHostKeyPath() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("sshplay: no place for the host key (set --ssh-host-key): %w", err)
+		return "", fmt.Errorf("sshplay: no place for the host key (set --key): %w", err)
 	}
 	return filepath.Join(home, ".local", "state", "ttytanks", HostKeyFile), nil
 }
@@ -42,6 +42,18 @@ func DefaultHostKeyPath() (string, error) {
 // A key file that others can read or write, that another user owns or
 // that is a symbolic link is refused, as sshd does.
 func LoadOrCreateHostKey(path string) (key gossh.Signer, created bool, err error) {
+	priv, created, err := LoadOrCreateKey(path)
+	if err != nil {
+		return nil, false, err
+	}
+	key, err = gossh.NewSignerFromKey(priv)
+	return key, created, err
+}
+
+// LoadOrCreateKey is LoadOrCreateHostKey's key itself: the server's
+// long-term Ed25519 key, which is both its SSH host key and the key that
+// signs its UDP handshakes, so one fingerprint names the host for both.
+func LoadOrCreateKey(path string) (key ed25519.PrivateKey, created bool, err error) {
 	key, err = loadHostKey(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return key, false, err
@@ -54,6 +66,7 @@ func LoadOrCreateHostKey(path string) (key gossh.Signer, created bool, err error
 	if err != nil {
 		return nil, false, err
 	}
+	key = priv
 	block, err := gossh.MarshalPrivateKey(priv, "ttytanks host key")
 	if err != nil {
 		return nil, false, err
@@ -84,14 +97,13 @@ func LoadOrCreateHostKey(path string) (key gossh.Signer, created bool, err error
 		}
 		return nil, false, fmt.Errorf("sshplay: writing the host key: %w", err)
 	}
-	key, err = gossh.NewSignerFromKey(priv)
-	return key, true, err
+	return key, true, nil
 }
 
 // loadHostKey reads the key at path: a regular file, not a symbolic link,
 // owned by this process's effective user and accessible by no one else,
 // checked and read through the one open file.
-func loadHostKey(path string) (gossh.Signer, error) {
+func loadHostKey(path string) (ed25519.PrivateKey, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
@@ -117,9 +129,15 @@ func loadHostKey(path string) (gossh.Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := gossh.ParsePrivateKey(data)
+	raw, err := gossh.ParseRawPrivateKey(data)
 	if err != nil {
 		return nil, fmt.Errorf("sshplay: host key %s: %w", path, err)
 	}
-	return key, nil
+	switch k := raw.(type) {
+	case ed25519.PrivateKey:
+		return k, nil
+	case *ed25519.PrivateKey:
+		return *k, nil
+	}
+	return nil, fmt.Errorf("sshplay: host key %s is a %T, not an Ed25519 key", path, raw)
 }

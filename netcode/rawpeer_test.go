@@ -1,0 +1,209 @@
+package netcode
+
+import (
+	"crypto/ecdh"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+
+	"ttytanks/proto"
+)
+
+// rawPeer is a test's own client of a Server core, datagram by datagram:
+// the handshake by hand, then its packets sealed and the server's opened,
+// with nothing of Client's logic in between. Tests use it to say exactly
+// what a peer (or an attacker holding a connection) sends.
+type rawPeer struct {
+	from       netip.AddrPort
+	session    uint64
+	conn       uint32
+	transcript [sha256.Size]byte
+	keys       proto.SessionKeys
+	seal       *proto.Sealer
+	open       *proto.Opener
+	epochs     epochs
+	match      uint32 // of the newest Start
+	slot       uint8
+	token      proto.Token
+	tokenKey   [proto.KeyLen]byte
+}
+
+// rawHandshake runs Hello, Join and Accept for session at from, and
+// returns the peer with its connection's keys.
+func rawHandshake(t testing.TB, s *Server, now time.Time, from netip.AddrPort, session uint64) *rawPeer {
+	t.Helper()
+	p, err := tryHandshake(s, now, from, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// tryHandshake is rawHandshake, returning what went wrong.
+func tryHandshake(s *Server, now time.Time, from netip.AddrPort, session uint64) (*rawPeer, error) {
+	cookie, err := tryCookie(s, now, from, session)
+	if err != nil {
+		return nil, err
+	}
+	return tryJoin(s, now, from, session, cookie)
+}
+
+// tryJoin sends a Join with cookie for session at from and returns the
+// peer the server's Accept makes, or what went wrong.
+func tryJoin(s *Server, now time.Time, from netip.AddrPort, session uint64, cookie proto.Cookie) (*rawPeer, error) {
+	var seed [32]byte
+	binary.BigEndian.PutUint64(seed[:], session)
+	binary.BigEndian.PutUint16(seed[8:], from.Port())
+	seed[31] = 1
+	eph, err := ecdh.X25519().NewPrivateKey(seed[:])
+	if err != nil {
+		return nil, err
+	}
+	j := proto.Join{Header: proto.Header{Session: session}, Cookie: cookie}
+	copy(j.Eph[:], eph.PublicKey().Bytes())
+	for _, d := range s.Receive(now, from, j.Append(nil)) {
+		a, err := proto.ParseAccept(d.Data)
+		if err != nil || d.Addr != from || a.Session != session {
+			continue
+		}
+		t := proto.Transcript(session, cookie, j.Eph, a.Eph, a.ServerKey[:], a.Conn)
+		if !proto.VerifyTranscript(a.ServerKey[:], t, a.Sig[:]) {
+			return nil, errf("the Accept's signature does not verify")
+		}
+		keys, err := proto.DeriveKeys(eph, a.Eph, t)
+		if err != nil {
+			return nil, err
+		}
+		p := &rawPeer{from: from, session: session, conn: a.Conn, transcript: t, keys: keys}
+		p.seal, _ = proto.NewSealer(keys.ClientToServer, proto.ClientToServer, a.Conn)
+		p.open, _ = proto.NewOpener(keys.ServerToClient, proto.ServerToClient, a.Conn)
+		return p, nil
+	}
+	return nil, errf("no Accept for %v", from)
+}
+
+// tryCookie gets a cookie for session at from with a Hello.
+func tryCookie(s *Server, now time.Time, from netip.AddrPort, session uint64) (proto.Cookie, error) {
+	h := proto.Hello{Header: proto.Header{Session: session}}
+	for _, d := range s.Receive(now, from, h.Append(nil)) {
+		if c, err := proto.ParseChallenge(d.Data); err == nil && d.Addr == from && c.Session == session {
+			return c.Cookie, nil
+		}
+	}
+	return proto.Cookie{}, errf("no Challenge for %v", from)
+}
+
+// sealed returns pkt sealed on p's connection, with the epoch of its
+// header's match and player.
+func (p *rawPeer) sealed(pkt packet) []byte {
+	h := pkt.Head()
+	h.Session = p.session
+	b := pkt.Append(nil)
+	out, err := p.seal.SealPacket(b, p.epochs.of(h.Match, h.Player))
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// sealClear returns the clear datagram b (a packet's Append, or bytes
+// made by hand) sealed on p's connection as it is, with the epoch of its
+// header's match and player.
+func (p *rawPeer) sealClear(b []byte) []byte {
+	out, err := p.seal.SealPacket(append([]byte(nil), b...), p.epochs.of(binary.BigEndian.Uint32(b[12:16]), b[16]))
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// opened opens a datagram the server sent p and returns its clear form
+// (as proto's Parse functions read it), or ok false for one not for p or
+// that does not open.
+func (p *rawPeer) opened(d Datagram) (h proto.Header, clear []byte, ok bool) {
+	sh, isSealed := proto.ParseSealedHeader(d.Data)
+	if !isSealed || d.Addr != p.from || sh.Conn != p.conn {
+		return h, nil, false
+	}
+	_, body, err := p.open.Open(nil, d.Data)
+	if err != nil {
+		return h, nil, false
+	}
+	ep, match, rest, err := proto.SplitSealedBody(sh.Type, body)
+	if err != nil {
+		return h, nil, false
+	}
+	h = proto.Header{Type: sh.Type, Session: p.session, Seq: sh.PN}
+	if sh.Type == proto.TypeStart && len(rest) > 0 {
+		h.Match, h.Player = match, rest[0]
+		p.epochs.learn(ep, match, rest[0])
+	} else if m, pl, ok := p.epochs.lookup(ep); ok {
+		h.Match, h.Player = m, pl
+	}
+	return h, proto.AppendClear(nil, h, rest), true
+}
+
+// send seals pkt and hands it to the server; it returns the server's
+// answers to p, opened.
+func (p *rawPeer) send(s *Server, now time.Time, pkt packet) [][]byte {
+	var out [][]byte
+	for _, d := range s.Receive(now, p.from, p.sealed(pkt)) {
+		if _, clear, ok := p.opened(d); ok {
+			out = append(out, clear)
+		}
+	}
+	return out
+}
+
+// request sends q (its token and proof from p's last Start, unless q
+// names a token) and returns the server's answer: a Start, or the reason
+// of a Reject.
+func (p *rawPeer) request(t testing.TB, s *Server, now time.Time, q proto.Request) (*proto.Start, proto.RejectReason) {
+	t.Helper()
+	st, why, err := p.tryRequest(s, now, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, why
+}
+
+func (p *rawPeer) tryRequest(s *Server, now time.Time, q proto.Request) (*proto.Start, proto.RejectReason, error) {
+	if q.Token != (proto.Token{}) && q.Proof == (proto.Proof{}) {
+		q.Proof = proto.ResumeProof(p.tokenKey, p.transcript)
+	}
+	for _, b := range p.send(s, now, &q) {
+		if st, err := proto.ParseStart(b); err == nil {
+			p.match, p.slot = st.Match, st.Slot
+			if st.Token != p.token {
+				p.token, p.tokenKey = st.Token, p.keys.Resume
+			}
+			return &st, 0, nil
+		}
+		if r, err := proto.ParseReject(b); err == nil {
+			return nil, r.Reason, nil
+		}
+	}
+	return nil, 0, errf("no answer to a Request from %v", p.from)
+}
+
+// rawJoin makes a connection for session at from and sends the Request
+// q on it: the server's answer, a Start or the reason of a Reject.
+func rawJoin(t testing.TB, s *Server, now time.Time, from netip.AddrPort, session uint64, q proto.Request) (*proto.Start, proto.RejectReason) {
+	t.Helper()
+	return rawHandshake(t, s, now, from, session).request(t, s, now, q)
+}
+
+// rawCookie gets a cookie for session at from with a Hello.
+func rawCookie(t testing.TB, s *Server, now time.Time, from netip.AddrPort, session uint64) proto.Cookie {
+	t.Helper()
+	c, err := tryCookie(s, now, from, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func errf(format string, args ...any) error { return fmt.Errorf(format, args...) }
