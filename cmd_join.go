@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -40,9 +41,11 @@ type uiFlags struct {
 	// terminal).
 	room  netcode.RoomRequest
 	lobby bool
-	// confirmQuit and humanSeats: see tui.Options (serve --play sets them).
+	// confirmQuit, humanSeats and shareKey: see tui.Options (serve --play
+	// sets them).
 	confirmQuit bool
 	humanSeats  int
+	shareKey    string
 }
 
 func (f *uiFlags) register(fs *pflag.FlagSet) {
@@ -64,7 +67,7 @@ func (f *uiFlags) check() error {
 func (f *uiFlags) options(share string) tui.Options {
 	mode, _ := tui.ParseControlMode(f.controls)
 	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share,
-		ConfirmQuit: f.confirmQuit, HumanSeats: f.humanSeats}
+		ShareKey: f.shareKey, ConfirmQuit: f.confirmQuit, HumanSeats: f.humanSeats}
 }
 
 func runJoin(args []string, stdout, stderr io.Writer) int {
@@ -80,7 +83,7 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 	sim.register(fs)
 	registerDesync(fs)
 	useBot := fs.Bool("bot", false, "let the built-in bot play for you")
-	serverKey := fs.String("server-key", "", "connect only if the server's key has this fingerprint (SHA256:…, as serve logs it); it then replaces the key known_servers remembers")
+	serverKey := fs.String("server-key", "", "connect only if the server's key has this fingerprint (SHA256:…, as serve logs it), and remember it in known_servers ($XDG_STATE_HOME/ttytanks/); without it, a server's first key is remembered there and a changed one refused")
 	level := bot.Normal
 	registerBotLevel(fs, &level, "with --bot: how well your bot plays")
 	headless := fs.Bool("headless", false, "no screen: play (with --bot) for --duration and print or write metrics")
@@ -131,26 +134,45 @@ func runJoin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)
 		return 1
 	}
-	trust, added, err := serverTrust(net.JoinHostPort(host, strconv.Itoa(int(port))), *serverKey)
+	if fs.Changed("server-key") && *serverKey == "" {
+		return usageError(stderr, "join", "--server-key needs a fingerprint like SHA256:… (an empty one would pin nothing)")
+	}
+	trust, err := serverTrust(net.JoinHostPort(host, strconv.Itoa(int(port))), *serverKey)
 	if err != nil {
 		return usageError(stderr, "join", err.Error())
 	}
-	sim.trust = trust
-	defer func() {
-		if *added != "" {
-			fmt.Fprintln(stderr, *added)
-		}
-	}()
-	var botLevel *bot.Level // nil: no bot
-	if *useBot {
-		botLevel = &level
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *headless {
-		return runHeadless(ctx, target, nm, botLevel, uf.room, sim, *duration, *statsJSON, stdout, stderr)
+	// A key that is refused ends the command, whatever screen is up (the
+	// lobby, a match): the whole warning goes to stderr, as OpenSSH's does.
+	// Headless, the session's end says it already.
+	sim.trust = func(key ed25519.PublicKey) error {
+		err := trust.check(key)
+		if err != nil && !*headless {
+			stop()
+		}
+		return err
 	}
-	return runClientUI(ctx, target, nm, botLevel, uf, sim, target.String(), stderr)
+	exit := func() int {
+		var botLevel *bot.Level // nil: no bot
+		if *useBot {
+			botLevel = &level
+		}
+		if *headless {
+			return runHeadless(ctx, target, nm, botLevel, uf.room, sim, *duration, *statsJSON, stdout, stderr)
+		}
+		return runClientUI(ctx, target, nm, botLevel, uf, sim, target.String(), stderr)
+	}()
+	if err := trust.refused(); err != nil {
+		if !*headless {
+			fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		}
+		return 1
+	}
+	if note := trust.note(); note != "" {
+		fmt.Fprintln(stderr, note)
+	}
+	return exit
 }
 
 // roomRequest turns --quick, --room and --code into where to join; at
@@ -592,36 +614,75 @@ loop:
 	return 0
 }
 
+// keyTrust checks a server's key for join: with a pin (--server-key),
+// the key must have that fingerprint, and known_servers remembers it;
+// without, known_servers decides as OpenSSH's known_hosts does: a key seen
+// before passes, a first key is remembered, a changed key is refused with
+// the warning. The file lives under $XDG_STATE_HOME/ttytanks/. It is safe
+// for concurrent use: the client's goroutine checks, the command reads
+// the outcome at exit.
+type keyTrust struct {
+	server, pin string
+	store       *known.Store
+
+	mu     sync.Mutex
+	added  string // a note for the player: a first key was remembered
+	refuse error  // the first refusal
+}
+
 // serverTrust returns the check of the server's key for a join of server
-// (HOST:PORT as the player typed it): with pin (--server-key), the key
-// must have that fingerprint, and known_servers remembers it; without,
-// known_servers decides as OpenSSH's known_hosts does: a key seen before
-// passes, a first key is remembered (added then holds a note for the
-// player), a changed key is refused with the warning. The file lives
-// under $XDG_STATE_HOME/ttytanks/.
-func serverTrust(server, pin string) (trust func(ed25519.PublicKey) error, added *string, err error) {
-	added = new(string)
+// (HOST:PORT as the player typed it), pinned to pin unless it is empty.
+func serverTrust(server, pin string) (*keyTrust, error) {
 	if pin != "" {
 		if _, err := known.ParseFingerprint(pin); err != nil {
-			return nil, nil, fmt.Errorf("--server-key: %w", err)
+			return nil, fmt.Errorf("--server-key: %w", err)
 		}
 	}
 	if _, err := known.CanonicalServer(server); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	path, err := known.DefaultPath()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	store := known.Open(path)
-	return func(key ed25519.PublicKey) error {
-		if pin != "" {
-			return store.CheckPinned(server, key, pin)
-		}
-		v, err := store.Check(server, key)
+	return &keyTrust{server: server, pin: pin, store: known.Open(path)}, nil
+}
+
+// check is the client's TrustKey.
+func (k *keyTrust) check(key ed25519.PublicKey) error {
+	var err error
+	if k.pin != "" {
+		err = k.store.CheckPinned(k.server, key, k.pin)
+	} else {
+		var v known.Verdict
+		v, err = k.store.Check(k.server, key)
 		if v == known.Added {
-			*added = fmt.Sprintf("ttytanks: remembered the key of server %s, %s, in %s", server, known.Fingerprint(key), path)
+			k.mu.Lock()
+			k.added = fmt.Sprintf("ttytanks: remembered the key of server %s, %s, in %s", k.server, known.Fingerprint(key), k.store.Path())
+			k.mu.Unlock()
 		}
-		return err
-	}, added, nil
+	}
+	if err != nil {
+		k.mu.Lock()
+		if k.refuse == nil {
+			k.refuse = err
+		}
+		k.mu.Unlock()
+	}
+	return err
+}
+
+// refused returns the first refusal of a key, or nil.
+func (k *keyTrust) refused() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.refuse
+}
+
+// note returns what to tell the player at exit about the key (a first
+// key remembered), or "".
+func (k *keyTrust) note() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.added
 }

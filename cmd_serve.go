@@ -391,6 +391,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *play {
 		target := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), addr.Port())
 		uf.confirmQuit, uf.humanSeats = true, f.players-f.bots // the host's q ends the match for all
+		uf.shareKey = fingerprint                              // the players the host tells pin the key
 		code := runClientUI(ctx, target, nm, nil, uf, simFlags{}, share, stderr)
 		stop()
 		if sshSrv != nil {

@@ -35,7 +35,7 @@ type ChangedError struct {
 }
 
 func (e *ChangedError) Error() string {
-	return fmt.Sprintf(`known: WARNING: the key of game server %s has CHANGED.
+	return fmt.Sprintf(`WARNING: the key of game server %s has CHANGED.
 Someone may be intercepting your connection (a man-in-the-middle attack),
 or the server's operator may have replaced its key.
   remembered key  %s  (%s, line %d)
@@ -56,7 +56,7 @@ type PinError struct {
 }
 
 func (e *PinError) Error() string {
-	return fmt.Sprintf(`known: the key of game server %s does not match --server-key.
+	return fmt.Sprintf(`the key of game server %s does not match --server-key.
   pinned key   %s
   offered key  %s
 Not connecting: someone may be intercepting your connection, or the

@@ -70,6 +70,10 @@ type Options struct {
 	// ShareAddr is shown on the waiting screen as the address other players
 	// pass to "ttytanks join"; empty hides the hint.
 	ShareAddr string
+	// ShareKey, with ShareAddr, is the server key's fingerprint: the
+	// shared command pins it (--server-key), so the players who copy it
+	// know the server by its key from their first join.
+	ShareKey string
 	// Share, when set, is the whole command the waiting screen tells other
 	// players to run instead (an SSH session shares "ssh -p PORT HOST").
 	Share string

@@ -186,6 +186,9 @@ func waitingText(v *netcode.View, opts Options, g *glyphs) string {
 		}
 	case opts.ShareAddr != "":
 		s += " " + g.dash + " share: ttytanks join " + opts.ShareAddr + room
+		if opts.ShareKey != "" {
+			s += " --server-key " + opts.ShareKey
+		}
 	}
 	if opts.Lobby {
 		s += " " + g.dash + " l lobby"

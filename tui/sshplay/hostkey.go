@@ -139,5 +139,5 @@ func loadHostKey(path string) (ed25519.PrivateKey, error) {
 	case *ed25519.PrivateKey:
 		return *k, nil
 	}
-	return nil, fmt.Errorf("sshplay: host key %s is a %T, not an Ed25519 key", path, raw)
+	return nil, fmt.Errorf("sshplay: key file %s holds another kind of key (%T): the server's key must be Ed25519 (ssh-keygen -t ed25519)", path, raw)
 }
