@@ -95,6 +95,19 @@ func TestServerKnownByItsKey(t *testing.T) {
 		!strings.Contains(out, "--server-key "+second) {
 		t.Fatalf("join after the key changed: exit %d, want a refusal naming both keys:\n%s", code, out)
 	}
+	// From the lobby too: the refusal ends join, with the whole warning on
+	// the terminal once the screen is gone, and exit code 1.
+	errFile := filepath.Join(dir, "lobby-stderr")
+	tm := startTmux(t, "keylobby", 100, 30, "sh", "-c", "XDG_STATE_HOME="+state+" "+binary(t)+
+		" join 127.0.0.1:"+strconv.Itoa(port)+" 2>"+errFile)
+	tm.waitScreen(10*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "ttytanks lobby") })
+	tm.keys("Enter")
+	if how := tm.waitExitWithin(10 * time.Second); how != "1" {
+		t.Fatalf("join from the lobby exited with %s after a changed key, want 1", how)
+	}
+	if b, _ := os.ReadFile(errFile); !strings.Contains(string(b), "CHANGED") || !strings.Contains(string(b), "--server-key "+second) {
+		t.Fatalf("join from the lobby left this on stderr:\n%s", b)
+	}
 	wrong := "SHA256:" + strings.Repeat("A", 43)
 	if code, out := join("--server-key", wrong); code == 0 || !strings.Contains(out, "does not match") {
 		t.Fatalf("join --server-key with a wrong fingerprint: exit %d:\n%s", code, out)

@@ -103,7 +103,13 @@ func (tm *tmux) waitScreenEvery(d, poll time.Duration, what string, ok func(stri
 // status, or "signal N".
 func (tm *tmux) waitExit() string {
 	tm.t.Helper()
-	tm.waitScreen(3*time.Second, "exit", func(string) bool { return tm.format("#{pane_dead}") == "1" })
+	return tm.waitExitWithin(3 * time.Second)
+}
+
+// waitExitWithin is waitExit, waiting up to d.
+func (tm *tmux) waitExitWithin(d time.Duration) string {
+	tm.t.Helper()
+	tm.waitScreen(d, "exit", func(string) bool { return tm.format("#{pane_dead}") == "1" })
 	if sig := tm.format("#{pane_dead_signal}"); sig != "" {
 		return "signal " + sig
 	}
