@@ -332,8 +332,12 @@ func (s *Server) migrate(c *conn, to netip.AddrPort, now time.Time) {
 }
 
 // challengePath sends a PathChallenge to c's unchecked address.
+// The data is drawn once per check, so an answer to any of its repeats
+// (the first may take longer than the repeat interval) ends it.
 func (s *Server) challengePath(c *conn, now time.Time) {
-	s.adm.random(c.challenge[:])
+	if c.challengeAt.IsZero() {
+		s.adm.random(c.challenge[:])
+	}
 	c.challengeAt = now
 	s.out.put(c.path, &proto.PathChallenge{Header: proto.Header{Session: uint64(c.id)}, Data: c.challenge})
 }
