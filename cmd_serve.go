@@ -518,6 +518,9 @@ type serverStatsJSON struct {
 	Reconnects   uint64            `json:"reconnects"`
 	Timeouts     uint64            `json:"timeouts"`
 	Faults       uint64            `json:"faults"`
+	Connections  int               `json:"connections"`
+	Migrations   uint64            `json:"migrations"`
+	PathLimited  uint64            `json:"path_limited"`
 	Rooms        []roomStatsJSON   `json:"rooms"`
 }
 
@@ -568,6 +571,7 @@ func writeServerStats(file string, st netcode.ServerStats, load serverLoad) erro
 		Spectators: st.Spectators, Drops: map[string]uint64{}, TickP50us: float64(st.TickP50) / 1e3,
 		TickP99us: float64(st.TickP99) / 1e3, DatagramsIn: st.DatagramsIn, Accepted: st.Accepted, BytesIn: st.BytesIn,
 		BytesOut: st.BytesOut, Reconnects: st.Reconnects, Timeouts: st.Timeouts, Faults: st.Faults,
+		Connections: st.Connections, Migrations: st.Migrations, PathLimited: st.PathLimited,
 		DatagramsOut: st.DatagramsOut, Load: load}
 	for r, n := range st.Drops {
 		if n > 0 {

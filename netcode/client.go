@@ -252,7 +252,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			c.sess.end(&NoAnswerError{Server: c.cfg.Server, After: c.cfg.ConnectTimeout})
 			return c.out.datagrams()
 		}
-		if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
+		if p := c.sess.knock(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
 			c.send(p)
 		}
 	case StatusWaiting, StatusReconnecting:

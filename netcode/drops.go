@@ -38,6 +38,7 @@ const (
 	DropBadSeal                         // a sealed datagram that fails authentication (forged or damaged)
 	DropConnLimit                       // a Join over the connection limits (the server's, or its address's)
 	DropBadProof                        // a Request whose reconnect token comes without its session's proof
+	DropMoved                           // a Request on a connection that moved to an address not yet checked
 	numDropReasons
 )
 
@@ -45,7 +46,7 @@ var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
 	"stale", "future", "rate-limited", "duplicate", "fault", "banned", "addr-limit",
-	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof",
+	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof", "moved",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

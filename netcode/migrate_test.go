@@ -100,3 +100,79 @@ func TestMigrationChecksThePath(t *testing.T) {
 		t.Fatalf("%d migrations, want 1", s.sec.migrations)
 	}
 }
+
+// TestMovedConnectionActsOnlyForItsOwnAddress: an attacker holding
+// connections of its own, who can spoof source addresses, cannot use a
+// move to act for another address. A Request sent from a victim's
+// address, on a connection with a place or without, moves the connection
+// there but is dropped until the address answers the path check (which
+// the attacker never sees); and places moved away still count against
+// the address their cookie proved, so four seats moved elsewhere leave
+// the attacker's address at its cap, and the victim's address is not
+// charged for them.
+func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 8, MaxRooms: 4})
+	now := simEpoch
+	victim := netip.MustParseAddrPort("203.0.113.5:7000")
+	v := rawHandshake(t, s, now, victim, 0x99)
+	if st, why := v.request(t, s, now, proto.Request{Name: "victim", Kind: proto.RoomNamed, Room: "a"}); st == nil {
+		t.Fatalf("victim refused: %v", why)
+	}
+	where := func() netip.AddrPort {
+		_, st, _ := s.rooms.bySession(victim, uint64(v.conn))
+		if st == nil {
+			return netip.AddrPort{}
+		}
+		return st.addr
+	}
+
+	// A Request from the victim's address on an unplaced connection: it
+	// asks for the room "a" under the victim's address and port, which
+	// would supersede the victim's place there.
+	home := netip.MustParseAddrPort("198.51.100.1:4000")
+	a := rawHandshake(t, s, now, home, 0x1)
+	q := proto.Request{Name: "x", Kind: proto.RoomNamed, Room: "a"}
+	before := s.drops[DropMoved]
+	s.Receive(now, victim, a.sealed(&q))
+	if where() != victim || s.drops[DropMoved] != before+1 {
+		t.Fatal("a spoofed Request on an unplaced connection was not dropped as moved")
+	}
+
+	// Four seats from the attacker's address, each moved to a spoofed
+	// address (one is the victim's), then a Request there.
+	var peers []*rawPeer
+	for i := 0; i < 4; i++ {
+		p := rawHandshake(t, s, now, netip.AddrPortFrom(home.Addr(), uint16(5000+i)), uint64(0x10+i))
+		if st, why := p.request(t, s, now, proto.Request{Name: "a", Kind: proto.RoomNamed, Room: "b"}); st == nil {
+			t.Fatalf("seat %d refused: %v", i, why)
+		}
+		peers = append(peers, p)
+	}
+	for i, p := range peers {
+		to := netip.AddrPortFrom(netip.AddrFrom4([4]byte{192, 0, 2, byte(10 + i)}), 9000)
+		if i == 0 {
+			to = victim
+		}
+		in := proto.Input{Header: proto.Header{Match: p.match, Player: p.slot}, N: 1}
+		s.Receive(now, to, p.sealed(&in)) // moves the connection
+		before := s.drops[DropMoved]
+		s.Receive(now, to, p.sealed(&proto.Request{Name: "a", Kind: proto.RoomNamed, Room: "a"}))
+		if s.drops[DropMoved] != before+1 {
+			t.Fatalf("a Request on a connection moved to %v was not dropped as moved", to)
+		}
+	}
+	if s.sec.migrations != 5 {
+		t.Fatalf("%d moves, want 5", s.sec.migrations)
+	}
+	if where() != victim {
+		t.Fatal("the victim lost its place to a moved connection")
+	}
+	fifth := rawHandshake(t, s, now, netip.AddrPortFrom(home.Addr(), 6000), 0x20)
+	if st, why := fifth.request(t, s, now, proto.Request{Name: "a", Kind: proto.RoomNamed, Room: "c"}); st != nil || why != proto.RejectAddrLimit {
+		t.Fatalf("a fifth seat from the attacker's address: start %v, reason %v; want the address limit", st != nil, why)
+	}
+	friend := rawHandshake(t, s, now, netip.AddrPortFrom(victim.Addr(), 7001), 0x21)
+	if st, why := friend.request(t, s, now, proto.Request{Name: "friend", Kind: proto.RoomNamed, Room: "c"}); st == nil {
+		t.Fatalf("the victim's address was charged for the attacker's moved seat: %v", why)
+	}
+}

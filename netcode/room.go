@@ -143,11 +143,13 @@ func (s *Server) rejoin(r *room, st *seat, sp *spectator, now time.Time) {
 func (s *Server) resume(r *room, st *seat, sp *spectator, from netip.AddrPort, session uint64, rtt time.Duration, key [proto.KeyLen]byte, now time.Time) {
 	if st != nil {
 		r.seats.resume(st, from, session, rtt, key, s.adm.token(), now)
+		st.origin = s.origin(from)
 		s.stats.reconnects++
 		s.sendStart(r, &st.link, st.slot)
 		return
 	}
 	r.seats.resumeSpectator(sp, from, session, key, s.adm.token(), now)
+	sp.origin = s.origin(from)
 	s.sendStart(r, &sp.link, -1)
 }
 

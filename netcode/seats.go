@@ -58,6 +58,11 @@ type link struct {
 	// resume key of the connection the token was issued to.
 	token  proto.Token
 	resume [proto.KeyLen]byte
+	// origin is the address the place counts against for the per-address
+	// limits: the one its connection proved with a cookie (or its SSH
+	// client's), fixed when the place is given, wherever the connection
+	// moves after.
+	origin netip.Addr
 }
 
 // next returns the next sequence number to send on the link.
@@ -403,13 +408,19 @@ func (t *seatTable) rotate(s *seat, token proto.Token, now time.Time) {
 
 // countFrom returns how many seats and spectator places peers at ip hold.
 func (t *seatTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
+	of := func(l *link) netip.Addr {
+		if l.origin.IsValid() {
+			return l.origin
+		}
+		return origin(l.addr)
+	}
 	for i := range t.seats[:t.n] {
-		if s := &t.seats[i]; s.human() && origin(s.addr) == ip {
+		if s := &t.seats[i]; s.human() && of(&s.link) == ip {
 			seats++
 		}
 	}
 	for _, sp := range t.specs {
-		if origin(sp.addr) == ip {
+		if of(&sp.link) == ip {
 			specs++
 		}
 	}

@@ -36,7 +36,12 @@ const (
 	connIdleFor      = leftFor // a repeated Leave is still answered
 	connSweepEvery   = 60      // ticks
 	pathChallengeGap = 200 * time.Millisecond
-	epochMemory      = 4
+	// moveEvery is how often a connection may move: a path that
+	// alternates (a load-balancing NAT, an attacker on the path) moves it
+	// at most this often, with a challenge at most every
+	// pathChallengeGap, not at every datagram.
+	moveEvery   = 250 * time.Millisecond
+	epochMemory = 4
 )
 
 // conn is one session's sealed connection, from its Accept on.
@@ -55,6 +60,8 @@ type conn struct {
 	budget      int
 	challenge   [proto.PathDataLen]byte
 	challengeAt time.Time
+	newCheck    bool      // the next challenge draws new data: a new address
+	movedAt     time.Time // the last move
 	seal        *proto.Sealer
 	open        *proto.Opener
 	resume      [proto.KeyLen]byte
@@ -177,7 +184,12 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		return
 	}
 	ip := limitKey(from.Addr())
-	if len(s.sec.conns) >= maxConns || (s.sec.perIP[ip] >= connsPerAddr && !s.adm.isTrusted(from.Addr()) && !MemPrefix.Contains(from.Addr().Unmap())) {
+	if len(s.sec.conns) >= maxConns {
+		s.drop(DropConnLimit)
+		s.rejectClear(from, j.Session, proto.RejectFull)
+		return
+	}
+	if s.sec.perIP[ip] >= connsPerAddr && !s.adm.isTrusted(from.Addr()) && !MemPrefix.Contains(from.Addr().Unmap()) {
 		s.drop(DropConnLimit)
 		s.rejectClear(from, j.Session, proto.RejectAddrLimit)
 		return
@@ -292,7 +304,7 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 		return
 	}
 	c.heard = now
-	if from != c.path && sh.PN == c.open.Newest() {
+	if from != c.path && sh.PN == c.open.Newest() && now.Sub(c.movedAt) >= moveEvery {
 		s.migrate(c, from, now)
 	}
 	if c.checking && from == c.path {
@@ -308,6 +320,15 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 	clear := proto.AppendClear(s.sec.clear[:0], hd, rest)
 	switch sh.Type {
 	case proto.TypeRequest:
+		if c.checking {
+			// Where a connection asks for a place, it is judged by its
+			// address (the per-address limits, the places it supersedes),
+			// so only at an address it has shown it receives at: the one
+			// its cookie proved, or one it moved to and answered the path
+			// check from. The client repeats its Request until then.
+			s.drop(DropMoved)
+			return
+		}
 		s.onRequest(now, c, hd, clear)
 	case proto.TypeInput:
 		s.onInput(now, c.path, hd, clear)
@@ -328,15 +349,16 @@ func (s *Server) migrate(c *conn, to netip.AddrPort, now time.Time) {
 	c.path, c.checking, c.budget = to, true, 0
 	s.rooms.each(func(r *room) { r.seats.moveLink(old, to, uint64(c.id)) })
 	s.sec.migrations++
-	c.challengeAt = time.Time{}
+	c.movedAt, c.newCheck = now, true
 }
 
 // challengePath sends a PathChallenge to c's unchecked address.
 // The data is drawn once per check, so an answer to any of its repeats
 // (the first may take longer than the repeat interval) ends it.
 func (s *Server) challengePath(c *conn, now time.Time) {
-	if c.challengeAt.IsZero() {
+	if c.newCheck {
 		s.adm.random(c.challenge[:])
+		c.newCheck = false
 	}
 	c.challengeAt = now
 	s.out.put(c.path, &proto.PathChallenge{Header: proto.Header{Session: uint64(c.id)}, Data: c.challenge})

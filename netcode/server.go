@@ -447,7 +447,7 @@ func (s *Server) admit(now time.Time, from netip.AddrPort, session uint64, rtt t
 		s.reject(from, session, why)
 		return
 	}
-	l := link{addr: from, session: session, name: proto.SanitizeName(j.Name), heard: now, rtt: rtt, resume: key}
+	l := link{addr: from, session: session, name: proto.SanitizeName(j.Name), heard: now, rtt: rtt, resume: key, origin: s.origin(from)}
 	s.inRoom(r, func() { s.seat(r, l, j.Spectate, now) })
 }
 

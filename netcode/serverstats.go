@@ -71,6 +71,13 @@ type ServerStats struct {
 	// Faults counts matches stopped by a panic in the server (each one is
 	// logged with its stack).
 	Faults uint64
+	// Connections counts the sealed connections held; Migrations the
+	// moves of a connection to a new address; PathLimited the datagrams
+	// not sent to a moved connection's address while it was unchecked
+	// (the 1x rule); Unsealable those dropped because their session had no
+	// connection there.
+	Connections                         int
+	Migrations, PathLimited, Unsealable uint64
 	// Rooms lists every room, in the order they opened.
 	Rooms []RoomStats
 }
@@ -90,7 +97,8 @@ func (s *Server) Stats() ServerStats {
 	st := ServerStats{Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
 		BytesIn: s.stats.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.stats.datagramsIn, DatagramsOut: s.out.sent(),
 		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
-		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults}
+		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults,
+		Connections: len(s.sec.conns), Migrations: s.sec.migrations, PathLimited: s.sec.pathLimited, Unsealable: s.sec.unsealable}
 	for i, r := range s.rooms.list {
 		rs := RoomStats{RoomInfo: r.info(), Code: r.code, Match: r.match.matchID()}
 		rs.TickP50, rs.TickP99 = s.stepQuantiles(r)

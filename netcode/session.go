@@ -382,21 +382,26 @@ func (s *session) lost(now time.Time) {
 	s.progressAt = now
 }
 
-// knock returns the next datagram of a reconnect attempt when one is due:
-// a Hello, our Join, or our Request, each repeated until the server
-// answers. An attempt that stalls (the server forgot our connection, say)
-// starts over.
+// knock returns the next datagram of a connection attempt (the first, or
+// a reconnect) when one is due: a Hello, our Join, or our Request, each
+// repeated until the server answers. An attempt that stalls (the server
+// forgot our connection, say) starts over.
 func (s *session) knock(now time.Time, name string, spectate bool, entropy io.Reader) packet {
-	if now.Sub(s.progressAt) > max(knockStall, 4*s.handRTT) {
+	if now.Sub(s.progressAt) > knockStall {
 		s.forgetConn()
 		s.progressAt = now
 	}
 	return s.connect(now, name, spectate, entropy)
 }
 
-// knockStall is how long a reconnect attempt may go without an answer
-// before it starts over (or four handshake round trips, if longer).
-const knockStall = 2 * time.Second
+// knockStall is how long a connection attempt may go without moving on
+// before it starts over: longer than any round trip a match can be
+// played at (inputs may lead the server by at most MaxInputAhead ticks,
+// 2 s), short enough that a client that moved before its place came
+// connects within a few seconds. (The handshake's measured round trip is
+// no guide: it counts from the attempt's first Hello, so a cut inflates
+// it.)
+const knockStall = 2500 * time.Millisecond
 
 // close starts leaving: the Leave goes out now and is repeated until
 // acknowledged or leaveFor has passed. It returns the Leave, or nil when
