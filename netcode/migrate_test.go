@@ -176,3 +176,29 @@ func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
 		t.Fatalf("the victim's address was charged for the attacker's moved seat: %v", why)
 	}
 }
+
+// TestTalkingConnectionWithoutAPlaceIsForgotten: a connection whose
+// session is over (it left its place) but that keeps sending datagrams
+// that open is forgotten all the same, so no one keeps the server's
+// connections, or an address's share of them, by talking.
+func TestTalkingConnectionWithoutAPlaceIsForgotten(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+	now := simEpoch
+	p := rawHandshake(t, s, now, netip.MustParseAddrPort("192.0.2.8:4000"), 0x61)
+	if st, why := p.request(t, s, now, proto.Request{Name: "p"}); st == nil {
+		t.Fatalf("refused: %v", why)
+	}
+	p.send(s, now, &proto.Leave{Header: proto.Header{Match: p.match, Player: p.slot}, Reason: proto.LeaveQuit})
+	for i := 0; i < 30*60; i++ { // 30 s of ticks, a datagram that opens every half second
+		now = now.Add(TickDuration)
+		s.Tick(now)
+		if i%30 == 0 {
+			s.Receive(now, p.from, p.sealed(&proto.PathResponse{}))
+		}
+		if s.sec.conns[p.conn] == nil {
+			t.Logf("forgotten after %v", now.Sub(simEpoch))
+			return
+		}
+	}
+	t.Fatal("a connection without a place, kept talking, was never forgotten")
+}

@@ -29,13 +29,16 @@ import (
 // a place, falls silent, or holds no place any more and is quiet, is
 // forgotten.
 const (
-	maxConns         = 1 << 16
-	connsPerAddr     = 32
-	connUnplacedFor  = proto.CookieLifetime
-	connSilentFor    = FreeAfter + 5*time.Second
-	connIdleFor      = leftFor // a repeated Leave is still answered
-	connSweepEvery   = 60      // ticks
-	pathChallengeGap = 200 * time.Millisecond
+	maxConns        = 1 << 16
+	connsPerAddr    = 32
+	connUnplacedFor = proto.CookieLifetime
+	connSilentFor   = FreeAfter + 5*time.Second
+	connIdleFor     = leftFor // a repeated Leave is still answered
+	// placeChecksPerSweep bounds the connections a sweep asks the rooms
+	// about (each a scan of the rooms' places).
+	placeChecksPerSweep = 512
+	connSweepEvery      = 60 // ticks
+	pathChallengeGap    = 200 * time.Millisecond
 	// moveEvery is how often a connection may move: a path that
 	// alternates (a load-balancing NAT, an attacker on the path) moves it
 	// at most this often, with a challenge at most every
@@ -262,11 +265,23 @@ func (s *Server) forget(c *conn) {
 // share for long.
 func (s *Server) sweepConns(now time.Time) {
 	s.sec.sweep = s.sec.sweep[:0]
+	checks := placeChecksPerSweep
 	for _, c := range s.sec.conns {
 		silent := now.Sub(c.heard)
 		if (!c.placed && now.Sub(c.made) > connUnplacedFor) || silent > connSilentFor ||
 			(silent > connIdleFor && (!c.placed || !s.holdsPlace(c))) {
 			s.sec.sweep = append(s.sec.sweep, c)
+			continue
+		}
+		// A connection whose place is gone but that keeps talking (its
+		// session is over: only an attacker keeping a slot goes on) is
+		// found by a bounded sample each sweep: map order is random, so
+		// every connection comes up in turn.
+		if c.placed && checks > 0 && now.Sub(c.made) > connUnplacedFor {
+			checks--
+			if !s.holdsPlace(c) {
+				s.sec.sweep = append(s.sec.sweep, c)
+			}
 		}
 	}
 	for _, c := range s.sec.sweep {

@@ -48,8 +48,15 @@ func ListenUDP(addr string) (*UDP, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A receive buffer of a few MB rides out a burst (a flood, a stalled
+	// tick) that the default ~200 KB drops in the kernel, uncounted. The
+	// kernel caps it at net.core.rmem_max; less is no error.
+	_ = conn.SetReadBuffer(udpReadBuffer)
 	return &UDP{conn: conn, mm: newMmsgConn(conn)}, nil
 }
+
+// udpReadBuffer is the receive buffer ListenUDP asks for.
+const udpReadBuffer = 4 << 20
 
 // RecvBatch implements BatchTransport.
 func (u *UDP) RecvBatch(ms []Message) (int, error) {
