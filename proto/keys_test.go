@@ -40,17 +40,7 @@ func TestHandshakeVectors(t *testing.T) {
 	copy(spub[:], se.PublicKey().Bytes())
 	tr := Transcript(0x0123456789abcdef, testCookie(), cpub, spub, serverPub, 0x00c0ffee)
 	sig := SignTranscript(serverPriv, tr)
-	ck, err := DeriveKeys(ce, spub, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk, err := DeriveKeys(se, cpub, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ck != sk {
-		t.Error("the two sides derived different keys")
-	}
+	ck := deriveBoth(t, ce, se, cpub, spub, tr)
 	proof := ResumeProof(ck.Resume, tr)
 	for _, v := range []struct {
 		name      string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ecdh"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"math/rand/v2"
@@ -267,17 +268,7 @@ func TestKeyExchange(t *testing.T) {
 	if VerifyTranscript(otherPub, tr, sig) || VerifyTranscript(serverPub, tr, sig[:63]) || VerifyTranscript(nil, tr, sig) {
 		t.Error("a signature verified under the wrong key, or cut short")
 	}
-	ck, err := DeriveKeys(ce, spub, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk, err := DeriveKeys(se, cpub, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ck != sk {
-		t.Fatal("the two sides derived different keys")
-	}
+	ck := deriveBoth(t, ce, se, cpub, spub, tr)
 	if ck.ClientToServer == ck.ServerToClient || ck.ClientToServer == ck.Resume || ck.ServerToClient == ck.Resume {
 		t.Fatal("two of the derived keys are equal")
 	}
@@ -286,7 +277,7 @@ func TestKeyExchange(t *testing.T) {
 		t.Fatal("another transcript derived the same keys")
 	}
 	cs, _ := NewSealer(ck.ClientToServer, ClientToServer, 7)
-	so, _ := NewOpener(sk.ClientToServer, ClientToServer, 7)
+	so, _ := NewOpener(ck.ClientToServer, ClientToServer, 7)
 	d, _ := cs.Seal(nil, TypeRequest, []byte("hello"))
 	if _, out, err := so.Open(nil, d); err != nil || string(out) != "hello" {
 		t.Fatalf("across the exchange: %q %v", out, err)
@@ -331,4 +322,22 @@ func BenchmarkOpenState(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// deriveBoth derives the session keys on both sides of a handshake and
+// fails the test unless they agree.
+func deriveBoth(t *testing.T, ce, se *ecdh.PrivateKey, cpub, spub [32]byte, tr [sha256.Size]byte) SessionKeys {
+	t.Helper()
+	ck, err := DeriveKeys(ce, spub, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := DeriveKeys(se, cpub, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ck != sk {
+		t.Fatal("the two sides derived different keys")
+	}
+	return ck
 }
