@@ -467,10 +467,6 @@ func (c *Client) onPathChallenge(now time.Time, h proto.Header, b []byte) {
 	c.send(&proto.PathResponse{Header: c.sess.header(), Data: d})
 }
 
-// ServerKey returns the server's long-term public key, once a handshake
-// has shown it (nil before).
-func (c *Client) ServerKey() ed25519.PublicKey { return c.sess.key() }
-
 // hear notes a valid datagram from the server: a sign of life, and a
 // sequence number for the loss estimate.
 func (c *Client) hear(now time.Time, seq uint32) {

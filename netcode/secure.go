@@ -159,12 +159,6 @@ func newSecure(key ed25519.PrivateKey) secure {
 	return s
 }
 
-// PublicKey returns the server's long-term Ed25519 public key, which
-// signs every handshake.
-func (s *Server) PublicKey() ed25519.PublicKey {
-	return append(ed25519.PublicKey(nil), s.sec.pub[:]...)
-}
-
 // onJoin answers a Join whose cookie is valid with an Accept: the key
 // exchange, the first public-key work the server does for a peer. A
 // repeated Join (the Accept was lost) gets the same Accept again.

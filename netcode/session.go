@@ -62,7 +62,6 @@ type session struct {
 	open       *proto.Opener
 	resume     [proto.KeyLen]byte
 	epochs     epochs
-	serverKey  ed25519.PublicKey
 	match      uint32
 	slot       int
 	slots      int
@@ -187,7 +186,6 @@ func (s *session) accepted(a *proto.Accept, trust func(ed25519.PublicKey) error)
 	}
 	s.conn, s.transcript, s.seal, s.open, s.resume = a.Conn, t, seal, open, keys.Resume
 	s.progressAt = s.heard
-	s.serverKey = key
 	s.epochs = epochs{}
 	return true, nil
 }
@@ -219,9 +217,6 @@ func (s *session) request(name string, spectate bool) *proto.Request {
 // sealing reports whether the server has accepted us: from then on
 // everything comes sealed.
 func (s *session) sealing() bool { return s.conn != 0 }
-
-// key returns the server's long-term key, once an Accept has shown it.
-func (s *session) key() ed25519.PublicKey { return s.serverKey }
 
 // errNotConnected: a sealed datagram before the server accepted us.
 var errNotConnected = errors.New("netcode: sealed datagram before the handshake")
