@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -589,7 +590,27 @@ func writeServerStats(file string, st netcode.ServerStats, load serverLoad) erro
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(b, '\n'), 0o600) // it holds private rooms' join codes and players' addresses
+	return writeFileAtomic(file, append(b, '\n'))
+}
+
+// writeFileAtomic replaces file with data, mode 0600 (the server's figures
+// hold private rooms' join codes and players' addresses): written to a
+// temporary file beside it and renamed over it, so a reader (loadtest
+// --server-stats, every second) never sees half a file.
+func writeFileAtomic(file string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, nothing is left to remove
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
 }
 
 // logStatus writes the operator's periodic status line.

