@@ -12,10 +12,10 @@ import (
 )
 
 // The sealed transport, the server's side (PROTOCOL.md §3.2, §4.3 and
-// §4.12–§4.14): the
-// key exchange that follows a valid cookie, the connections it creates,
-// the opening of every datagram after it and the sealing of every
-// datagram sent to it, and the moves of a connection to a new address.
+// §4.12–§4.14): the key exchange that follows a valid cookie, the
+// connections it creates, the opening of every datagram after it and the
+// sealing of every datagram sent to it, and the moves of a connection to
+// a new address.
 //
 // The rest of the server never sees a sealed byte. A connection stands
 // before it as a session whose id is the connection id and whose address
