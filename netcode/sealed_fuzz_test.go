@@ -75,8 +75,8 @@ func FuzzServerSealed(f *testing.F) {
 				t.Fatalf("a fault: %d drops, %d faults", s.drops[DropFault], s.stats.faults)
 			}
 		}
-		if now.Sub(simEpoch) > connSilentFor {
-			return // the connection may have been forgotten for silence: nothing more to check
+		if now.Sub(simEpoch) >= FreeAfter {
+			return // the place may have been freed for silence, and the connection forgotten with it
 		}
 		st, why, err := p.tryRequest(s, now, proto.Request{Name: "p"})
 		if err != nil || (st == nil && why == 0) {
