@@ -19,10 +19,7 @@ func TestMigrationChecksThePath(t *testing.T) {
 	now := simEpoch
 	home := netip.MustParseAddrPort("192.0.2.1:4000")
 	away := netip.MustParseAddrPort("192.0.2.77:5555")
-	p := rawHandshake(t, s, now, home, 0x51)
-	if st, why := p.request(t, s, now, proto.Request{Name: "mover"}); st == nil {
-		t.Fatalf("refused: %v", why)
-	}
+	p := rawSeated(t, s, now, home, 0x51, "mover")
 	p.request(t, s, now, proto.Request{Name: "mover"}) // the running match's Start
 	for s.clock.Before(s.room0().match.world.Tick()) { // the countdown
 		now = now.Add(TickDuration)
@@ -184,10 +181,7 @@ func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
 func TestTalkingConnectionWithoutAPlaceIsForgotten(t *testing.T) {
 	s := newRoomServer(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
 	now := simEpoch
-	p := rawHandshake(t, s, now, netip.MustParseAddrPort("192.0.2.8:4000"), 0x61)
-	if st, why := p.request(t, s, now, proto.Request{Name: "p"}); st == nil {
-		t.Fatalf("refused: %v", why)
-	}
+	p := rawSeated(t, s, now, netip.MustParseAddrPort("192.0.2.8:4000"), 0x61, "p")
 	p.send(s, now, &proto.Leave{Header: proto.Header{Match: p.match, Player: p.slot}, Reason: proto.LeaveQuit})
 	for i := 0; i < 30*60; i++ { // 30 s of ticks, a datagram that opens every half second
 		now = now.Add(TickDuration)

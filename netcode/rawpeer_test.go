@@ -196,6 +196,17 @@ func rawJoin(t testing.TB, s *Server, now time.Time, from netip.AddrPort, sessio
 	return rawHandshake(t, s, now, from, session).request(t, s, now, q)
 }
 
+// rawSeated makes a connection for session at from and takes a seat
+// with it (a quick match), failing the test if it is refused.
+func rawSeated(t testing.TB, s *Server, now time.Time, from netip.AddrPort, session uint64, name string) *rawPeer {
+	t.Helper()
+	p := rawHandshake(t, s, now, from, session)
+	if st, why := p.request(t, s, now, proto.Request{Name: name}); st == nil {
+		t.Fatalf("%s refused: %v", name, why)
+	}
+	return p
+}
+
 // rawCookie gets a cookie for session at from with a Hello.
 func rawCookie(t testing.TB, s *Server, now time.Time, from netip.AddrPort, session uint64) proto.Cookie {
 	t.Helper()

@@ -28,10 +28,7 @@ func FuzzServerSealed(f *testing.F) {
 		now := simEpoch
 		player := netip.MustParseAddrPort("192.0.2.1:4000")
 		stranger := netip.MustParseAddrPort("198.51.100.9:5000")
-		p := rawHandshake(t, s, now, player, 0x77)
-		if st, why := p.request(t, s, now, proto.Request{Name: "p"}); st == nil {
-			t.Fatalf("refused: %v", why)
-		}
+		p := rawSeated(t, s, now, player, 0x77, "p")
 		for len(script) >= 2 {
 			op, n := script[0]%4, int(script[1])
 			script = script[2:]
