@@ -33,11 +33,11 @@ const leftMemory = 64
 const leftFor = 3 * time.Second
 
 type departure struct {
-	addr    netip.AddrPort
-	session uint64
-	match   uint32
-	player  uint8
-	at      time.Time
+	addr   netip.AddrPort
+	conn   uint32
+	match  uint32
+	player uint8
+	at     time.Time
 }
 
 func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix) admission {
@@ -108,17 +108,19 @@ func (a *admission) token() proto.Token {
 // sameToken compares tokens in constant time.
 func sameToken(a, b *proto.Token) bool { return subtle.ConstantTimeCompare(a[:], b[:]) == 1 }
 
-// departed remembers that session at addr, player in match, left at now.
-func (a *admission) departed(addr netip.AddrPort, session uint64, match uint32, player uint8, now time.Time) {
-	a.left[a.nextL] = departure{addr: addr, session: session, match: match, player: player, at: now}
+// departed remembers that connection conn at addr, player in match, left
+// at now.
+func (a *admission) departed(addr netip.AddrPort, conn uint32, match uint32, player uint8, now time.Time) {
+	a.left[a.nextL] = departure{addr: addr, conn: conn, match: match, player: player, at: now}
 	a.nextL = (a.nextL + 1) % leftMemory
 }
 
-// leftRecently returns the departure of session at addr within leftFor.
-func (a *admission) leftRecently(addr netip.AddrPort, session uint64, now time.Time) (departure, bool) {
+// leftRecently returns the departure of connection conn at addr within
+// leftFor.
+func (a *admission) leftRecently(addr netip.AddrPort, conn uint32, now time.Time) (departure, bool) {
 	for i := range a.left {
 		d := &a.left[i]
-		if d.session == session && d.addr == addr && !d.at.IsZero() && now.Sub(d.at) <= leftFor {
+		if d.conn == conn && d.addr == addr && !d.at.IsZero() && now.Sub(d.at) <= leftFor {
 			return *d, true
 		}
 	}

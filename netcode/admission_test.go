@@ -46,7 +46,7 @@ func TestCookieBindsTheSession(t *testing.T) {
 			t.Fatalf("session %#x with another session's cookie: %v %v", s, r.Reason, err)
 		}
 	}
-	if n := len(w.srv.sec.conns); n != 1 {
+	if n := w.srv.conns.count(); n != 1 {
 		t.Fatalf("%d connections made with one cookie", n)
 	}
 	if st := w.srv.Stats(); 8-st.Need != 1 {

@@ -31,8 +31,8 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 		b.Fatal(err)
 	}
 	fresh := *open // an opener that has opened nothing yet
-	c.sess.conn, c.sess.open = conn, open
-	c.sess.epochs.learn(1, 9, 0)
+	c.sess.conn = clientConn{id: conn, open: open}
+	c.sess.conn.epochs.learn(1, 9, 0)
 	c.tl.adopt(w)
 	base := w.Tick()
 	for k := 0; k < 10; k++ {
@@ -47,15 +47,15 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	var pkts [2][]byte
 	for i := range pkts {
 		st.Snapshot.Tick = base
-		if pkts[i], err = seal.SealPacket(st.Append(nil), 1); err != nil {
+		if pkts[i], err = seal.AppendPacket(nil, &st, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.tl.haveAuth = false // accept the same State again
-		*c.sess.open = fresh  // and not as a replay
+		c.tl.haveAuth = false     // accept the same State again
+		*c.sess.conn.open = fresh // and not as a replay
 		c.Receive(simEpoch, c.cfg.Server, pkts[i&1])
 	}
 	b.StopTimer()
@@ -85,7 +85,7 @@ func BenchmarkServerTick8Players(b *testing.B) {
 	if !s.Running() {
 		b.Fatal("match did not start")
 	}
-	for s.clock.Before(s.room0().match.world.Tick()) { // the start countdown
+	for s.clk.now().Before(s.room0().match.world.Tick()) { // the start countdown
 		now = now.Add(TickDuration)
 		s.Tick(now)
 	}
@@ -96,10 +96,9 @@ func BenchmarkServerTick8Players(b *testing.B) {
 		now = now.Add(TickDuration)
 		t := s.World().Tick()
 		for k, p := range peers {
-			in := proto.Input{Header: proto.Header{Session: p.session, Match: s.Match(), Player: uint8(k)}, N: 1}
+			in := proto.Input{Header: proto.Header{Match: s.Match(), Player: uint8(k)}, N: 1}
 			in.Inputs[0] = game.Input{Tick: t, MoveX: int8(k%3 - 1), MoveY: int8((i/30)%3 - 1)}
-			buf = in.Append(buf[:0])
-			buf, _ = p.seal.SealPacket(buf, p.epochs.of(in.Match, in.Player))
+			buf, _ = p.seal.AppendPacket(buf[:0], &in, p.epochs.of(in.Match, in.Player))
 			s.Receive(now, p.from, buf)
 		}
 		out := s.Tick(now)

@@ -52,7 +52,7 @@ func BenchmarkServerCapacity(b *testing.B) {
 		if !r.match.live() {
 			b.Fatalf("room %s did not start", r.name)
 		}
-		for s.clock.Before(r.match.world.Tick()) {
+		for s.clk.now().Before(r.match.world.Tick()) {
 			s.Tick(now)
 		}
 	}
@@ -65,13 +65,12 @@ func BenchmarkServerCapacity(b *testing.B) {
 		start := time.Now()
 		for _, p := range players {
 			t := s.rooms.byMatch(p.match).match.world.Tick()
-			in := proto.Input{Header: proto.Header{Session: p.session, Match: p.match, Player: uint8(p.slot)}, N: 1}
+			in := proto.Input{Header: proto.Header{Match: p.match, Player: uint8(p.slot)}, N: 1}
 			in.Inputs[0] = game.Input{Tick: t, MoveX: int8((i/40+p.slot)%3 - 1), MoveY: int8((i/25+p.slot)%3 - 1)}
 			if (i+p.slot)%20 == 0 {
 				in.Inputs[0].Buttons = game.ButtonFire
 			}
-			buf = in.Append(buf[:0])
-			buf, _ = p.seal.SealPacket(buf, p.epochs.of(p.match, uint8(p.slot)))
+			buf, _ = p.seal.AppendPacket(buf[:0], &in, p.epochs.of(p.match, uint8(p.slot)))
 			s.Receive(now, p.from, buf)
 		}
 		s.Tick(now)

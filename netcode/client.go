@@ -95,7 +95,6 @@ type Client struct {
 
 	st        proto.State // decode buffer
 	opened    []byte      // an opened body
-	clear     []byte      // a sealed datagram's clear form
 	inPkt     proto.Input // encode buffer for Input datagrams
 	epoch     time.Time
 	lastNow   time.Time
@@ -152,9 +151,8 @@ func NewClient(cfg ClientConfig) *Client {
 		pred = &VelocityPredictor{}
 	}
 	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), tl: newTimeline(cfg.History, pred, cfg.OnPredict, cfg.Light),
-		sync: newClockSync(), link: newLinkStats(),
-		opened: make([]byte, 0, proto.MaxDatagram), clear: make([]byte, 0, proto.MaxDatagram+proto.HeaderLen)}
-	c.out.sealWith(c.sess.sealOut(cfg.Server))
+		sync: newClockSync(), link: newLinkStats(), opened: make([]byte, 0, proto.MaxDatagram)}
+	c.out = newOutbox(0, c.sealOut)
 	c.m.replayCost = newWindow(512)
 	c.m.replaySpark = newSpark()
 	return c
@@ -220,10 +218,24 @@ func (c *Client) Deadline() time.Time {
 	return d
 }
 
+// send sends pkt to the server: sealed once the server accepted us (a
+// sealed packet before that is dropped), the handshake in the clear.
 func (c *Client) send(pkt packet) {
 	pkt.Head().Seq = c.sess.nextSeq()
-	n := c.out.put(c.cfg.Server, pkt)
+	var n int
+	if t := pkt.PacketType(); t.Sealed() {
+		n = c.out.sealed(0, pkt) // the client has one connection: sealOut knows it
+	} else {
+		n = c.out.clear(c.cfg.Server, pkt)
+	}
 	c.link.sentUp(c.lastNow, n)
+}
+
+// sealOut is the outbox's seal function: our packets sealed for the
+// server.
+func (c *Client) sealOut(_ uint32, dst []byte, pkt proto.Packet) (netip.AddrPort, []byte, bool) {
+	out, ok := c.sess.seal(dst, pkt)
+	return c.cfg.Server, out, ok
 }
 
 // clientTime is our clock in ms for RTT echoes.
@@ -396,15 +408,15 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	// leftover. Each handler validates its packet and calls hear only for
 	// a genuine one, so junk neither keeps a dead session alive nor skews
 	// the loss estimate.
-	switch {
+	switch body := b[proto.HeaderLen:]; {
 	case c.sess.sealing():
 		c.m.dropped++
 	case h.Type == proto.TypeChallenge:
-		c.onChallenge(now, h, b)
+		c.onChallenge(now, h, body)
 	case h.Type == proto.TypeAccept:
-		c.onAccept(now, h, b)
+		c.onAccept(now, h, body)
 	case h.Type == proto.TypeReject:
-		c.onReject(now, h, b)
+		c.onReject(now, h, body)
 	default:
 		c.m.dropped++
 	}
@@ -414,7 +426,7 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 // onSealed opens a sealed datagram of our connection and handles its
 // clear form.
 func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
-	h, clear, err := c.sess.unseal(sh, b, c.opened, c.clear)
+	h, body, err := c.sess.unseal(sh, b, c.opened)
 	if err != nil {
 		c.m.dropped++
 		if errors.Is(err, proto.ErrOpen) || errors.Is(err, proto.ErrReplay) || errors.Is(err, proto.ErrTooOld) {
@@ -424,17 +436,17 @@ func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
 	}
 	switch sh.Type {
 	case proto.TypeStart:
-		c.onStart(now, h, clear)
+		c.onStart(now, h, body)
 	case proto.TypeAck:
-		c.onAck(now, h, clear)
+		c.onAck(now, h, body)
 	case proto.TypeState:
-		c.onState(now, h, clear)
+		c.onState(now, h, body)
 	case proto.TypeReject:
-		c.onReject(now, h, clear)
+		c.onReject(now, h, body)
 	case proto.TypeLeave:
-		c.onLeave(now, h, clear)
+		c.onLeave(now, h, body)
 	case proto.TypePathChallenge:
-		c.onPathChallenge(now, h, clear)
+		c.onPathChallenge(now, h, body)
 	default:
 		c.m.dropped++
 	}

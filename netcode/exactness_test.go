@@ -74,7 +74,7 @@ func TestReplayExactness(t *testing.T) {
 	}
 	m := n.clients[0].c.Metrics()
 	t.Logf("%d distinct ticks, %d snapshots checked, %d mismatches; client 0: rollbacks %d, replay max %d, resyncs %d, lead %d, srv real/held/neutral %d/%d/%d",
-		distinct, checked, mismatches, m.Rollbacks, m.ReplayMax, m.Resyncs, m.InputLead, n.server.stats.real, n.server.stats.held, n.server.stats.neutral)
+		distinct, checked, mismatches, m.Rollbacks, m.ReplayMax, m.Resyncs, m.InputLead, n.server.tl.real, n.server.tl.held, n.server.tl.neutral)
 	if distinct < 2*total {
 		t.Fatalf("only %d client-ticks checked, want %d", distinct, 2*total)
 	}

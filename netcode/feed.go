@@ -75,6 +75,16 @@ func (f *spectatorFeed) startFor(st *proto.Start, clock game.Tick) {
 	}
 }
 
+// moved reports, once, that the State due is of another match than the
+// last one sent: spectators need that match's Start first.
+func (f *spectatorFeed) moved(match uint32) bool {
+	if match == f.sent {
+		return false
+	}
+	f.sent = match
+	return true
+}
+
 // newest returns the entry spectators last got (or will get first).
 func (f *spectatorFeed) newest() *feedEntry {
 	if e := f.due(); e != nil {
@@ -88,22 +98,22 @@ func (f *spectatorFeed) newest() *feedEntry {
 
 // feedSpectators sends r's spectators the delayed State, and a Start first
 // when the delayed view has moved on to a new match.
-func (s *Server) feedSpectators(r *room, now time.Time) {
+func (r *room) feedSpectators(now time.Time) {
 	e := r.delay.due()
 	if e == nil {
 		return
 	}
-	if e.match != r.delay.sent {
-		r.delay.sent = e.match
-		r.seats.eachSpectator(func(sp *spectator) { s.sendStart(r, &sp.link, -1) })
+	if r.delay.moved(e.match) {
+		r.seats.eachSpectator(func(sp *spectator) { r.sendStart(&sp.link, -1) })
 	}
 	st := proto.State{Snapshot: e.snap, Hash: e.hash}
+	clk := r.h.clock()
 	r.seats.eachSpectator(func(sp *spectator) {
-		if silent := now.Sub(sp.heard); sp.started && silent > LostAfter && s.ticks%quietEvery != 0 {
+		if silent := now.Sub(sp.heard); sp.started && silent > LostAfter && !clk.every(quietEvery) {
 			return
 		}
-		st.Header = proto.Header{Session: sp.session, Match: e.match, Player: proto.SpectatorSlot, Seq: sp.next()}
+		st.Header = proto.Header{Match: e.match, Player: proto.SpectatorSlot}
 		st.AckInfo = sp.ackInfo(now, e.snap.Tick)
-		s.out.put(sp.addr, &st)
+		r.h.send(sp.conn, &st)
 	})
 }

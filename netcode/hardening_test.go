@@ -122,13 +122,13 @@ func TestReconnectFromNewAddress(t *testing.T) {
 	}
 
 	// Now stay away past FreeAfter.
-	conn := serverSession(a.c) // the session as the server knows it: the connection's id
+	conn := serverConn(a.c) // the session as the server knows it: the connection's id
 	if conn == 0 {
 		t.Fatal("setup: the playing client has no connection")
 	}
 	a.cut(true)
 	n.run(FreeAfter + time.Second)
-	if st := n.server.room0().seats.at(slot); st.human() && st.session == conn {
+	if st := n.server.room0().seats.at(slot); st.human() && st.conn == conn {
 		t.Fatal("the seat was not freed after FreeAfter")
 	}
 	if a.c.Status() != StatusClosed {
@@ -174,7 +174,7 @@ func TestStolenTokenWithoutProofGetsNothing(t *testing.T) {
 	seat := w.srv.room0().seats.at(a.Slot()).link
 	wrongKey := a.sess.tokenKey
 	wrongKey[0] ^= 1
-	for _, proof := range []proto.Proof{{1}, proto.ResumeProof(wrongKey, thief.transcript), proto.ResumeProof(a.sess.tokenKey, a.sess.transcript)} {
+	for _, proof := range []proto.Proof{{1}, proto.ResumeProof(wrongKey, thief.transcript), a.sess.conn.proof(a.sess.tokenKey)} {
 		before := w.srv.drops[DropBadProof]
 		st, why := thief.request(t, w.srv, w.now, proto.Request{Token: a.sess.token, Proof: proof, Name: "thief"})
 		if st != nil || why != proto.RejectBadToken {
@@ -183,7 +183,7 @@ func TestStolenTokenWithoutProofGetsNothing(t *testing.T) {
 		if w.srv.drops[DropBadProof] != before+1 {
 			t.Fatal("the bad proof was not counted")
 		}
-		if p := w.srv.room0().seats.at(a.Slot()); p.addr != seat.addr || p.session != seat.session {
+		if p := w.srv.room0().seats.at(a.Slot()); p.addr != seat.addr || p.conn != seat.conn {
 			t.Fatal("the stolen token moved the seat")
 		}
 	}

@@ -89,7 +89,7 @@ func TestDelayedLobbyStartIgnored(t *testing.T) {
 	}
 	if h, clear, ok := peekDown(a, lobby); !ok {
 		t.Fatal("setup: no lobby Start")
-	} else if st, err := proto.ParseStartBody(h, clear); err != nil || st.Need == 0 {
+	} else if st, err := proto.ParseStart(clear); err != nil || st.Need == 0 || st.Header != h {
 		t.Fatalf("setup: the Start is no lobby's (need %d, %v)", st.Need, err)
 	}
 	w.join(ClientConfig{})

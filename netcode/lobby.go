@@ -49,7 +49,7 @@ type LobbyClient struct {
 // NewLobbyClient returns a lobby core for server; session must be
 // non-zero and random (it keys the cookie).
 func NewLobbyClient(server netip.AddrPort, session uint64) *LobbyClient {
-	return &LobbyClient{server: server, session: session | 1, out: newOutbox(256)}
+	return &LobbyClient{server: server, session: session | 1, out: newOutbox(256, nil)}
 }
 
 // Rooms copies the newest list into dst.
@@ -89,7 +89,7 @@ func (l *LobbyClient) put(now time.Time, p packet) {
 	l.seq++
 	p.Head().Seq = l.seq
 	l.sentAt = now
-	l.out.put(l.server, p)
+	l.out.clear(l.server, p)
 }
 
 // Deadline returns when Advance must next be called.
@@ -124,7 +124,7 @@ func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []Da
 	}
 	switch h.Type {
 	case proto.TypeChallenge:
-		c, err := proto.ParseChallengeBody(h, b)
+		c, err := proto.ParseChallengeBody(h, b[proto.HeaderLen:])
 		if err != nil {
 			return nil
 		}
@@ -132,7 +132,7 @@ func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []Da
 		l.sentAt = time.Time{} // ask for the list at once
 		l.nextAsk = now
 	case proto.TypeReject:
-		r, err := proto.ParseRejectBody(h, b)
+		r, err := proto.ParseRejectBody(h, b[proto.HeaderLen:])
 		if err != nil {
 			return nil
 		}
@@ -144,7 +144,7 @@ func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []Da
 			l.list.Err = l.ended
 		}
 	case proto.TypeRoomList:
-		p, err := proto.ParseRoomListBody(h, b)
+		p, err := proto.ParseRoomListBody(h, b[proto.HeaderLen:])
 		if err != nil || int(p.Offset) != l.offset {
 			return nil
 		}

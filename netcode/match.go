@@ -122,26 +122,20 @@ func (m *match) score(slot int) uint16 {
 // the world: one input per seat from the seat table, Step, Hash, and each
 // peer's Ack or (every stateEvery ticks) State, all encoded from one Save,
 // into out; spectators too, unless delayed (they are fed from the
-// spectatorFeed instead). It counts the kinds of input used in stats and
-// reports whether the tick saved a State (in m.state).
-func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seatTable, stats *serverCounters, out *outbox, delayed bool) (isState bool) {
+// spectatorFeed instead). It counts the kinds of input used in h's tally
+// and reports whether the tick saved a State (in m.state).
+func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seatTable, h host, delayed bool) (isState bool) {
 	if !m.due(clock) {
 		return false
 	}
 	m.phase = phaseRunning
 	w := m.world
 	t := w.Tick()
+	counts := h.tally()
 	for i := range m.inputs {
 		in, kind := seats.input(i, t, w)
 		m.inputs[i] = in
-		switch kind {
-		case inputReal:
-			stats.real++
-		case inputHeld:
-			stats.held++
-		case inputNeutral:
-			stats.neutral++
-		}
+		counts.input(kind)
 	}
 	w.Step(m.inputs)
 	hash := w.Hash()
@@ -166,13 +160,13 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 			}
 			full = false
 		}
-		hdr := proto.Header{Session: l.session, Match: m.id, Player: player, Seq: l.next()}
+		hdr := proto.Header{Match: m.id, Player: player}
 		if full {
 			m.state.Header, m.state.AckInfo = hdr, ai
-			out.put(l.addr, &m.state)
+			h.send(l.conn, &m.state)
 		} else {
 			m.ack.Header, m.ack.AckInfo, m.ack.Guessed = hdr, ai, guessed
-			out.put(l.addr, &m.ack)
+			h.send(l.conn, &m.ack)
 		}
 	}
 	seats.each(func(l *link, slot int) {

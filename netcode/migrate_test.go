@@ -20,8 +20,8 @@ func TestMigrationChecksThePath(t *testing.T) {
 	home := netip.MustParseAddrPort("192.0.2.1:4000")
 	away := netip.MustParseAddrPort("192.0.2.77:5555")
 	p := rawSeated(t, s, now, home, 0x51, "mover")
-	p.request(t, s, now, proto.Request{Name: "mover"}) // the running match's Start
-	for s.clock.Before(s.room0().match.world.Tick()) { // the countdown
+	p.request(t, s, now, proto.Request{Name: "mover"})     // the running match's Start
+	for s.clk.now().Before(s.room0().match.world.Tick()) { // the countdown
 		now = now.Add(TickDuration)
 		s.Tick(now)
 	}
@@ -70,7 +70,7 @@ func TestMigrationChecksThePath(t *testing.T) {
 			}
 		}
 	}
-	limited := s.sec.pathLimited
+	limited := s.conns.pathLimited
 	if limited == 0 {
 		t.Fatal("nothing was held back from the unchecked address: the test proves nothing")
 	}
@@ -81,7 +81,7 @@ func TestMigrationChecksThePath(t *testing.T) {
 	}
 	// The answer, from the new address, ends the check: full traffic.
 	h, _ := proto.ParseHeader(challenge)
-	data, err := proto.ParsePathBody(h, challenge)
+	data, err := proto.ParsePathBody(h, challenge[proto.HeaderLen:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +90,11 @@ func TestMigrationChecksThePath(t *testing.T) {
 		now = now.Add(TickDuration)
 		s.Tick(now)
 	}
-	if s.sec.pathLimited != limited {
-		t.Fatalf("%d more datagrams held back after the path answered", s.sec.pathLimited-limited)
+	if s.conns.pathLimited != limited {
+		t.Fatalf("%d more datagrams held back after the path answered", s.conns.pathLimited-limited)
 	}
-	if s.sec.migrations != 1 {
-		t.Fatalf("%d migrations, want 1", s.sec.migrations)
+	if s.conns.migrations != 1 {
+		t.Fatalf("%d migrations, want 1", s.conns.migrations)
 	}
 }
 
@@ -116,7 +116,7 @@ func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
 		t.Fatalf("victim refused: %v", why)
 	}
 	where := func() netip.AddrPort {
-		_, st, _ := s.rooms.bySession(victim, uint64(v.conn))
+		_, st, _ := s.rooms.byConn(victim, v.conn)
 		if st == nil {
 			return netip.AddrPort{}
 		}
@@ -158,8 +158,8 @@ func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
 			t.Fatalf("a Request on a connection moved to %v was not dropped as moved", to)
 		}
 	}
-	if s.sec.migrations != 5 {
-		t.Fatalf("%d moves, want 5", s.sec.migrations)
+	if s.conns.migrations != 5 {
+		t.Fatalf("%d moves, want 5", s.conns.migrations)
 	}
 	if where() != victim {
 		t.Fatal("the victim lost its place to a moved connection")
@@ -189,7 +189,7 @@ func TestTalkingConnectionWithoutAPlaceIsForgotten(t *testing.T) {
 		if i%30 == 0 {
 			s.Receive(now, p.from, p.sealed(&proto.PathResponse{}))
 		}
-		if s.sec.conns[p.conn] == nil {
+		if s.conns.lookup(p.conn) == nil {
 			t.Logf("forgotten after %v", now.Sub(simEpoch))
 			return
 		}

@@ -72,9 +72,9 @@ func TestInputPathUnderLoss(t *testing.T) {
 		t.Fatal("match did not start")
 	}
 	n.run(3 * time.Second)
-	r0, h0, n0 := n.server.stats.real, n.server.stats.held, n.server.stats.neutral
+	r0, h0, n0 := n.server.tl.real, n.server.tl.held, n.server.tl.neutral
 	n.run(120 * time.Second)
-	real, held, neutral := n.server.stats.real-r0, n.server.stats.held-h0, n.server.stats.neutral-n0
+	real, held, neutral := n.server.tl.real-r0, n.server.tl.held-h0, n.server.tl.neutral-n0
 	total := real + held + neutral
 	frac := float64(real) / float64(total)
 	t.Logf("real %d, held %d, neutral %d: %.3f%% real; measured loss up %.3f", real, held, neutral, 100*frac, n.clients[0].c.Metrics().LossUp)

@@ -2,33 +2,36 @@ package netcode
 
 import (
 	"net/netip"
-	"slices"
 
 	"ttytanks/proto"
 )
 
-// packet is what the server and client send: any proto packet.
+// packet is what the cores send: any proto packet, which travels in the
+// clear (Append) or sealed (proto.Packet).
 type packet interface {
+	proto.Packet
 	Append([]byte) []byte
-	Head() *proto.Header
 }
+
+// sealFunc seals pkt for connection conn, appending the sealed datagram
+// to dst; it returns where the datagram goes and the grown dst, or ok
+// false to drop it.
+type sealFunc func(conn uint32, dst []byte, pkt proto.Packet) (to netip.AddrPort, out []byte, ok bool)
 
 // outbox collects the datagrams one call of a core returns. Their bytes
 // live in one arena reused by the next call, so sending allocates nothing
 // in steady state.
 type outbox struct {
-	// seal, if set, seals a session's packet (clear datagram b, for the
-	// address to) for its connection and says where it goes; ok false
-	// drops it.
-	seal  func(to netip.AddrPort, b []byte) (dst netip.AddrPort, sealed []byte, ok bool)
+	seal  sealFunc
 	out   []Datagram
 	arena []byte
 	bytes uint64 // total bytes ever put
 	count uint64 // datagrams ever put
 }
 
-// newOutbox returns an outbox whose arena starts with room for n bytes.
-func newOutbox(n int) outbox { return outbox{arena: make([]byte, 0, n)} }
+// newOutbox returns an outbox whose arena starts with room for n bytes
+// and whose sealed packets seal is given.
+func newOutbox(n int, seal sealFunc) outbox { return outbox{arena: make([]byte, 0, n), seal: seal} }
 
 // total returns the bytes ever put.
 func (o *outbox) total() uint64 { return o.bytes }
@@ -40,36 +43,24 @@ func (o *outbox) sent() uint64 { return o.count }
 // longer valid.
 func (o *outbox) reset() { o.out, o.arena = o.out[:0], o.arena[:0] }
 
-// sealWith makes f the outbox's seal function.
-func (o *outbox) sealWith(f func(to netip.AddrPort, b []byte) (netip.AddrPort, []byte, bool)) {
-	o.seal = f
-}
-
-// put encodes pkt (its header complete) for to and returns its size (0:
-// dropped). A packet of a session (proto.Type.Sealed, and Reject) is
-// sealed by the seal function, which also says where it goes.
-func (o *outbox) put(to netip.AddrPort, pkt packet) int {
+// clear encodes pkt for to in the clear and returns its size: a
+// handshake packet, the room list, a Reject that answers a Join.
+func (o *outbox) clear(to netip.AddrPort, pkt packet) int {
 	start := len(o.arena)
 	o.arena = pkt.Append(o.arena)
-	t := proto.Type(o.arena[start+3])
-	if o.seal != nil && (t.Sealed() || t == proto.TypeReject) {
-		o.arena = slices.Grow(o.arena, proto.SealTagLen)
-		dst, sealed, ok := o.seal(to, o.arena[start:])
-		if !ok {
-			o.arena = o.arena[:start]
-			return 0
-		}
-		o.arena = o.arena[:start+len(sealed)]
-		to = dst
-	}
 	return o.add(to, start)
 }
 
-// putClear encodes pkt for to in the clear, whatever its type: a Reject
-// that answers a Join.
-func (o *outbox) putClear(to netip.AddrPort, pkt packet) int {
+// sealed seals pkt for connection conn and returns its size (0: dropped,
+// by the seal function's word).
+func (o *outbox) sealed(conn uint32, pkt proto.Packet) int {
 	start := len(o.arena)
-	o.arena = pkt.Append(o.arena)
+	to, out, ok := o.seal(conn, o.arena, pkt)
+	if !ok {
+		o.arena = o.arena[:start]
+		return 0
+	}
+	o.arena = out
 	return o.add(to, start)
 }
 

@@ -1,7 +1,6 @@
 package netcode
 
 import (
-	"encoding/binary"
 	"net/netip"
 	"testing"
 
@@ -34,14 +33,17 @@ func typeOf(b []byte) proto.Type {
 // for a datagram that is not sealed for c's connection, or does not open.
 func peekDown(c *Client, b []byte) (h proto.Header, clear []byte, ok bool) {
 	sh, sealed := proto.ParseSealedHeader(b)
-	if !sealed || c.sess.open == nil {
+	if !sealed || c.sess.conn.open == nil {
 		return h, nil, false
 	}
-	s := c.sess // a copy: its epochs are a value
-	o := *c.sess.open
-	s.open = &o
-	h, clear, err := s.unseal(sh, b, nil, nil)
-	return h, clear, err == nil
+	cc := c.sess.conn // a copy: its epochs are a value
+	o := *cc.open
+	cc.open = &o
+	h, body, err := cc.opened(sh, b, nil, c.sess.id)
+	if err != nil {
+		return h, nil, false
+	}
+	return h, clearOf(h, body), true
 }
 
 // stateDown returns the State a sealed datagram the server sent to c
@@ -66,8 +68,8 @@ func stateDown(t testing.TB, c *Client, b []byte) *proto.State {
 // epoch. The server is left as it was.
 func peekUp(s *Server, c *Client, b []byte) (h proto.Header, clear []byte, ok bool) {
 	sh, sealed := proto.ParseSealedHeader(b)
-	conn := s.sec.conns[sh.Conn]
-	if !sealed || conn == nil || sh.Conn != c.sess.conn {
+	conn := s.conns.lookup(sh.Conn)
+	if !sealed || conn == nil || sh.Conn != c.sess.conn.id {
 		return h, nil, false
 	}
 	o := *conn.open
@@ -79,9 +81,9 @@ func peekUp(s *Server, c *Client, b []byte) (h proto.Header, clear []byte, ok bo
 	if err != nil {
 		return h, nil, false
 	}
-	h = proto.Header{Type: sh.Type, Session: uint64(conn.id), Seq: sh.PN}
+	h = proto.Header{Type: sh.Type, Session: uint64(conn.id()), Seq: sh.PN}
 	h.Match, h.Player, _ = conn.epochs.lookup(ep)
-	return h, proto.AppendClear(nil, h, rest), true
+	return h, clearOf(h, rest), true
 }
 
 // sealDown seals the clear datagram b (its header's match and player
@@ -91,15 +93,13 @@ func peekUp(s *Server, c *Client, b []byte) (h proto.Header, clear []byte, ok bo
 // sealed layer being no part of what they test.
 func sealDown(t testing.TB, s *Server, c *Client, b []byte) []byte {
 	t.Helper()
-	b = append([]byte(nil), b...)
-	binary.BigEndian.PutUint64(b[4:12], uint64(c.sess.conn)) // the server knows the session by its connection
-	conn := s.sec.conns[c.sess.conn]
-	if conn == nil {
-		t.Fatalf("the server holds no connection %x for %v", c.sess.conn, c.Session())
+	id := c.sess.conn.id
+	if s.conns.lookup(id) == nil {
+		t.Fatalf("the server holds no connection %x for %v", id, c.Session())
 	}
-	_, sealed, ok := s.sealOut(conn.path, b)
+	_, sealed, ok := s.conns.seal(id, nil, handmadeOf(b))
 	if !ok {
-		t.Fatalf("the server cannot seal for %v's connection %x", c.Session(), c.sess.conn)
+		t.Fatalf("the server cannot seal for %v's connection %x", c.Session(), id)
 	}
 	return sealed
 }
@@ -108,7 +108,7 @@ func sealDown(t testing.TB, s *Server, c *Client, b []byte) []byte {
 // own sealer, under its next packet number.
 func sealUp(t testing.TB, c *Client, b []byte) []byte {
 	t.Helper()
-	_, sealed, ok := c.sess.sealOut(c.cfg.Server)(c.cfg.Server, append([]byte(nil), b...))
+	sealed, ok := c.sess.seal(nil, handmadeOf(b))
 	if !ok {
 		t.Fatalf("client %v has no connection to seal for", c.Session())
 	}
@@ -127,17 +127,20 @@ type sealTap struct {
 // tapSeals makes tap see every datagram s seals from now on.
 func tapSeals(s *Server) *sealTap {
 	tap := &sealTap{s: s, clear: map[string][]byte{}}
-	s.out.sealWith(func(to netip.AddrPort, b []byte) (netip.AddrPort, []byte, bool) {
+	s.out.seal = func(conn uint32, dst []byte, pkt proto.Packet) (netip.AddrPort, []byte, bool) {
 		if len(s.out.out) == 0 {
 			clear(tap.clear) // the first datagram of a new call
 		}
-		c := append([]byte(nil), b...) // sealing overwrites b
-		to, sealed, ok := s.sealOut(to, b)
+		h := *pkt.Head()
+		h.Type, h.Session = pkt.PacketType(), uint64(conn)
+		c := clearOf(h, pkt.AppendBody(nil))
+		start := len(dst)
+		to, out, ok := s.conns.seal(conn, dst, pkt)
 		if ok {
-			tap.clear[string(sealed)] = c
+			tap.clear[string(out[start:])] = c
 		}
-		return to, sealed, ok
-	})
+		return to, out, ok
+	}
 	return tap
 }
 

@@ -98,27 +98,40 @@ func tryCookie(s *Server, now time.Time, from netip.AddrPort, session uint64) (p
 
 // sealed returns pkt sealed on p's connection, with the epoch of its
 // header's match and player.
-func (p *rawPeer) sealed(pkt packet) []byte {
+func (p *rawPeer) sealed(pkt proto.Packet) []byte {
 	h := pkt.Head()
-	h.Session = p.session
-	b := pkt.Append(nil)
-	out, err := p.seal.SealPacket(b, p.epochs.of(h.Match, h.Player))
+	out, err := p.seal.AppendPacket(nil, pkt, p.epochs.of(h.Match, h.Player))
 	if err != nil {
 		panic(err)
 	}
 	return out
 }
 
+// handmade is a packet made of a clear datagram's bytes, by hand or by a
+// packet's Append: sealed, its type, match and player are read where the
+// clear header has them and its body is the rest, as it is.
+type handmade struct {
+	h    proto.Header
+	body []byte
+}
+
+func handmadeOf(b []byte) *handmade {
+	return &handmade{h: proto.Header{Type: proto.Type(b[3]), Match: binary.BigEndian.Uint32(b[12:16]), Player: b[16]},
+		body: append([]byte(nil), b[proto.HeaderLen:]...)}
+}
+
+func (p *handmade) PacketType() proto.Type     { return p.h.Type }
+func (p *handmade) Head() *proto.Header        { return &p.h }
+func (p *handmade) AppendBody(b []byte) []byte { return append(b, p.body...) }
+
 // sealClear returns the clear datagram b (a packet's Append, or bytes
 // made by hand) sealed on p's connection as it is, with the epoch of its
 // header's match and player.
-func (p *rawPeer) sealClear(b []byte) []byte {
-	out, err := p.seal.SealPacket(append([]byte(nil), b...), p.epochs.of(binary.BigEndian.Uint32(b[12:16]), b[16]))
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
+func (p *rawPeer) sealClear(b []byte) []byte { return p.sealed(handmadeOf(b)) }
+
+// clearOf returns the clear datagram an opened packet stands for, its
+// header h and body rest: what proto's Parse functions read.
+func clearOf(h proto.Header, rest []byte) []byte { return append(h.AppendHeader(nil), rest...) }
 
 // opened opens a datagram the server sent p and returns its clear form
 // (as proto's Parse functions read it), or ok false for one not for p or
@@ -143,12 +156,12 @@ func (p *rawPeer) opened(d Datagram) (h proto.Header, clear []byte, ok bool) {
 	} else if m, pl, ok := p.epochs.lookup(ep); ok {
 		h.Match, h.Player = m, pl
 	}
-	return h, proto.AppendClear(nil, h, rest), true
+	return h, clearOf(h, rest), true
 }
 
 // send seals pkt and hands it to the server; it returns the server's
 // answers to p, opened.
-func (p *rawPeer) send(s *Server, now time.Time, pkt packet) [][]byte {
+func (p *rawPeer) send(s *Server, now time.Time, pkt proto.Packet) [][]byte {
 	var out [][]byte
 	for _, d := range s.Receive(now, p.from, p.sealed(pkt)) {
 		if _, clear, ok := p.opened(d); ok {

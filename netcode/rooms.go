@@ -2,12 +2,10 @@ package netcode
 
 import (
 	"hash/maphash"
-	"io"
 	"net/netip"
 	"strings"
 	"time"
 
-	"ttytanks/game"
 	"ttytanks/proto"
 )
 
@@ -54,16 +52,17 @@ func newRoomTable() roomTable {
 		prev: map[*room]uint32{}, guesses: newGuessLimiter(codeTries, codeRefill), opens: newGuessLimiter(openBurst, openRefill)}
 }
 
-// add puts r in the table; its match id is set by rekey.
+// add puts r in the table; its match id is routed by rerouted.
 func (t *roomTable) add(r *room) {
 	t.list = append(t.list, r)
-	t.names[foldName(r.name)] = r
-	if r.code != "" {
-		t.codes[r.code] = r
+	name, code := r.keys()
+	t.names[foldName(name)] = r
+	if code != "" {
+		t.codes[code] = r
 	}
 }
 
-// remove takes r out of the table.
+// remove takes r out of the table: no datagram routes to it any more.
 func (t *roomTable) remove(r *room) {
 	for i, q := range t.list {
 		if q == r {
@@ -71,31 +70,30 @@ func (t *roomTable) remove(r *room) {
 			break
 		}
 	}
-	delete(t.names, foldName(r.name))
-	if r.code != "" {
-		delete(t.codes, r.code)
+	name, code := r.keys()
+	delete(t.names, foldName(name))
+	if code != "" {
+		delete(t.codes, code)
 	}
-	if t.matches[r.match.matchID()] == r {
-		delete(t.matches, r.match.matchID())
+	if id := r.matchID(); t.matches[id] == r {
+		delete(t.matches, id)
 	}
 	if id, ok := t.prev[r]; ok && t.matches[id] == r {
 		delete(t.matches, id)
 	}
 	delete(t.prev, r)
-	r.closed = true
 }
 
-// rekey gives r's match the id id: datagrams with it (and, until the next
-// change, with the previous one, which delayed spectators and late
-// Leaves still carry) route to r.
-func (t *roomTable) rekey(r *room, id uint32) {
-	if old, ok := t.prev[r]; ok && t.matches[old] == r {
-		delete(t.matches, old)
+// rerouted routes match id id to r, which had old: datagrams with id
+// (and, until the next change, with old, which delayed spectators and
+// late Leaves still carry) route to r.
+func (t *roomTable) rerouted(r *room, old, id uint32) {
+	if prev, ok := t.prev[r]; ok && t.matches[prev] == r {
+		delete(t.matches, prev)
 	}
-	if cur := r.match.matchID(); cur != 0 && t.matches[cur] == r {
-		t.prev[r] = cur
+	if old != 0 && t.matches[old] == r {
+		t.prev[r] = old
 	}
-	r.match.reset(id)
 	t.matches[id] = r
 }
 
@@ -117,7 +115,7 @@ func (t *roomTable) first() *room {
 // may close rooms).
 func (t *roomTable) each(f func(r *room)) {
 	for _, r := range append([]*room(nil), t.list...) {
-		if !r.closed {
+		if !r.isClosed() {
 			f(r)
 		}
 	}
@@ -129,10 +127,10 @@ func (t *roomTable) appendAll(dst []*room) []*room { return append(dst, t.list..
 // count returns the number of open rooms.
 func (t *roomTable) count() int { return len(t.list) }
 
-// bySession finds the peer with that address and session in any room.
-func (t *roomTable) bySession(addr netip.AddrPort, session uint64) (*room, *seat, *spectator) {
+// byConn finds the place of connection conn at addr, in any room.
+func (t *roomTable) byConn(addr netip.AddrPort, conn uint32) (*room, *seat, *spectator) {
 	for _, r := range t.list {
-		if st, sp := r.seats.bySession(addr, session); st != nil || sp != nil {
+		if st, sp := r.place(addr, conn); st != nil || sp != nil {
 			return r, st, sp
 		}
 	}
@@ -143,12 +141,8 @@ func (t *roomTable) bySession(addr netip.AddrPort, session uint64) (*room, *seat
 // spectate), in any room.
 func (t *roomTable) byToken(tok *proto.Token, spectate bool, now time.Time) (*room, *seat, *spectator) {
 	for _, r := range t.list {
-		if spectate {
-			if sp := r.seats.spectatorByToken(tok); sp != nil {
-				return r, nil, sp
-			}
-		} else if st := r.seats.byToken(tok, now); st != nil {
-			return r, st, nil
+		if st, sp := r.placeOf(tok, spectate, now); st != nil || sp != nil {
+			return r, st, sp
 		}
 	}
 	return nil, nil, nil
@@ -158,10 +152,18 @@ func (t *roomTable) byToken(tok *proto.Token, spectate bool, now time.Time) (*ro
 // peers whose origin is ip.
 func (t *roomTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
 	for _, r := range t.list {
-		a, b := r.seats.countFrom(ip, origin)
+		a, b := r.countFrom(ip, origin)
 		seats, specs = seats+a, specs+b
 	}
 	return seats, specs
+}
+
+// moveLink moves the place of connection conn from the address from to
+// to, in whichever room holds it.
+func (t *roomTable) moveLink(from, to netip.AddrPort, conn uint32) {
+	if r, _, _ := t.byConn(from, conn); r != nil {
+		r.moveLink(from, to, conn)
+	}
 }
 
 // newCode returns a join code no room has.
@@ -181,6 +183,10 @@ func (t *roomTable) newCode(random func([]byte)) string {
 // guess takes one of ip's tries at a join code; false when it has none
 // left.
 func (t *roomTable) guess(ip netip.Addr, now time.Time) bool { return t.guesses.allow(ip, now) }
+
+// open takes one of ip's room openings on demand; false when it has
+// opened its share lately.
+func (t *roomTable) open(ip netip.Addr, now time.Time) bool { return t.opens.allow(ip, now) }
 
 // guessLimiter is a hashed table of token buckets, one per source IP (as
 // far as the hash tells them apart): fixed in size, whatever the number
@@ -222,208 +228,55 @@ func (t *roomTable) freeName() string {
 	}
 }
 
-// place finds the room a Join asks for, opening one when it should; nil
-// and the reason to refuse when there is none.
-func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*room, proto.RejectReason) {
-	t := &s.rooms
-	name := proto.SanitizeName(j.Room)
-	switch j.Kind {
-	case proto.RoomQuick:
-		if j.Spectate {
-			var best *room
-			for _, r := range t.list {
-				if !r.private && (best == nil || r.seats.humans() > best.seats.humans()) {
-					best = r
-				}
-			}
-			if best == nil {
-				return nil, proto.RejectNoRoom
-			}
-			return best, 0
-		}
-		var best *room
-		for _, r := range t.list {
-			if r.private || r.seats.free() == 0 || r.over() {
-				continue
-			}
-			if best == nil || r.cfg.Players-r.seats.free() > best.cfg.Players-best.seats.free() {
+// quick returns the room a quick match places a player in: the fullest
+// public room with a free seat that is not showing results; for a
+// spectator, the public room with the most players. nil: none.
+func (t *roomTable) quick(spectate bool) *room {
+	var best *room
+	for _, r := range t.list {
+		if spectate {
+			if r.listed() && (best == nil || r.humans() > best.humans()) {
 				best = r
 			}
+		} else if r.listed() && r.freeSeats() > 0 && !r.over() && (best == nil || r.taken() > best.taken()) {
+			best = r
 		}
-		if best != nil {
-			return best, 0
-		}
-		if s.cfg.Bots >= s.cfg.Players {
-			return nil, proto.RejectFull // a new room would have no seat for a player either
-		}
-		return s.newRoom(from, t.freeName(), s.defaultRoom(), false, now)
-	case proto.RoomNamed:
-		if name == "" {
-			return nil, proto.RejectNoRoom
-		}
-		if r := t.byName(name); r != nil {
-			if r.private {
-				return nil, proto.RejectNoRoom // a private room is joined by its code
-			}
-			if !j.Spectate && r.seats.free() == 0 {
-				return nil, proto.RejectRoomFull
-			}
-			return r, 0
-		}
-		if j.Spectate {
-			return nil, proto.RejectNoRoom
-		}
-		if s.cfg.Bots >= s.cfg.Players {
-			return nil, proto.RejectRoomFull // its seats would all be bots'
-		}
-		return s.newRoom(from, name, s.defaultRoom(), false, now)
-	case proto.RoomCode:
-		if !s.adm.isTrusted(from.Addr()) && !t.guess(s.origin(from), now) {
-			s.drop(DropRateLimited)
-			return nil, proto.RejectSlowDown
-		}
-		r := t.codes[strings.ToUpper(name)]
-		if r == nil {
-			return nil, proto.RejectNoRoom
-		}
-		if !j.Spectate && r.seats.free() == 0 {
-			return nil, proto.RejectRoomFull
-		}
-		return r, 0
-	default: // RoomCreate
-		if name == "" {
-			name = t.freeName()
-		}
-		if t.byName(name) != nil {
-			return nil, proto.RejectRoomTaken
-		}
-		cfg := s.defaultRoom()
-		if j.Seats != 0 {
-			cfg.Players, cfg.Bots = int(j.Seats), int(j.Bots)
-		}
-		if cfg.Bots > 0 && s.cfg.NewBot == nil {
-			cfg.Bots = 0
-		}
-		if _, err := game.NewWorld(game.Config{Slots: cfg.Players, MazeW: cfg.MazeW, MazeH: cfg.MazeH}); err != nil {
-			return nil, proto.RejectNoMatch // the maze has no cell for so many seats
-		}
-		return s.newRoom(from, name, cfg, j.Private, now)
 	}
+	return best
 }
 
-// newRoom opens a room on demand for a player at from, if the server may
-// open one more and from has not opened its share lately.
-func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, private bool, now time.Time) (*room, proto.RejectReason) {
-	if s.rooms.count() >= s.cfg.MaxRooms {
-		return nil, proto.RejectFull
-	}
-	if !s.adm.isTrusted(from.Addr()) && !s.rooms.opens.allow(s.origin(from), now) {
-		s.drop(DropRateLimited)
-		return nil, proto.RejectSlowDown
-	}
-	var r *room
-	if !s.inRoomOpen(func() { r = s.openRoom(name, cfg, private, now) }) || r == nil {
-		return nil, proto.RejectNoMatch
-	}
-	s.log.Info("room opened", "room", name, "seats", cfg.Players, "bots", cfg.Bots, "private", private)
-	return r, 0
-}
+// byCode returns the private room of a join code, or nil.
+func (t *roomTable) byCode(code string) *room { return t.codes[strings.ToUpper(code)] }
 
-// inRoomOpen runs the opening of a room, which may panic in the bot
-// policy or the world; such a room never opens.
-func (s *Server) inRoomOpen(f func()) bool { return s.guard(f) }
-
-// closeIdle closes the rooms opened on demand that have had no network
-// peer for RoomIdle.
-func (s *Server) closeIdle(now time.Time) {
-	for i := len(s.rooms.list) - 1; i >= 0; i-- { // backwards: closing removes
-		if r := s.rooms.list[i]; !r.permanent && !r.idleSince.IsZero() && now.Sub(r.idleSince) >= s.cfg.RoomIdle {
-			s.closeRoom(r)
+// idle returns the rooms that have had no network peer for d at now and
+// may close for it, newest first.
+func (t *roomTable) idle(now time.Time, d time.Duration, dst []*room) []*room {
+	for i := len(t.list) - 1; i >= 0; i-- {
+		if r := t.list[i]; r.idleFor(now, d) {
+			dst = append(dst, r)
 		}
 	}
+	return dst
 }
 
-// closeRoom takes an empty room out.
-func (s *Server) closeRoom(r *room) {
-	s.rooms.remove(r) // first: it unroutes the match id reset clears
-	r.match.reset(0)
-	if c, ok := r.match.recorder().(io.Closer); ok {
-		if err := c.Close(); err != nil {
-			s.log.Error("closing a room's recorder", "room", r.name, "err", err)
-		}
-	}
-	s.log.Info("room closed", "room", r.name)
-}
-
-// onListRooms answers a ListRooms whose cookie is good with one page of
-// the public rooms.
-func (s *Server) onListRooms(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
-	q, err := proto.ParseListRoomsBody(h, b)
-	if err != nil {
-		s.drop(dropReasonFor(err))
-		return
-	}
-	if _, err := s.adm.verify(q.Cookie, from, q.Session, now); err != nil {
-		s.drop(DropBadCookie)
-		s.rejectClear(from, q.Session, proto.RejectBadCookie) // no connection: a sealed Reject would be dropped unsent
-		return
-	}
-	page := proto.RoomList{Header: proto.Header{Session: q.Session}, ClientTime: q.ClientTime, Offset: q.Offset}
+// page fills p with the public rooms from its offset on, as many as fit,
+// and the count of them all.
+func (t *roomTable) page(p *proto.RoomList) {
 	n, full := 0, false
-	for _, r := range s.rooms.list {
-		if r.private {
+	for _, r := range t.list {
+		if !r.listed() {
 			continue
 		}
-		if n >= int(q.Offset) && !full {
+		if n >= int(p.Offset) && !full {
 			// A page is consecutive rooms from its offset: at the first
 			// that does not fit, the page ends (the rest are counted).
-			if e := r.entry(); page.Fits(&e) {
-				page.Rooms = append(page.Rooms, e)
+			if e := r.entry(); p.Fits(&e) {
+				p.Rooms = append(p.Rooms, e)
 			} else {
 				full = true
 			}
 		}
 		n++
 	}
-	page.Total = uint16(n)
-	s.out.put(from, &page)
-}
-
-// info returns r's line in the lobby.
-func (r *room) info() RoomInfo {
-	in := RoomInfo{Name: r.name, Private: r.private, Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
-		Players: r.cfg.Players - r.seats.free(), RoundsToWin: r.cfg.Rounds}
-	for i := 0; i < r.cfg.Players; i++ {
-		if r.seats.at(i).state == seatBot {
-			in.Bots++
-		}
-	}
-	switch {
-	case !r.match.live():
-		in.State = RoomWaiting
-	case r.match.counting():
-		in.State = RoomCountdown
-	case r.over():
-		in.State = RoomResults
-	default:
-		in.State = RoomPlaying
-	}
-	if w := r.match.current(); w != nil {
-		snap := w.State()
-		in.Round = int(snap.Round.Number)
-		for i := 0; i < int(snap.Slots); i++ {
-			if sc := int(snap.Tanks[i].Score); sc > in.LeaderScore {
-				in.Leader, in.LeaderScore = r.seats.at(i).name, sc
-			}
-		}
-	}
-	return in
-}
-
-// entry returns r's line in a RoomList.
-func (r *room) entry() proto.RoomEntry {
-	in := r.info()
-	return proto.RoomEntry{Name: in.Name, Private: in.Private, Players: uint8(in.Players), Seats: uint8(in.Seats),
-		Bots: uint8(in.Bots), Spectators: uint8(min(in.Spectators, 255)), State: uint8(in.State), Round: uint16(in.Round),
-		RoundsToWin: uint8(in.RoundsToWin), Leader: proto.SanitizeName(in.Leader), LeaderScore: uint16(in.LeaderScore)}
+	p.Total = uint16(n)
 }

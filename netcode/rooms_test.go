@@ -37,16 +37,16 @@ func (n *simnet) leave(c *simClient) { n.route(c.addr, c.up, c.c.Close()) }
 
 // roomOf returns the server's room that holds c's session, or nil.
 func (n *simnet) roomOf(c *simClient) *room {
-	r, _, _ := n.server.rooms.bySession(c.addr, serverSession(c.c))
+	r, _, _ := n.server.rooms.byConn(c.addr, serverConn(c.c))
 	return r
 }
 
-// serverSession returns the id the server knows c's session by: the id
+// serverConn returns the id the server knows c's session by: the id
 // of its sealed connection (0 while it has none).
-func serverSession(c *Client) uint64 { return uint64(c.sess.conn) }
+func serverConn(c *Client) uint32 { return c.sess.conn.id }
 
-// refusal returns the reason the server refused c's Join (0: not refused).
-func refusal(c *simClient) proto.RejectReason {
+// refusedWith returns the reason the server refused c's Join (0: not refused).
+func refusedWith(c *simClient) proto.RejectReason {
 	var re *RefusedError
 	if errors.As(c.c.Err(), &re) {
 		return re.Reason
@@ -94,7 +94,7 @@ func TestRoomsQuickMatch24(t *testing.T) {
 			return
 		}
 		checkedOut++
-		r, _, _ := n.server.rooms.bySession(d.Addr, h.Session)
+		r, _, _ := n.server.rooms.byConn(d.Addr, uint32(h.Session))
 		switch {
 		case r == nil:
 			foreign++
@@ -328,7 +328,7 @@ func TestRoomPlacement(t *testing.T) {
 	}
 	refused := func(c *simClient, want proto.RejectReason) {
 		t.Helper()
-		if got := refusal(c); c.c.Status() != StatusClosed || got != want {
+		if got := refusedWith(c); c.c.Status() != StatusClosed || got != want {
 			t.Fatalf("%s: status %v, err %v; want refused with %v", c.c.cfg.Name, c.c.Status(), c.c.Err(), want)
 		}
 	}

@@ -23,9 +23,9 @@ const tickSlack = 3 * TickDuration
 
 // peerAt is where a peer was before a tick: its room.
 type peerAt struct {
-	addr    netip.AddrPort
-	session uint64
-	r       *room
+	addr netip.AddrPort
+	conn uint32
+	r    *room
 }
 
 // routeAt is a match id the room table routed before a tick.
@@ -56,11 +56,11 @@ type tickMemo struct {
 
 // voterAt is a player whose vote for a rematch the server has.
 type voterAt struct {
-	r       *room
-	id      uint32
-	slot    int
-	addr    netip.AddrPort
-	session uint64
+	r    *room
+	id   uint32
+	slot int
+	addr netip.AddrPort
+	conn uint32
 }
 
 // beforeTick notes, before a server tick, every peer's room, every
@@ -74,11 +74,11 @@ func (w *walk) beforeTick(m *tickMemo) {
 			tanks := &r.match.current().State().Tanks
 			for i := 0; i < r.cfg.Players; i++ {
 				if st := r.seats.at(i); st.human() && tanks[i].Rematch && w.now.Sub(st.heard) < FreeAfter-time.Second {
-					m.voters = append(m.voters, voterAt{r, r.match.matchID(), i, st.addr, st.session})
+					m.voters = append(m.voters, voterAt{r, r.match.matchID(), i, st.addr, st.conn})
 				}
 			}
 		}
-		r.seats.each(func(l *link, _ int) { m.peers = append(m.peers, peerAt{l.addr, l.session, r}) })
+		r.seats.each(func(l *link, _ int) { m.peers = append(m.peers, peerAt{l.addr, l.conn, r}) })
 		m.routes = append(m.routes, routeAt{r.match.matchID(), r})
 		if id, ok := t.prev[r]; ok {
 			m.routes = append(m.routes, routeAt{id, r})
@@ -136,7 +136,7 @@ func (w *walk) afterTick(m *tickMemo) {
 		if v.r.closed || v.r.match.matchID() == v.id {
 			continue
 		}
-		if st := v.r.seats.at(v.slot); !st.human() || st.addr != v.addr || st.session != v.session {
+		if st := v.r.seats.at(v.slot); !st.human() || st.addr != v.addr || st.conn != v.conn {
 			w.fail(fmt.Sprintf("room %s's rematch (match %08x) did not keep seat %d of %v, who voted for it", v.r.name, v.r.match.matchID(), v.slot, v.addr))
 		}
 	}
@@ -170,11 +170,11 @@ func (w *walk) checkSent(m *tickMemo, d Datagram) {
 	t := &w.n.server.rooms
 	var rooms [2]*room
 	for _, p := range m.peers {
-		if p.addr == d.Addr && p.session == h.Session {
+		if p.addr == d.Addr && uint64(p.conn) == h.Session {
 			rooms[0] = p.r
 		}
 	}
-	rooms[1], _, _ = t.bySession(d.Addr, h.Session)
+	rooms[1], _, _ = t.byConn(d.Addr, uint32(h.Session))
 	var routed [2]*room
 	for _, rt := range m.routes {
 		if rt.id == h.Match {
@@ -237,7 +237,7 @@ func (w *walk) observe() {
 			return
 		}
 	}
-	if f := s.stats.faults; f != rc.faults {
+	if f := s.tl.faults; f != rc.faults {
 		w.fail(fmt.Sprintf("Stats().Faults is %d, %d faults were injected: a panic the walk did not cause", f, rc.faults))
 		return
 	}
@@ -480,7 +480,7 @@ func (w *walk) checkRooms() string {
 		}
 		if (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
 			name, code, _ := c.sc.c.Room()
-			r, seat, sp := s.rooms.bySession(c.sc.addr, serverSession(c.sc.c))
+			r, seat, sp := s.rooms.byConn(c.sc.addr, serverConn(c.sc.c))
 			sl := c.sc.c.Slot()
 			switch {
 			case r == nil:

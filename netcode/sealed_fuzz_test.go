@@ -48,9 +48,8 @@ func FuzzServerSealed(f *testing.F) {
 				if len(data) == 0 {
 					continue
 				}
-				h := proto.Header{Type: proto.Type(data[0] % 20), Session: p.session, Match: p.match, Player: p.slot}
-				clear := append(h.AppendHeader(nil), data[1:]...)
-				sealed, err := p.seal.SealPacket(clear, p.epochs.of(p.match, p.slot))
+				pkt := &handmade{h: proto.Header{Type: proto.Type(data[0] % 20), Match: p.match, Player: p.slot}, body: data[1:]}
+				sealed, err := p.seal.AppendPacket(nil, pkt, p.epochs.of(p.match, p.slot))
 				if err != nil {
 					continue
 				}
@@ -68,8 +67,8 @@ func FuzzServerSealed(f *testing.F) {
 					s.Tick(now)
 				}
 			}
-			if s.drops[DropFault] != 0 || s.stats.faults != 0 {
-				t.Fatalf("a fault: %d drops, %d faults", s.drops[DropFault], s.stats.faults)
+			if s.drops[DropFault] != 0 || s.tl.faults != 0 {
+				t.Fatalf("a fault: %d drops, %d faults", s.drops[DropFault], s.tl.faults)
 			}
 		}
 		if now.Sub(simEpoch) >= FreeAfter {

@@ -413,8 +413,8 @@ func TestRebindLosesNoInputs(t *testing.T) {
 	var migrations uint64
 	var at netip.AddrPort
 	sd.Do(func(s *Server) {
-		migrations = s.sec.migrations
-		for _, c := range s.sec.conns {
+		migrations = s.conns.migrations
+		for _, c := range s.conns.byID {
 			at = c.path
 		}
 	})

@@ -39,14 +39,12 @@ var seatMoves = [...]uint8{
 	seatLost: 1<<seatHeld | 1<<seatFree,               // heard again or reconnect; timeout, leave, clear
 }
 
-// link is the network side of a peer: where it is, its session, and the
-// sequence numbers sent to it.
+// link is the network side of a peer: its connection and where that is.
 type link struct {
-	addr    netip.AddrPort
-	session uint64
-	name    string
-	seq     uint32    // the last sequence number sent to it
-	heard   time.Time // its last sign of life
+	conn  uint32         // the connection id: every packet to the peer is sealed for it
+	addr  netip.AddrPort // the connection's address, as the place knows it
+	name  string
+	heard time.Time // its last sign of life
 	// started is set by the peer's first Input after the Start of a
 	// running match: until then the server resends Start.
 	started bool
@@ -65,11 +63,12 @@ type link struct {
 	origin netip.Addr
 }
 
-// next returns the next sequence number to send on the link.
-func (l *link) next() uint32 {
-	l.seq++
-	return l.seq
-}
+// restart makes the peer start over: the server resends its Start, with
+// full traffic, until its next Input.
+func (l *link) restart() { l.started = false }
+
+// begin notes the peer's first Input after the Start of a running match.
+func (l *link) begin() { l.started = true }
 
 // seat is one of the match's places.
 type seat struct {
@@ -138,6 +137,7 @@ type seatTable struct {
 	// changed records that the roster (names, connected flags) changed
 	// since the last call to rosterChanged.
 	changed bool
+	due     []*seat // rotateDue's result
 }
 
 func newSeatTable(n, maxSpecs int) seatTable {
@@ -183,13 +183,16 @@ func (t *seatTable) placeBot(slot int, name string, bot InputSource) {
 	t.changed = true
 }
 
-// take seats a new player in the first free seat and returns it, or nil
-// when every seat is taken.
+// take seats a new player in the first free seat (named playerN if it
+// gave no name) and returns it, or nil when every seat is taken.
 func (t *seatTable) take(l link, token proto.Token) *seat {
 	for i := range t.seats[:t.n] {
 		if s := &t.seats[i]; s.state == seatFree {
 			s.to(seatHeld)
 			s.link, s.token, s.bot = l, token, nil
+			if s.name == "" {
+				s.name = fmt.Sprintf("player%d", i+1)
+			}
 			s.tokenAt, s.prevToken, s.prevUntil = l.heard, proto.Token{}, time.Time{}
 			s.in.reset()
 			t.changed = true
@@ -199,12 +202,12 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 	return nil
 }
 
-// resume gives a held (or lost) seat to its player at a new address or
-// session, after a reconnect with its token, and a fresh token: a token
-// is good for one use.
-func (t *seatTable) resume(s *seat, addr netip.AddrPort, session uint64, rtt time.Duration, resume [proto.KeyLen]byte, token proto.Token, now time.Time) {
+// resume gives a held (or lost) seat to its player on the connection l
+// describes, after a reconnect with its token, and a fresh token: a token
+// is good for one use. The seat keeps its name.
+func (t *seatTable) resume(s *seat, l link, token proto.Token, now time.Time) {
 	s.to(seatHeld)
-	s.addr, s.session, s.heard, s.rtt, s.resume = addr, session, now, rtt, resume
+	s.conn, s.addr, s.heard, s.rtt, s.resume, s.origin = l.conn, l.addr, now, l.rtt, l.resume, l.origin
 	s.token, s.tokenAt, s.prevToken, s.prevUntil = token, now, proto.Token{}, time.Time{}
 	s.started = false
 	s.in.reset()
@@ -229,6 +232,9 @@ func (t *seatTable) hear(s *seat, now time.Time) {
 	}
 }
 
+// hearSpectator notes a sign of life from a spectator.
+func (t *seatTable) hearSpectator(sp *spectator, now time.Time) { sp.heard = now }
+
 // spectatorByToken returns the spectator holding token, or nil.
 func (t *seatTable) spectatorByToken(tok *proto.Token) *spectator {
 	var found *spectator
@@ -240,15 +246,21 @@ func (t *seatTable) spectatorByToken(tok *proto.Token) *spectator {
 	return found
 }
 
-// resumeSpectator moves a spectator's place to a new address or session
-// after a reconnect with its token, with a fresh token.
-func (t *seatTable) resumeSpectator(sp *spectator, addr netip.AddrPort, session uint64, resume [proto.KeyLen]byte, token proto.Token, now time.Time) {
-	sp.addr, sp.session, sp.token, sp.link.heard, sp.started, sp.resume = addr, session, token, now, false, resume
+// resumeSpectator moves a spectator's place to the connection l
+// describes after a reconnect with its token, with a fresh token.
+func (t *seatTable) resumeSpectator(sp *spectator, l link, token proto.Token, now time.Time) {
+	sp.conn, sp.addr, sp.token, sp.link.heard, sp.started, sp.resume, sp.origin = l.conn, l.addr, token, now, false, l.resume, l.origin
 	sp.seqs.reset()
 }
 
-// addSpectator adds a spectator, or returns nil at the limit.
-func (t *seatTable) addSpectator(l link) *spectator {
+// addSpectator adds the spectator of l with the reconnect token token
+// (and the name "spectator" if it gave none), or returns nil at the
+// limit.
+func (t *seatTable) addSpectator(l link, token proto.Token) *spectator {
+	if l.name == "" {
+		l.name = "spectator"
+	}
+	l.token = token
 	if len(t.specs) >= t.maxSpecs {
 		return nil
 	}
@@ -338,25 +350,25 @@ func (t *seatTable) clearSeats() {
 	t.changed = true
 }
 
-// bySession returns the seat or spectator place of session at addr.
-func (t *seatTable) bySession(addr netip.AddrPort, session uint64) (*seat, *spectator) {
+// byConn returns the seat or spectator place of connection conn at addr.
+func (t *seatTable) byConn(addr netip.AddrPort, conn uint32) (*seat, *spectator) {
 	for i := range t.seats[:t.n] {
-		if s := &t.seats[i]; s.human() && s.session == session && s.addr == addr {
+		if s := &t.seats[i]; s.human() && s.conn == conn && s.addr == addr {
 			return s, nil
 		}
 	}
 	for _, sp := range t.specs {
-		if sp.session == session && sp.addr == addr {
+		if sp.conn == conn && sp.addr == addr {
 			return nil, sp
 		}
 	}
 	return nil, nil
 }
 
-// moveLink moves the place session holds at from to the address to: its
-// connection moved (NAT rebinding, a new network).
-func (t *seatTable) moveLink(from, to netip.AddrPort, session uint64) {
-	if st, sp := t.bySession(from, session); st != nil {
+// moveLink moves the place connection conn holds at from to the address
+// to: the connection moved (NAT rebinding, a new network).
+func (t *seatTable) moveLink(from, to netip.AddrPort, conn uint32) {
+	if st, sp := t.byConn(from, conn); st != nil {
 		st.addr = to
 	} else if sp != nil {
 		sp.addr = to
@@ -388,14 +400,16 @@ const (
 	tokenGrace = 30 * time.Second
 )
 
-// rotateDue returns the human seats whose token is older than tokenLife.
-func (t *seatTable) rotateDue(now time.Time, dst []*seat) []*seat {
+// rotateDue returns the human seats whose token is older than tokenLife
+// (valid until the next call).
+func (t *seatTable) rotateDue(now time.Time) []*seat {
+	t.due = t.due[:0]
 	for i := range t.seats[:t.n] {
 		if s := &t.seats[i]; s.human() && now.Sub(s.tokenAt) >= tokenLife {
-			dst = append(dst, s)
+			t.due = append(t.due, s)
 		}
 	}
-	return dst
+	return t.due
 }
 
 // rotate gives a seat a new token; the old one stays good for tokenGrace.

@@ -95,66 +95,20 @@ func (st *ServerStats) DroppedTotal() uint64 {
 // top-level Match, Running, Tick and Need are the first room's.
 func (s *Server) Stats() ServerStats {
 	st := ServerStats{Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
-		BytesIn: s.stats.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.stats.datagramsIn, DatagramsOut: s.out.sent(),
-		RealTicks: s.stats.real, HeldTicks: s.stats.held, NeutralTicks: s.stats.neutral,
-		Reconnects: s.stats.reconnects, Timeouts: s.stats.timeouts, Accepted: s.stats.accepted, Faults: s.stats.faults,
-		Connections: len(s.sec.conns), Migrations: s.sec.migrations, PathLimited: s.sec.pathLimited, Unsealable: s.sec.unsealable}
-	for i, r := range s.rooms.list {
-		rs := RoomStats{RoomInfo: r.info(), Code: r.code, Match: r.match.matchID()}
-		rs.TickP50, rs.TickP99 = s.stepQuantiles(r)
-		if w := r.match.current(); w != nil {
-			rs.Tick = w.Tick()
-		}
-		for j := 0; j < r.cfg.Players; j++ {
-			if p := r.seats.at(j); p.state != seatFree {
-				rs.Players = append(rs.Players, s.playerStats(r, p))
-			}
-		}
+		BytesIn: s.traffic.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.traffic.datagramsIn, DatagramsOut: s.out.sent(),
+		Accepted: s.traffic.accepted}
+	st.RealTicks, st.HeldTicks, st.NeutralTicks, st.Reconnects, st.Timeouts, st.Faults = s.tl.figures()
+	st.Connections, st.Migrations, st.PathLimited, st.Unsealable = s.conns.figures()
+	now := s.cfg.Clock.Now()
+	for i, r := range s.rooms.appendAll(nil) {
+		rs := r.stats(now)
 		st.Players = append(st.Players, rs.Players...)
 		st.Spectators += rs.Spectators
 		if i == 0 {
-			st.Match, st.Running, st.Tick, st.Need = rs.Match, r.match.live(), rs.Tick, r.seats.free()
+			st.Match, st.Running, st.Tick, st.Need = rs.Match, r.live(), rs.Tick, r.freeSeats()
 		}
 		st.Rooms = append(st.Rooms, rs)
 	}
-	st.Departed = append(st.Departed, s.departed...)
+	st.Departed = append(st.Departed, s.gone...)
 	return st
-}
-
-// stepQuantiles returns the median and p99 of r's step durations,
-// computed at most once a second (Stats may be asked far more often).
-func (s *Server) stepQuantiles(r *room) (p50, p99 time.Duration) {
-	now := s.cfg.Clock.Now()
-	if r.stepQ.at.IsZero() || now.Sub(r.stepQ.at) >= time.Second {
-		r.stepQ.at = now
-		r.stepQ.p50, r.stepQ.p99 = time.Duration(r.stepDur.quantile(0.5)), time.Duration(r.stepDur.quantile(0.99))
-	}
-	return r.stepQ.p50, r.stepQ.p99
-}
-
-// departedMemory is how many departed players' figures Stats keeps.
-const departedMemory = 64
-
-// playerStats returns the figures of a taken seat.
-func (s *Server) playerStats(r *room, p *seat) PlayerStats {
-	ps := PlayerStats{Slot: p.slot, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
-		MarginMs: p.in.marginMs(), Score: r.match.score(p.slot), Room: r.name}
-	ps.RealTicks, ps.HeldTicks, ps.NeutralTicks, ps.LateInputs = p.in.counts()
-	if p.human() {
-		ps.Addr = p.addr.String()
-		if ip := p.addr.Addr().Unmap(); s.cfg.Origin != nil && MemPrefix.Contains(ip) {
-			if o, ok := s.cfg.Origin(p.addr); ok {
-				ps.SSHFrom = o.String()
-			}
-		}
-	}
-	return ps
-}
-
-// remember keeps the figures of a player whose seat is about to be freed.
-func (s *Server) remember(r *room, p *seat) {
-	if len(s.departed) == departedMemory {
-		s.departed = append(s.departed[:0], s.departed[1:]...)
-	}
-	s.departed = append(s.departed, s.playerStats(r, p))
 }

@@ -3,11 +3,7 @@ package netcode
 import (
 	"crypto/ecdh"
 	"crypto/ed25519"
-	"crypto/sha256"
-	"encoding/binary"
-	"errors"
 	"io"
-	"net/netip"
 	"time"
 
 	"ttytanks/game"
@@ -53,24 +49,18 @@ type session struct {
 	// a Request with the token proves it holds it.
 	tokenKey [proto.KeyLen]byte
 	// The connection of this attempt: the ephemeral key our Join sends,
-	// and from the server's Accept on, the connection id, the transcript,
-	// the keys and the match epochs.
-	eph        *ecdh.PrivateKey
-	conn       uint32
-	transcript [sha256.Size]byte
-	seal       *proto.Sealer
-	open       *proto.Opener
-	resume     [proto.KeyLen]byte
-	epochs     epochs
-	match      uint32
-	slot       int
-	slots      int
-	need       int
-	names      [game.MaxPlayers]string
-	connected  [game.MaxPlayers]bool
-	startTick  game.Tick
-	seq        uint32
-	heard      time.Time // last genuine datagram from the server (or the first attempt)
+	// and from the server's Accept on, the connection.
+	eph       *ecdh.PrivateKey
+	conn      clientConn
+	match     uint32
+	slot      int
+	slots     int
+	need      int
+	names     [game.MaxPlayers]string
+	connected [game.MaxPlayers]bool
+	startTick game.Tick
+	seq       uint32
+	heard     time.Time // last genuine datagram from the server (or the first attempt)
 	// progressAt is when a reconnect attempt last moved on (it began, a
 	// Challenge or Accept came).
 	progressAt time.Time
@@ -159,34 +149,19 @@ func (s *session) join(entropy io.Reader) *proto.Join {
 // connection's keys. ok is false for an Accept to ignore (unasked for,
 // or not signed by the key it names); err, from trust, ends the session.
 func (s *session) accepted(a *proto.Accept, trust func(ed25519.PublicKey) error) (ok bool, err error) {
-	if s.status == StatusClosed || s.eph == nil || !s.hasCookie || s.conn != 0 {
+	if s.status == StatusClosed || s.eph == nil || !s.hasCookie || s.conn.up() {
 		return false, nil
 	}
-	var own [32]byte
-	copy(own[:], s.eph.PublicKey().Bytes())
-	t := proto.Transcript(s.id, s.cookie, own, a.Eph, a.ServerKey[:], a.Conn)
-	key := ed25519.PublicKey(append([]byte(nil), a.ServerKey[:]...))
-	if !proto.VerifyTranscript(key, t, a.Sig[:]) {
-		return false, nil
-	}
-	if trust != nil {
-		if err := trust(key); err != nil {
-			s.end(err)
-			return false, err
-		}
-	}
-	keys, err := proto.DeriveKeys(s.eph, a.Eph, t)
+	c, ok, err := acceptConn(a, s.id, s.cookie, s.eph, trust)
 	if err != nil {
+		s.end(err)
+		return false, err
+	}
+	if !ok {
 		return false, nil
 	}
-	seal, err1 := proto.NewSealer(keys.ClientToServer, proto.ClientToServer, a.Conn)
-	open, err2 := proto.NewOpener(keys.ServerToClient, proto.ServerToClient, a.Conn)
-	if err1 != nil || err2 != nil {
-		return false, nil
-	}
-	s.conn, s.transcript, s.seal, s.open, s.resume = a.Conn, t, seal, open, keys.Resume
+	s.conn = c
 	s.progressAt = s.heard
-	s.epochs = epochs{}
 	return true, nil
 }
 
@@ -195,7 +170,7 @@ func (s *session) accepted(a *proto.Accept, trust func(ed25519.PublicKey) error)
 func (s *session) request(name string, spectate bool) *proto.Request {
 	j := &proto.Request{Header: proto.Header{Session: s.id}, Token: s.token, Spectate: spectate, Name: name}
 	if s.token != (proto.Token{}) {
-		j.Proof = proto.ResumeProof(s.tokenKey, s.transcript)
+		j.Proof = s.conn.proof(s.tokenKey)
 	}
 	r := s.room
 	switch {
@@ -216,59 +191,22 @@ func (s *session) request(name string, spectate bool) *proto.Request {
 
 // sealing reports whether the server has accepted us: from then on
 // everything comes sealed.
-func (s *session) sealing() bool { return s.conn != 0 }
+func (s *session) sealing() bool { return s.conn.up() }
 
-// errNotConnected: a sealed datagram before the server accepted us.
-var errNotConnected = errors.New("netcode: sealed datagram before the handshake")
-
-// unseal opens a sealed datagram of our connection (opened is scratch
-// space) and returns its clear form, appended to clear[:0], with its
-// header: our session, the match and player its epoch stands for (a
-// Start says them), and its packet number as the sequence number.
-func (s *session) unseal(sh proto.SealedHeader, b, opened, clear []byte) (proto.Header, []byte, error) {
-	if s.open == nil {
-		return proto.Header{}, nil, errNotConnected
-	}
-	_, body, err := s.open.Open(opened[:0], b)
-	if err != nil {
-		return proto.Header{}, nil, err
-	}
-	ep, match, rest, err := proto.SplitSealedBody(sh.Type, body)
-	if err != nil {
-		return proto.Header{}, nil, err
-	}
-	h := proto.Header{Type: sh.Type, Session: s.id, Seq: sh.PN}
-	if sh.Type == proto.TypeStart && len(rest) > 0 {
-		h.Match, h.Player = match, rest[0] // a Start's first byte is the addressee's slot
-		s.epochs.learn(ep, match, rest[0])
-	} else if m, p, ok := s.epochs.lookup(ep); ok {
-		h.Match, h.Player = m, p
-	}
-	return h, proto.AppendClear(clear[:0], h, rest), nil
+// unseal opens a sealed datagram of our connection into buf and returns
+// its header and body (clientConn.opened).
+func (s *session) unseal(sh proto.SealedHeader, b, buf []byte) (proto.Header, []byte, error) {
+	return s.conn.opened(sh, b, buf, s.id)
 }
 
-// sealOut returns the outbox's seal function: our datagrams sealed for
-// the server at to. Before the server accepted us there is nothing to
-// seal with, and the datagram is dropped.
-func (s *session) sealOut(to netip.AddrPort) func(netip.AddrPort, []byte) (netip.AddrPort, []byte, bool) {
-	return func(_ netip.AddrPort, b []byte) (netip.AddrPort, []byte, bool) {
-		if s.seal == nil {
-			return to, nil, false
-		}
-		ep := s.epochs.of(binary.BigEndian.Uint32(b[12:16]), b[16])
-		sealed, err := s.seal.SealPacket(b, ep)
-		if err != nil {
-			return to, nil, false
-		}
-		return to, sealed, true
-	}
-}
+// seal appends pkt sealed for the server to dst; ok is false before the
+// server accepted us, and the packet is dropped.
+func (s *session) seal(dst []byte, pkt proto.Packet) ([]byte, bool) { return s.conn.sealed(dst, pkt) }
 
 // forgetConn drops this attempt's connection: the next handshake makes a
 // new one.
 func (s *session) forgetConn() {
-	s.hasCookie, s.eph, s.conn, s.seal, s.open = false, nil, 0, nil, nil
-	s.epochs = epochs{}
+	s.hasCookie, s.eph, s.conn = false, nil, clientConn{}
 }
 
 // roomOf returns the room the session plays in, its join code (private
@@ -334,7 +272,7 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 	}
 	s.slots, s.need = int(st.Slots), int(st.Need)
 	if st.Token != s.token {
-		s.token, s.tokenKey = st.Token, s.resume
+		s.token, s.tokenKey = st.Token, s.conn.resumeKey()
 	}
 	s.roomName, s.roomCode, s.rounds = st.Room, st.Code, int(st.Rounds)
 	for i := range s.names {
@@ -405,7 +343,7 @@ const knockStall = 2500 * time.Millisecond
 // name our place, and the server frees the place after FreeAfter.
 func (s *session) close(now time.Time) *proto.Leave {
 	h := s.header()
-	had := s.status != StatusClosed && s.match != 0 && s.epochs.of(h.Match, h.Player) != 0
+	had := s.status != StatusClosed && s.match != 0 && s.conn.placed(h.Match, h.Player)
 	s.end(ErrQuit)
 	if !had {
 		return nil
@@ -492,7 +430,7 @@ func (s *session) connect(now time.Time, name string, spectate bool, entropy io.
 	}
 	s.nextHello = now.Add(helloEvery)
 	switch {
-	case s.conn != 0:
+	case s.conn.up():
 		return s.request(name, spectate)
 	case s.hasCookie:
 		return s.join(entropy)

@@ -55,7 +55,7 @@ func (w *wire) join(cfg ClientConfig) *Client {
 	}
 	// Run the server through the countdown of a match that just started,
 	// so the stories begin at its first step.
-	for m := &w.srv.room0().match; m.phase == phaseCountdown && w.srv.clock.Before(m.world.Tick()); {
+	for m := &w.srv.room0().match; m.phase == phaseCountdown && w.srv.clk.now().Before(m.world.Tick()); {
 		w.now = w.now.Add(TickDuration)
 		w.toClients(w.srv.Tick(w.now))
 	}
@@ -297,8 +297,7 @@ func TestStoryForeignStatesRejected(t *testing.T) {
 	}{
 		{"in the clear", func(b []byte) []byte { return b }},
 		{"another connection", func(b []byte) []byte {
-			binary.BigEndian.PutUint64(b[4:12], uint64(other.conn))
-			_, sealed, ok := w.srv.sealOut(other.from, b)
+			_, sealed, ok := w.srv.conns.seal(other.conn, nil, handmadeOf(b))
 			if !ok {
 				t.Fatal("setup: cannot seal for the other connection")
 			}

@@ -71,11 +71,16 @@ type Ack struct {
 func (p *Ack) Len() int { return AckLen }
 
 // Append appends the Ack to b.
-func (p *Ack) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeAck)
+func (p *Ack) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeAck)) }
+
+// AppendBody appends the Ack's body, what follows its header, to b.
+func (p *Ack) AppendBody(b []byte) []byte {
 	b = appendAckInfo(b, &p.AckInfo, p.ServerTick, p.Hash)
 	return binary.BigEndian.AppendUint16(b, p.Guessed)
 }
+
+// PacketType returns TypeAck.
+func (*Ack) PacketType() Type { return TypeAck }
 
 // ParseAck decodes an Ack. It does not allocate.
 func ParseAck(b []byte) (Ack, error) {
@@ -83,16 +88,16 @@ func ParseAck(b []byte) (Ack, error) {
 	if err != nil {
 		return Ack{}, err
 	}
-	return ParseAckBody(h, b)
+	return ParseAckBody(h, b[HeaderLen:])
 }
 
-// ParseAckBody decodes the rest of a Ack datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseAckBody decodes the body b of an Ack, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseAckBody(h Header, b []byte) (Ack, error) {
 	if err := h.want(TypeAck); err != nil {
 		return Ack{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Ack{Header: h}
 	p.Hash = readAckInfo(&r, &p.AckInfo)
 	p.Guessed = r.u16()

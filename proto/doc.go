@@ -7,8 +7,11 @@
 // Every packet type X has the same codec shape, for its clear form (the
 // 21-byte Header, then its body): (*X).Append(b) appends the whole clear
 // datagram, header included, and does not allocate when b has room;
-// (*X).Len() is the number of bytes Append writes; ParseX(b) decodes a
-// whole clear datagram and returns an error (never a panic) for anything
+// (*X).Len() is the number of bytes Append writes; (*X).AppendBody(b)
+// appends the body alone and (*X).PacketType() names the type, which is
+// what the sealed layer needs (X is a Packet); ParseX(b) decodes a whole
+// clear datagram, ParseXBody(h, body) the body alone once the header is
+// known, and both return an error (never a panic) for anything
 // truncated, oversized, foreign, of another version or type, with
 // trailing bytes or with a field out of range. The errors are the
 // exported sentinels (ErrShort, ErrVersion, ...), possibly wrapped: test
@@ -19,12 +22,13 @@
 // Only the handshake (Hello, Challenge, Join, Accept, a Reject that
 // answers one of them) and the room list (ListRooms, RoomList) travel in
 // the clear. A session's packets after its handshake travel sealed
-// (Type.Sealed): the sender appends the clear datagram and seals it in
-// place with Sealer.SealPacket, under the connection's key and the epoch
-// that stands for its match and player; the receiver opens it with
-// Opener.Open (connection id, replay window, authentication), reads the
-// epoch with SplitSealedBody and rebuilds the clear datagram with
-// AppendClear for the packet's own Parse function.
+// (Type.Sealed): the sender seals the packet with Sealer.AppendPacket,
+// which writes the sealed header, the epoch that stands for its match and
+// player, and the packet's body, and seals them in place under the
+// connection's key; the receiver opens it with Opener.Open (connection
+// id, replay window, authentication), reads the epoch with
+// SplitSealedBody and decodes the rest with the packet's ParseXBody. No
+// clear datagram is built on either side.
 //
 // A client's receive loop, once its handshake is done: opener is its
 // connection's Opener, session its session id, and epochs a
@@ -33,8 +37,7 @@
 //
 //	buf := make([]byte, proto.MaxDatagram+1) // one spare byte exposes oversize datagrams
 //	opened := make([]byte, 0, proto.MaxDatagram)
-//	clear := make([]byte, 0, proto.MaxDatagram+proto.HeaderLen)
-//	var st proto.State // reused: ParseState decodes in place
+//	var st proto.State // reused: ParseStateBody decodes in place
 //	for {
 //		n, from, err := conn.ReadFromUDPAddrPort(buf)
 //		if err != nil {
@@ -67,29 +70,28 @@
 //		}
 //		p := epochs[epoch] // epoch 0, or one not known: match 0, player 0
 //		h := proto.Header{Type: sh.Type, Session: session, Match: p.match, Player: p.player, Seq: sh.PN}
-//		c := proto.AppendClear(clear[:0], h, rest) // the clear datagram, as if it had come so
 //		switch sh.Type {
 //		case proto.TypeAck:
-//			ack, err := proto.ParseAck(c)
+//			ack, err := proto.ParseAckBody(h, rest)
 //			if err != nil {
 //				continue
 //			}
 //			handleAck(&ack)
 //		case proto.TypeState:
-//			if err := proto.ParseState(c, &st); err != nil {
+//			if err := proto.ParseStateBody(h, rest, &st); err != nil {
 //				continue
 //			}
 //			// identity (match, player) → freshness (wrap-safe tick
 //			// compare) → game.Hash(&st.Snapshot) == st.Hash → apply
 //			handleState(&st)
 //		case proto.TypeStart:
-//			start, err := proto.ParseStart(c)
+//			start, err := proto.ParseStartBody(h, rest)
 //			if err != nil {
 //				continue
 //			}
 //			handleStart(&start)
 //		case proto.TypeReject:
-//			rej, err := proto.ParseReject(c)
+//			rej, err := proto.ParseRejectBody(h, rest)
 //			if err != nil {
 //				continue
 //			}

@@ -6,9 +6,9 @@ import (
 
 // packet is what every packet type implements.
 type packet interface {
+	Packet
 	Append([]byte) []byte
 	Len() int
-	Head() *Header
 }
 
 // testHeader returns the header the fixtures use, with type t.
@@ -159,7 +159,7 @@ func parsePath(b []byte) (packet, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := ParsePathBody(h, b)
+	d, err := ParsePathBody(h, b[HeaderLen:])
 	if err != nil {
 		return nil, err
 	}

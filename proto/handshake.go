@@ -25,11 +25,16 @@ type Hello struct{ Header }
 func (p *Hello) Len() int { return HelloLen }
 
 // Append appends the Hello, padded to HelloLen bytes, to b.
-func (p *Hello) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeHello)
+func (p *Hello) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeHello)) }
+
+// AppendBody appends the Hello's body, what follows its header, to b.
+func (p *Hello) AppendBody(b []byte) []byte {
 	var pad [HelloLen - HeaderLen]byte
 	return append(b, pad[:]...)
 }
+
+// PacketType returns TypeHello.
+func (*Hello) PacketType() Type { return TypeHello }
 
 // ParseHello decodes a Hello. It must be exactly HelloLen bytes with zero
 // padding (ErrShort, ErrTrailing, ErrPadding).
@@ -38,22 +43,22 @@ func ParseHello(b []byte) (Hello, error) {
 	if err != nil {
 		return Hello{}, err
 	}
-	return ParseHelloBody(h, b)
+	return ParseHelloBody(h, b[HeaderLen:])
 }
 
-// ParseHelloBody decodes the rest of a Hello datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseHelloBody decodes the body b of a Hello, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseHelloBody(h Header, b []byte) (Hello, error) {
 	if err := h.want(TypeHello); err != nil {
 		return Hello{}, err
 	}
-	if len(b) < HelloLen {
+	if len(b) < HelloLen-HeaderLen {
 		return Hello{}, ErrShort
 	}
-	if len(b) > HelloLen {
+	if len(b) > HelloLen-HeaderLen {
 		return Hello{}, ErrTrailing
 	}
-	for _, c := range b[HeaderLen:] {
+	for _, c := range b {
 		if c != 0 {
 			return Hello{}, ErrPadding
 		}
@@ -72,10 +77,15 @@ type Challenge struct {
 func (p *Challenge) Len() int { return HeaderLen + CookieLen }
 
 // Append appends the Challenge to b.
-func (p *Challenge) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeChallenge)
+func (p *Challenge) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeChallenge)) }
+
+// AppendBody appends the Challenge's body, what follows its header, to b.
+func (p *Challenge) AppendBody(b []byte) []byte {
 	return append(b, p.Cookie[:]...)
 }
+
+// PacketType returns TypeChallenge.
+func (*Challenge) PacketType() Type { return TypeChallenge }
 
 // ParseChallenge decodes a Challenge.
 func ParseChallenge(b []byte) (Challenge, error) {
@@ -83,16 +93,16 @@ func ParseChallenge(b []byte) (Challenge, error) {
 	if err != nil {
 		return Challenge{}, err
 	}
-	return ParseChallengeBody(h, b)
+	return ParseChallengeBody(h, b[HeaderLen:])
 }
 
-// ParseChallengeBody decodes the rest of a Challenge datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseChallengeBody decodes the body b of a Challenge, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseChallengeBody(h Header, b []byte) (Challenge, error) {
 	if err := h.want(TypeChallenge); err != nil {
 		return Challenge{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Challenge{Header: h}
 	copy(p.Cookie[:], r.bytes(CookieLen))
 	if err := r.end(); err != nil {
@@ -134,13 +144,18 @@ type Join struct {
 func (p *Join) Len() int { return JoinLen }
 
 // Append appends the Join, padded to JoinLen bytes, to b.
-func (p *Join) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeJoin)
+func (p *Join) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeJoin)) }
+
+// AppendBody appends the Join's body, what follows its header, to b.
+func (p *Join) AppendBody(b []byte) []byte {
 	b = append(b, p.Cookie[:]...)
 	b = append(b, p.Eph[:]...)
 	var pad [JoinLen - HeaderLen - CookieLen - EphLen]byte
 	return append(b, pad[:]...)
 }
+
+// PacketType returns TypeJoin.
+func (*Join) PacketType() Type { return TypeJoin }
 
 // ParseJoin decodes a Join: exactly JoinLen bytes with zero padding.
 func ParseJoin(b []byte) (Join, error) {
@@ -148,23 +163,23 @@ func ParseJoin(b []byte) (Join, error) {
 	if err != nil {
 		return Join{}, err
 	}
-	return ParseJoinBody(h, b)
+	return ParseJoinBody(h, b[HeaderLen:])
 }
 
-// ParseJoinBody decodes the rest of a Join datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseJoinBody decodes the body b of a Join, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseJoinBody(h Header, b []byte) (Join, error) {
 	if err := h.want(TypeJoin); err != nil {
 		return Join{}, err
 	}
-	if len(b) < JoinLen {
+	if len(b) < JoinLen-HeaderLen {
 		return Join{}, ErrShort
 	}
-	if len(b) > JoinLen {
+	if len(b) > JoinLen-HeaderLen {
 		return Join{}, ErrTrailing
 	}
 	p := Join{Header: h}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	copy(p.Cookie[:], r.bytes(CookieLen))
 	copy(p.Eph[:], r.bytes(EphLen))
 	for _, c := range b[r.off:] {
@@ -197,13 +212,18 @@ type Accept struct {
 func (p *Accept) Len() int { return AcceptLen }
 
 // Append appends the Accept to b.
-func (p *Accept) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeAccept)
+func (p *Accept) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeAccept)) }
+
+// AppendBody appends the Accept's body, what follows its header, to b.
+func (p *Accept) AppendBody(b []byte) []byte {
 	b = binary.BigEndian.AppendUint32(b, p.Conn)
 	b = append(b, p.Eph[:]...)
 	b = append(b, p.ServerKey[:]...)
 	return append(b, p.Sig[:]...)
 }
+
+// PacketType returns TypeAccept.
+func (*Accept) PacketType() Type { return TypeAccept }
 
 // ParseAccept decodes an Accept; a zero connection id is ErrRange.
 func ParseAccept(b []byte) (Accept, error) {
@@ -211,16 +231,16 @@ func ParseAccept(b []byte) (Accept, error) {
 	if err != nil {
 		return Accept{}, err
 	}
-	return ParseAcceptBody(h, b)
+	return ParseAcceptBody(h, b[HeaderLen:])
 }
 
-// ParseAcceptBody decodes the rest of an Accept datagram b whose header
-// ParseHeader has already returned as h.
+// ParseAcceptBody decodes the body b of an Accept, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseAcceptBody(h Header, b []byte) (Accept, error) {
 	if err := h.want(TypeAccept); err != nil {
 		return Accept{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Accept{Header: h, Conn: r.u32()}
 	copy(p.Eph[:], r.bytes(EphLen))
 	copy(p.ServerKey[:], r.bytes(ServerKeyLen))
@@ -301,8 +321,10 @@ func (p *Request) Len() int {
 
 // Append appends the Request to b. A Name or Room longer than MaxNameLen
 // bytes is written as it is and the receiver rejects it.
-func (p *Request) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeRequest)
+func (p *Request) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeRequest)) }
+
+// AppendBody appends the Request's body, what follows its header, to b.
+func (p *Request) AppendBody(b []byte) []byte {
 	b = append(b, p.Token[:]...)
 	b = append(b, p.Proof[:]...)
 	var flags byte
@@ -319,6 +341,9 @@ func (p *Request) Append(b []byte) []byte {
 	return append(b, p.Seats, p.Bots)
 }
 
+// PacketType returns TypeRequest.
+func (*Request) PacketType() Type { return TypeRequest }
+
 // ParseRequest decodes a Request. It rejects undefined flag bits
 // (ErrFlags), a name or room longer than MaxNameLen bytes or not valid
 // UTF-8 (ErrName), an unknown room kind, a room on a quick Request, and
@@ -329,16 +354,16 @@ func ParseRequest(b []byte) (Request, error) {
 	if err != nil {
 		return Request{}, err
 	}
-	return ParseRequestBody(h, b)
+	return ParseRequestBody(h, b[HeaderLen:])
 }
 
-// ParseRequestBody decodes the rest of a Request datagram b whose header
-// ParseHeader has already returned as h.
+// ParseRequestBody decodes the body b of a Request, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseRequestBody(h Header, b []byte) (Request, error) {
 	if err := h.want(TypeRequest); err != nil {
 		return Request{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Request{Header: h}
 	copy(p.Token[:], r.bytes(TokenLen))
 	copy(p.Proof[:], r.bytes(ProofLen))
@@ -394,8 +419,14 @@ func (p *PathChallenge) Len() int { return PathLen }
 
 // Append appends the PathChallenge to b.
 func (p *PathChallenge) Append(b []byte) []byte {
-	return append(p.appendAs(b, TypePathChallenge), p.Data[:]...)
+	return p.AppendBody(p.appendAs(b, TypePathChallenge))
 }
+
+// AppendBody appends the PathChallenge's body, what follows its header, to b.
+func (p *PathChallenge) AppendBody(b []byte) []byte { return append(b, p.Data[:]...) }
+
+// PacketType returns TypePathChallenge.
+func (*PathChallenge) PacketType() Type { return TypePathChallenge }
 
 // PathResponse (client → server, sealed) echoes a PathChallenge's Data.
 type PathResponse struct {
@@ -407,18 +438,22 @@ type PathResponse struct {
 func (p *PathResponse) Len() int { return PathLen }
 
 // Append appends the PathResponse to b.
-func (p *PathResponse) Append(b []byte) []byte {
-	return append(p.appendAs(b, TypePathResponse), p.Data[:]...)
-}
+func (p *PathResponse) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypePathResponse)) }
 
-// ParsePathBody decodes the data of a PathChallenge or PathResponse
-// datagram b whose header ParseHeader has already returned as h.
+// AppendBody appends the PathResponse's body, what follows its header, to b.
+func (p *PathResponse) AppendBody(b []byte) []byte { return append(b, p.Data[:]...) }
+
+// PacketType returns TypePathResponse.
+func (*PathResponse) PacketType() Type { return TypePathResponse }
+
+// ParsePathBody decodes the data of a PathChallenge or PathResponse from
+// its body b, what follows its header h.
 func ParsePathBody(h Header, b []byte) ([PathDataLen]byte, error) {
 	var d [PathDataLen]byte
 	if h.Type != TypePathChallenge && h.Type != TypePathResponse {
 		return d, fmt.Errorf("%w: got %v, want a path packet", ErrWrongType, h.Type)
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	copy(d[:], r.bytes(PathDataLen))
 	return d, r.end()
 }
@@ -499,8 +534,10 @@ const (
 // roster entries; it panics if Slots > game.MaxPlayers. Names are written as
 // they are: ones that are not in SanitizeName form are rejected by the
 // receiver.
-func (p *Start) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeStart)
+func (p *Start) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeStart)) }
+
+// AppendBody appends the Start's body, what follows its header, to b.
+func (p *Start) AppendBody(b []byte) []byte {
 	b = append(b, p.Slot, p.Slots, p.Need)
 	b = binary.BigEndian.AppendUint32(b, uint32(p.StartTick))
 	b = binary.BigEndian.AppendUint32(b, uint32(p.ServerTick))
@@ -525,6 +562,9 @@ func (p *Start) Append(b []byte) []byte {
 	return b
 }
 
+// PacketType returns TypeStart.
+func (*Start) PacketType() Type { return TypeStart }
+
 // ParseStart decodes a Start. Besides the lengths it checks
 // that Slots is 1..game.MaxPlayers, Slot is below Slots or SpectatorSlot, Need
 // is at most Slots, the maze size is one the game accepts with a cell per
@@ -535,16 +575,16 @@ func ParseStart(b []byte) (Start, error) {
 	if err != nil {
 		return Start{}, err
 	}
-	return ParseStartBody(h, b)
+	return ParseStartBody(h, b[HeaderLen:])
 }
 
-// ParseStartBody decodes the rest of a Start datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseStartBody decodes the body b of a Start, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseStartBody(h Header, b []byte) (Start, error) {
 	if err := h.want(TypeStart); err != nil {
 		return Start{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Start{Header: h}
 	p.Slot, p.Slots, p.Need = r.u8(), r.u8(), r.u8()
 	p.StartTick = game.Tick(r.u32())
@@ -620,9 +660,13 @@ type Leave struct {
 func (p *Leave) Len() int { return HeaderLen + 1 }
 
 // Append appends the Leave to b.
-func (p *Leave) Append(b []byte) []byte {
-	return append(p.appendAs(b, TypeLeave), byte(p.Reason))
-}
+func (p *Leave) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeLeave)) }
+
+// AppendBody appends the Leave's body, what follows its header, to b.
+func (p *Leave) AppendBody(b []byte) []byte { return append(b, byte(p.Reason)) }
+
+// PacketType returns TypeLeave.
+func (*Leave) PacketType() Type { return TypeLeave }
 
 // ParseLeave decodes a Leave; an unknown reason is ErrReason.
 func ParseLeave(b []byte) (Leave, error) {
@@ -630,16 +674,16 @@ func ParseLeave(b []byte) (Leave, error) {
 	if err != nil {
 		return Leave{}, err
 	}
-	return ParseLeaveBody(h, b)
+	return ParseLeaveBody(h, b[HeaderLen:])
 }
 
-// ParseLeaveBody decodes the rest of a Leave datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseLeaveBody decodes the body b of a Leave, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseLeaveBody(h Header, b []byte) (Leave, error) {
 	if err := h.want(TypeLeave); err != nil {
 		return Leave{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Leave{Header: h, Reason: LeaveReason(r.u8())}
 	if err := r.end(); err != nil {
 		return Leave{}, err
@@ -663,9 +707,13 @@ type Reject struct {
 func (p *Reject) Len() int { return HeaderLen + 1 }
 
 // Append appends the Reject to b.
-func (p *Reject) Append(b []byte) []byte {
-	return append(p.appendAs(b, TypeReject), byte(p.Reason))
-}
+func (p *Reject) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeReject)) }
+
+// AppendBody appends the Reject's body, what follows its header, to b.
+func (p *Reject) AppendBody(b []byte) []byte { return append(b, byte(p.Reason)) }
+
+// PacketType returns TypeReject.
+func (*Reject) PacketType() Type { return TypeReject }
 
 // ParseReject decodes a Reject; an unknown reason is ErrReason.
 func ParseReject(b []byte) (Reject, error) {
@@ -673,16 +721,16 @@ func ParseReject(b []byte) (Reject, error) {
 	if err != nil {
 		return Reject{}, err
 	}
-	return ParseRejectBody(h, b)
+	return ParseRejectBody(h, b[HeaderLen:])
 }
 
-// ParseRejectBody decodes the rest of a Reject datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseRejectBody decodes the body b of a Reject, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseRejectBody(h Header, b []byte) (Reject, error) {
 	if err := h.want(TypeReject); err != nil {
 		return Reject{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Reject{Header: h, Reason: RejectReason(r.u8())}
 	if err := r.end(); err != nil {
 		return Reject{}, err

@@ -105,13 +105,12 @@ const typeUnassigned Type = 8
 // Header is the clear header (PROTOCOL.md §3.1). On the wire it opens only
 // the handshake's datagrams and the room list's: Hello, Challenge, Join,
 // Accept, a clear Reject, ListRooms and RoomList. It is also the in-memory
-// form of every sealed packet: a sender appends the packet's clear
-// datagram, this header first, and seals it (Sealer.SealPacket), which
-// drops the header for a SealedHeader and an epoch; a receiver opens a
-// sealed datagram (Opener.Open, SplitSealedBody) and rebuilds this header
-// from its connection, epoch and packet number (AppendClear), so every
-// packet has one codec whichever way it travels. Magic and Version are
-// implicit: Append writes them and ParseHeader checks them.
+// header of every sealed packet: a sender fills it in (a Start's Match is
+// the one field that travels) and Sealer.AppendPacket replaces it by a
+// SealedHeader and an epoch; a receiver fills it in from the connection,
+// the epoch and the packet number after Opener.Open, and hands it to the
+// packet's ParseXBody with the body. Magic and Version are implicit:
+// Append writes them and ParseHeader checks them.
 type Header struct {
 	// Type is the packet type. The Append method of a packet writes its own
 	// type, whatever this field holds; Parse sets it.
@@ -130,7 +129,7 @@ type Header struct {
 	Player uint8
 	// Seq is, in a sealed packet's clear form, the packet number of its
 	// sealed datagram: the sender's count of the datagrams it sealed on
-	// the connection, from 1 (SealPacket numbers the datagram itself,
+	// the connection, from 1 (AppendPacket numbers the datagram itself,
 	// whatever Seq holds). Receivers use it to measure loss. In a clear
 	// datagram a client counts its datagrams from 1, and the server's
 	// replies carry 0 (PROTOCOL.md §3.1).

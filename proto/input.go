@@ -33,8 +33,10 @@ func (p *Input) Len() int { return inputFixedLen + 3*int(p.N) }
 // tick; the ticks of the others are implied (see Validate). It panics if N
 // > MaxInputs. Invalid moves or buttons are written as they are and the
 // receiver rejects them.
-func (p *Input) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeInput)
+func (p *Input) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeInput)) }
+
+// AppendBody appends the Input's body, what follows its header, to b.
+func (p *Input) AppendBody(b []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, p.ClientTime)
 	b = append(b, p.N)
 	b = binary.BigEndian.AppendUint32(b, uint32(p.Inputs[0].Tick))
@@ -43,6 +45,9 @@ func (p *Input) Append(b []byte) []byte {
 	}
 	return b
 }
+
+// PacketType returns TypeInput.
+func (*Input) PacketType() Type { return TypeInput }
 
 // Validate reports whether p can be sent as it is: N in 1..MaxInputs
 // (ErrTooManyInputs), Inputs[:N] for consecutive ascending ticks
@@ -83,16 +88,16 @@ func ParseInput(b []byte) (Input, error) {
 	if err != nil {
 		return Input{}, err
 	}
-	return ParseInputBody(h, b)
+	return ParseInputBody(h, b[HeaderLen:])
 }
 
-// ParseInputBody decodes the rest of a Input datagram b whose header ParseHeader
-// has already returned as h, so a receiver parses each header once.
+// ParseInputBody decodes the body b of an Input, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseInputBody(h Header, b []byte) (Input, error) {
 	if err := h.want(TypeInput); err != nil {
 		return Input{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := Input{Header: h}
 	p.ClientTime = r.u16()
 	p.N = r.u8()

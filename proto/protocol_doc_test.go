@@ -443,9 +443,23 @@ func readSealedExamples(t *testing.T) []docSealedExample {
 // PROTOCOL.md §3.2 with the values the document gives (the key and
 // connection of the handshake vector, §4.12, the direction, the packet
 // number, the epoch) and requires the sealed datagram it shows, the nonce
-// and the plaintext it states; then opens that datagram and requires the
-// clear form rebuilt from it to be the clear example. (Python's
+// and the plaintext it states; then opens that datagram and requires its
+// body to be the clear example's. (Python's
 // cryptography package gives the same sealed bytes.)
+// parseClearExample parses a clear example into its packet, by its type.
+func parseClearExample(b []byte) (Packet, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range codecCases() {
+		if c.pkt.PacketType() == h.Type {
+			return c.parse(b)
+		}
+	}
+	return nil, fmt.Errorf("no parser for %v", h.Type)
+}
+
 func TestDocSealedExamples(t *testing.T) {
 	vec := readHandshakeVector(t)
 	clear := map[string][]byte{}
@@ -513,9 +527,14 @@ func TestDocSealedExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.next = pn - 1
-		got, err := s.SealPacket(bytes.Clone(c), epoch)
+		p, err := parseClearExample(c)
 		if err != nil {
-			t.Errorf("%s: SealPacket: %v", at, err)
+			t.Errorf("%s: the clear example does not parse: %v", at, err)
+			continue
+		}
+		got, err := s.AppendPacket(nil, p, epoch)
+		if err != nil {
+			t.Errorf("%s: AppendPacket: %v", at, err)
 			continue
 		}
 		if !bytes.Equal(got, ex.sealed) {
@@ -538,9 +557,8 @@ func TestDocSealedExamples(t *testing.T) {
 		if err != nil || gotEpoch != epoch || (h.Type == TypeStart && match != h.Match) {
 			t.Errorf("%s: opened epoch %d, match %d, %v", at, gotEpoch, match, err)
 		}
-		rebuilt := AppendClear(nil, Header{Type: sh.Type, Session: h.Session, Match: h.Match, Player: h.Player, Seq: sh.PN}, rest)
-		if !bytes.Equal(rebuilt, c) {
-			t.Errorf("%s: rebuilt\n %x\nwant the clear example\n %x", at, rebuilt, c)
+		if !bytes.Equal(rest, c[HeaderLen:]) {
+			t.Errorf("%s: opened body\n %x\nwant the clear example's\n %x", at, rest, c[HeaderLen:])
 		}
 	}
 }

@@ -29,12 +29,17 @@ const ListRoomsLen = HeaderLen + CookieLen + 1 + 4
 func (p *ListRooms) Len() int { return ListRoomsLen }
 
 // Append appends the ListRooms to b.
-func (p *ListRooms) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeListRooms)
+func (p *ListRooms) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeListRooms)) }
+
+// AppendBody appends the ListRooms's body, what follows its header, to b.
+func (p *ListRooms) AppendBody(b []byte) []byte {
 	b = append(b, p.Cookie[:]...)
 	b = append(b, p.Offset)
 	return binary.BigEndian.AppendUint32(b, p.ClientTime)
 }
+
+// PacketType returns TypeListRooms.
+func (*ListRooms) PacketType() Type { return TypeListRooms }
 
 // ParseListRooms decodes a ListRooms.
 func ParseListRooms(b []byte) (ListRooms, error) {
@@ -42,16 +47,16 @@ func ParseListRooms(b []byte) (ListRooms, error) {
 	if err != nil {
 		return ListRooms{}, err
 	}
-	return ParseListRoomsBody(h, b)
+	return ParseListRoomsBody(h, b[HeaderLen:])
 }
 
-// ParseListRoomsBody decodes the rest of a ListRooms datagram b whose
-// header ParseHeader has already returned as h.
+// ParseListRoomsBody decodes the body b of a ListRooms, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseListRoomsBody(h Header, b []byte) (ListRooms, error) {
 	if err := h.want(TypeListRooms); err != nil {
 		return ListRooms{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := ListRooms{Header: h}
 	copy(p.Cookie[:], r.bytes(CookieLen))
 	p.Offset = r.u8()
@@ -128,8 +133,10 @@ func (p *RoomList) Fits(e *RoomEntry) bool {
 
 // Append appends the RoomList to b. Names are written as they are: ones
 // not in SanitizeName form are rejected by the receiver.
-func (p *RoomList) Append(b []byte) []byte {
-	b = p.appendAs(b, TypeRoomList)
+func (p *RoomList) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeRoomList)) }
+
+// AppendBody appends the RoomList's body, what follows its header, to b.
+func (p *RoomList) AppendBody(b []byte) []byte {
 	b = binary.BigEndian.AppendUint32(b, p.ClientTime)
 	b = binary.BigEndian.AppendUint16(b, p.Total)
 	b = append(b, p.Offset, byte(len(p.Rooms)))
@@ -150,6 +157,9 @@ func (p *RoomList) Append(b []byte) []byte {
 	return b
 }
 
+// PacketType returns TypeRoomList.
+func (*RoomList) PacketType() Type { return TypeRoomList }
+
 // ParseRoomList decodes a RoomList. Besides the lengths it checks that
 // names are in SanitizeName form (ErrName), flags are defined (ErrFlags),
 // and that players ≤ seats ≤ 8, bots ≤ players and the state is known
@@ -159,16 +169,16 @@ func ParseRoomList(b []byte) (RoomList, error) {
 	if err != nil {
 		return RoomList{}, err
 	}
-	return ParseRoomListBody(h, b)
+	return ParseRoomListBody(h, b[HeaderLen:])
 }
 
-// ParseRoomListBody decodes the rest of a RoomList datagram b whose header
-// ParseHeader has already returned as h.
+// ParseRoomListBody decodes the body b of a RoomList, what follows its header h:
+// the rest of a clear datagram, or the opened body of a sealed one.
 func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 	if err := h.want(TypeRoomList); err != nil {
 		return RoomList{}, err
 	}
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	p := RoomList{Header: h}
 	p.ClientTime = r.u32()
 	p.Total = r.u16()
@@ -178,7 +188,7 @@ func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 		return RoomList{}, ErrShort
 	}
 	if n > 0 {
-		p.Rooms = make([]RoomEntry, 0, min(n, (len(b)-roomListFixedLen)/roomEntryFixedLen+1))
+		p.Rooms = make([]RoomEntry, 0, min(n, (len(b)+HeaderLen-roomListFixedLen)/roomEntryFixedLen+1))
 	}
 	for i := 0; i < n; i++ {
 		var e RoomEntry

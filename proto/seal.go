@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"slices"
 
 	"golang.org/x/crypto/chacha20poly1305"
 )
@@ -345,39 +346,43 @@ func SealedPrefixLen(t Type) int {
 	return 1
 }
 
-// SealPacket turns the clear datagram b (as a packet's Append writes it:
-// header and body) into its sealed form, in place when b has the spare
-// capacity, under the next packet number and with epoch standing for its
-// match and player. It returns the sealed datagram.
-func (s *Sealer) SealPacket(b []byte, epoch uint8) ([]byte, error) {
-	if len(b) < HeaderLen {
-		return b, ErrSealedShort
-	}
-	t := Type(b[3])
-	match := binary.BigEndian.Uint32(b[12:16])
-	prefix := SealedPrefixLen(t)
-	n := prefix + len(b) - HeaderLen
-	if n > MaxSealedBody {
-		return b, ErrSealedBody
-	}
+// Packet is a packet as the sealed layer carries it: its type, its
+// header (which the sealed form replaces by the connection, the packet
+// number and the epoch) and its body. Every packet type of this package
+// is one.
+type Packet interface {
+	PacketType() Type
+	Head() *Header
+	AppendBody([]byte) []byte
+}
+
+// AppendPacket appends to dst the sealed datagram of pkt under the next
+// packet number: the sealed header, the prefix (epoch, standing for the
+// packet's match and player, and for a Start the match id from pkt's
+// header), pkt's body, all sealed in place, and the tag. pkt's header
+// fields other than a Start's Match are not sent. It does not allocate
+// when dst has SealOverhead+5 bytes of room beyond the body. On an error
+// dst is returned as it was.
+func (s *Sealer) AppendPacket(dst []byte, pkt Packet, epoch uint8) ([]byte, error) {
 	if s.next == ^uint32(0) {
-		return b, ErrPNExhausted
+		return dst, ErrPNExhausted
 	}
-	if need := SealedHeaderLen + n + SealTagLen; cap(b) < need {
-		nb := make([]byte, len(b), need)
-		copy(nb, b)
-		b = nb
+	t := pkt.PacketType()
+	start := len(dst)
+	dst = appendSealedHeader(dst, SealedHeader{Type: t, Conn: s.conn, PN: s.next + 1})
+	body := len(dst)
+	dst = append(dst, epoch)
+	if t == TypeStart {
+		dst = binary.BigEndian.AppendUint32(dst, pkt.Head().Match)
+	}
+	dst = pkt.AppendBody(dst)
+	if len(dst)-body > MaxSealedBody {
+		return dst[:start], ErrSealedBody
 	}
 	s.next++
-	copy(b[SealedHeaderLen+prefix:], b[HeaderLen:]) // the body moves left: the new prefix is shorter
-	appendSealedHeader(b[:0], SealedHeader{Type: t, Conn: s.conn, PN: s.next})
-	b[SealedHeaderLen] = epoch
-	if t == TypeStart {
-		binary.BigEndian.PutUint32(b[SealedHeaderLen+1:], match)
-	}
-	p := b[SealedHeaderLen : SealedHeaderLen+n]
-	out := s.aead.Seal(p[:0], s.nonce.set(s.dir, s.next), p, b[:SealedHeaderLen])
-	return b[:SealedHeaderLen+len(out)], nil
+	dst = slices.Grow(dst, SealTagLen)
+	out := s.aead.Seal(dst[body:body], s.nonce.set(s.dir, s.next), dst[body:], dst[start:body])
+	return dst[:body+len(out)], nil
 }
 
 // SplitSealedBody reads the prefix of an opened body of type t: the
@@ -390,13 +395,6 @@ func SplitSealedBody(t Type, body []byte) (epoch uint8, match uint32, rest []byt
 		return body[0], binary.BigEndian.Uint32(body[1:5]), body[5:], nil
 	}
 	return body[0], 0, body[1:], nil
-}
-
-// AppendClear appends the clear datagram a sealed packet stands for: the
-// header h (h.Type as it is) and rest, the body SplitSealedBody returned.
-// The packet's own Parse function then decodes it.
-func AppendClear(dst []byte, h Header, rest []byte) []byte {
-	return append(h.AppendHeader(dst), rest...)
 }
 
 // resumeContext separates reconnect proofs from any other use of a resume

@@ -28,7 +28,9 @@ const (
 	// stateFixedLen is the header, AckInfo with hash, and the snapshot
 	// fields before the tanks: rng u64, slots u8, bullets u8, round 16,
 	// rounds to win u8.
-	stateFixedLen = HeaderLen + ackInfoLen + 8 + 1 + 1 + 16 + 1
+	stateFixedLen = HeaderLen + stateBodyLen
+	// stateBodyLen is the same without the header.
+	stateBodyLen = ackInfoLen + 8 + 1 + 1 + 16 + 1
 	// TankLen is the encoded size of one tank in a State, not counting
 	// its stats.
 	TankLen = 12
@@ -81,9 +83,11 @@ const (
 // Slots > game.MaxPlayers or NumBullets > game.MaxBullets, and writes other
 // out-of-range values truncated to their wire widths, which the receiver
 // rejects or misreads. It does not allocate when b has room for Len bytes.
-func (p *State) Append(b []byte) []byte {
+func (p *State) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeState)) }
+
+// AppendBody appends the State's body, what follows its header, to b.
+func (p *State) AppendBody(b []byte) []byte {
 	s := &p.Snapshot
-	b = p.appendAs(b, TypeState)
 	b = appendAckInfo(b, &p.AckInfo, s.Tick, p.Hash)
 	b = binary.BigEndian.AppendUint64(b, s.RNG)
 	b = append(b, s.Slots, s.NumBullets)
@@ -127,6 +131,9 @@ func (p *State) Append(b []byte) []byte {
 	return b
 }
 
+// PacketType returns TypeState.
+func (*State) PacketType() Type { return TypeState }
+
 // Errors for counts that would overflow the snapshot's arrays; both fail
 // Validate too.
 var (
@@ -145,20 +152,21 @@ func ParseState(b []byte, dst *State) error {
 	if err != nil {
 		return err
 	}
-	return ParseStateBody(h, b, dst)
+	return ParseStateBody(h, b[HeaderLen:], dst)
 }
 
-// ParseStateBody decodes the rest of a State datagram b whose header
-// ParseHeader has already returned as h, like ParseState.
+// ParseStateBody decodes the body b of a State, what follows its header h
+// (the rest of a clear datagram, or the opened body of a sealed one), like
+// ParseState.
 func ParseStateBody(h Header, b []byte, dst *State) error {
 	if err := h.want(TypeState); err != nil {
 		return err
 	}
-	if len(b) < stateFixedLen {
+	if len(b) < stateBodyLen {
 		return ErrShort
 	}
 	dst.Header = h
-	r := reader{b: b, off: HeaderLen}
+	r := reader{b: b}
 	s := &dst.Snapshot
 	dst.Hash = readAckInfo(&r, &dst.AckInfo)
 	s.Tick = dst.ServerTick
@@ -172,7 +180,7 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 	}
 	// The tanks' lengths depend on their seated flags: walk them for the
 	// exact length before decoding anything.
-	off := stateFixedLen
+	off := stateBodyLen
 	for range s.Slots {
 		if len(b) < off+TankLen {
 			return ErrShort
@@ -196,11 +204,11 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 	rd.MazeSeed = r.u64()
 	rd.MazeW, rd.MazeH = r.u8(), r.u8()
 	s.RoundsToWin = r.u8()
-	if r.short || r.off != stateFixedLen {
+	if r.short || r.off != stateBodyLen {
 		return ErrShort
 	}
 	// The length is exact from here on, so the loops index b directly.
-	off = stateFixedLen
+	off = stateBodyLen
 	for i := range s.Tanks[:s.Slots] {
 		t, q := &s.Tanks[i], b[off:off+TankLen:off+TankLen]
 		off += TankLen

@@ -393,7 +393,7 @@ func TestDecodeDoesNotAllocate(t *testing.T) {
 			}
 		}},
 		{"ParsePathBody", func() {
-			if _, err := ParsePathBody(pathHeader, path); err != nil {
+			if _, err := ParsePathBody(pathHeader, path[HeaderLen:]); err != nil {
 				panic(err)
 			}
 		}},

@@ -1,0 +1,108 @@
+package netcode
+
+import (
+	"net/netip"
+	"time"
+
+	"ttytanks/proto"
+)
+
+// The clear side of the server: the datagrams that come before a
+// connection (Hello, Join), the room list (ListRooms), and anything else
+// in the clear, which after the handshake is never genuine.
+
+// onClear handles a clear datagram with header h and body b.
+func (s *Server) onClear(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	if h.Session == 0 {
+		s.drop(DropMalformed) // session ids are never zero
+		return
+	}
+	switch h.Type {
+	case proto.TypeHello, proto.TypeJoin, proto.TypeListRooms:
+		if s.adm.isBanned(from.Addr()) {
+			s.drop(DropBanned)
+			return
+		}
+		// Unauthenticated requests: rate-limited per source before any
+		// crypto work, in a table of fixed size.
+		if !s.adm.allow(from, now) {
+			s.drop(DropRateLimited)
+			return
+		}
+		switch h.Type {
+		case proto.TypeHello:
+			s.onHello(now, from, h, b)
+		case proto.TypeJoin:
+			s.onJoin(now, from, h, b)
+		default:
+			s.onListRooms(now, from, h, b)
+		}
+	default:
+		if h.Type.Sealed() {
+			s.drop(DropClear) // a session's packet must come sealed
+			return
+		}
+		s.drop(DropUnexpected)
+	}
+}
+
+// onHello answers a Hello with a Challenge: a stateless cookie.
+func (s *Server) onHello(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	if _, err := proto.ParseHelloBody(h, b); err != nil {
+		s.drop(dropReasonFor(err))
+		return
+	}
+	s.out.clear(from, &proto.Challenge{Header: proto.Header{Session: h.Session}, Cookie: s.adm.cookie(from, h.Session, now)})
+}
+
+// onJoin answers a Join whose cookie is valid with the Accept of its
+// connection (conns.go); a bad cookie gets a clear Reject, as do the
+// connection limits.
+func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	j, err := proto.ParseJoinBody(h, b)
+	if err != nil {
+		s.drop(dropReasonFor(err))
+		return
+	}
+	rtt, err := s.adm.verify(j.Cookie, from, j.Session, now)
+	if err != nil {
+		s.drop(DropBadCookie)
+		s.rejectClear(from, j.Session, proto.RejectBadCookie)
+		return
+	}
+	exempt := s.adm.isTrusted(from.Addr()) || MemPrefix.Contains(from.Addr().Unmap())
+	a, no := s.conns.accept(now, from, &j, rtt, exempt, s.adm.random)
+	if a == nil {
+		s.drop(no.drop)
+		if no.reply != 0 {
+			s.rejectClear(from, j.Session, no.reply)
+		}
+		return
+	}
+	s.out.clear(from, a)
+}
+
+// onListRooms answers a ListRooms whose cookie is good with one page of
+// the public rooms.
+func (s *Server) onListRooms(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+	q, err := proto.ParseListRoomsBody(h, b)
+	if err != nil {
+		s.drop(dropReasonFor(err))
+		return
+	}
+	if _, err := s.adm.verify(q.Cookie, from, q.Session, now); err != nil {
+		s.drop(DropBadCookie)
+		s.rejectClear(from, q.Session, proto.RejectBadCookie) // no connection: a sealed Reject would be dropped unsent
+		return
+	}
+	page := proto.RoomList{Header: proto.Header{Session: q.Session}, ClientTime: q.ClientTime, Offset: q.Offset}
+	s.rooms.page(&page)
+	s.out.clear(from, &page)
+}
+
+// rejectClear answers a Join, a ListRooms, or a datagram of another
+// version, with a Reject in the clear: there is no connection to seal it
+// for.
+func (s *Server) rejectClear(to netip.AddrPort, session uint64, r proto.RejectReason) {
+	s.out.clear(to, &proto.Reject{Header: proto.Header{Session: session}, Reason: r})
+}

@@ -1,0 +1,136 @@
+package netcode
+
+import (
+	"net/netip"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/proto"
+)
+
+// What a room shows of itself: to the room table (its keys, its places),
+// to the lobby (its line in the room list) and to the operator (its
+// figures).
+
+// keys returns the name and join code ("" if public) the table finds r
+// by.
+func (r *room) keys() (name, code string) { return r.name, r.code }
+
+// matchID returns the id of r's current match.
+func (r *room) matchID() uint32 { return r.match.matchID() }
+
+// listed reports whether r is in the public room list.
+func (r *room) listed() bool { return !r.private }
+
+// humans returns how many seats network players hold.
+func (r *room) humans() int { return r.seats.humans() }
+
+// freeSeats returns how many seats are free.
+func (r *room) freeSeats() int { return r.seats.free() }
+
+// taken returns how many seats are taken, bots' included.
+func (r *room) taken() int { return r.cfg.Players - r.seats.free() }
+
+// place returns the seat or spectator place of connection conn at addr.
+func (r *room) place(addr netip.AddrPort, conn uint32) (*seat, *spectator) {
+	return r.seats.byConn(addr, conn)
+}
+
+// placeOf returns the place a reconnect token holds (a spectator's when
+// spectate).
+func (r *room) placeOf(tok *proto.Token, spectate bool, now time.Time) (*seat, *spectator) {
+	if spectate {
+		return nil, r.seats.spectatorByToken(tok)
+	}
+	return r.seats.byToken(tok, now), nil
+}
+
+// countFrom counts the seats and spectator places peers whose origin is
+// ip hold in r.
+func (r *room) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
+	return r.seats.countFrom(ip, origin)
+}
+
+// moveLink moves the place of connection conn from the address from to
+// to.
+func (r *room) moveLink(from, to netip.AddrPort, conn uint32) { r.seats.moveLink(from, to, conn) }
+
+// info returns r's line in the lobby.
+func (r *room) info() RoomInfo {
+	in := RoomInfo{Name: r.name, Private: r.private, Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
+		Players: r.cfg.Players - r.seats.free(), RoundsToWin: r.cfg.Rounds}
+	for i := 0; i < r.cfg.Players; i++ {
+		if r.seats.at(i).state == seatBot {
+			in.Bots++
+		}
+	}
+	switch {
+	case !r.match.live():
+		in.State = RoomWaiting
+	case r.match.counting():
+		in.State = RoomCountdown
+	case r.over():
+		in.State = RoomResults
+	default:
+		in.State = RoomPlaying
+	}
+	if w := r.match.current(); w != nil {
+		snap := w.State()
+		in.Round = int(snap.Round.Number)
+		for i := 0; i < int(snap.Slots); i++ {
+			if sc := int(snap.Tanks[i].Score); sc > in.LeaderScore {
+				in.Leader, in.LeaderScore = r.seats.at(i).name, sc
+			}
+		}
+	}
+	return in
+}
+
+// entry returns r's line in a RoomList.
+func (r *room) entry() proto.RoomEntry {
+	in := r.info()
+	return proto.RoomEntry{Name: in.Name, Private: in.Private, Players: uint8(in.Players), Seats: uint8(in.Seats),
+		Bots: uint8(in.Bots), Spectators: uint8(min(in.Spectators, 255)), State: uint8(in.State), Round: uint16(in.Round),
+		RoundsToWin: uint8(in.RoundsToWin), Leader: proto.SanitizeName(in.Leader), LeaderScore: uint16(in.LeaderScore)}
+}
+
+// stats returns r's figures. now is the driver's clock, for the step
+// quantiles, which are computed at most once a second (Stats may be asked
+// far more often).
+func (r *room) stats(now time.Time) RoomStats {
+	rs := RoomStats{RoomInfo: r.info(), Code: r.code, Match: r.match.matchID()}
+	if r.stepQ.at.IsZero() || now.Sub(r.stepQ.at) >= time.Second {
+		r.stepQ.at = now
+		r.stepQ.p50, r.stepQ.p99 = time.Duration(r.stepDur.quantile(0.5)), time.Duration(r.stepDur.quantile(0.99))
+	}
+	rs.TickP50, rs.TickP99 = r.stepQ.p50, r.stepQ.p99
+	if w := r.match.current(); w != nil {
+		rs.Tick = w.Tick()
+	}
+	for j := 0; j < r.cfg.Players; j++ {
+		if p := r.seats.at(j); p.state != seatFree {
+			rs.Players = append(rs.Players, r.playerStats(p))
+		}
+	}
+	return rs
+}
+
+// stepped records how long one of r's steps took.
+func (r *room) stepped(d time.Duration) { r.stepDur.add(float64(d)) }
+
+// live reports whether r's match has begun.
+func (r *room) live() bool { return r.match.live() }
+
+// world returns r's authoritative world (nil in the lobby).
+func (r *room) world() *game.World { return r.match.current() }
+
+// playerStats returns the figures of a taken seat.
+func (r *room) playerStats(p *seat) PlayerStats {
+	ps := PlayerStats{Slot: p.slot, Name: p.name, Bot: p.state == seatBot, Connected: p.state != seatLost,
+		MarginMs: p.in.marginMs(), Score: r.match.score(p.slot), Room: r.name}
+	ps.RealTicks, ps.HeldTicks, ps.NeutralTicks, ps.LateInputs = p.in.counts()
+	if p.human() {
+		ps.Addr, ps.SSHFrom = p.addr.String(), r.h.sshFrom(p.addr)
+	}
+	return ps
+}
