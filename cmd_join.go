@@ -26,6 +26,7 @@ import (
 	"ttytanks/game/bot"
 	"ttytanks/known"
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 	"ttytanks/tui"
 )
@@ -273,7 +274,7 @@ func botInput(seed uint64, l bot.Level) func(w *game.World, slot int) game.Input
 // startClient opens a UDP socket and starts a client session on it; with
 // a botLevel, that bot plays for the player.
 func startClient(target netip.AddrPort, name string, botLevel *bot.Level, room netcode.RoomRequest, sim simFlags) (*netcode.ClientDriver, error) {
-	ct, err := netcode.ListenUDP(":0")
+	ct, err := transport.ListenUDP(":0")
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +339,7 @@ func openGameScreen(bot bool, stderr io.Writer) (tcell.Screen, error) {
 // runLobbyUI shows the server's lobby and plays in the rooms the player
 // picks, until the player quits; it returns the exit code.
 func runLobbyUI(ctx context.Context, target netip.AddrPort, name string, botLevel *bot.Level, uf uiFlags, sim simFlags, share string, stderr io.Writer) int {
-	lt, err := netcode.ListenUDP(":0")
+	lt, err := transport.ListenUDP(":0")
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

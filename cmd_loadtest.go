@@ -22,6 +22,7 @@ import (
 	"ttytanks/game"
 	"ttytanks/game/bot"
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -193,7 +194,7 @@ type loadClient struct {
 	mu   sync.Mutex
 	id   int
 	src  netip.Addr
-	t    netcode.Transport
+	t    transport.Transport
 	c    *netcode.Client
 	rng  *rand.Rand
 	held game.Input
@@ -666,7 +667,7 @@ func openLoadClient(i int, target netip.AddrPort, f *loadFlags) (*loadClient, er
 	if src := loadSource(target, i, f.perAddr); src.IsValid() {
 		bind = netip.AddrPortFrom(src, 0).String()
 	}
-	u, err := netcode.ListenUDP(bind)
+	u, err := transport.ListenUDP(bind)
 	if err != nil {
 		return nil, err
 	}

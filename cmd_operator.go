@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/tui/sshplay"
 )
 
@@ -72,7 +73,7 @@ func operate(sd *netcode.ServerDriver, ssh *sshplay.Server, a operatorAction, nu
 		if err != nil {
 			return fmt.Sprintf("player %d: %v", num, err)
 		}
-		if netcode.MemPrefix.Contains(ap.Addr()) {
+		if transport.MemPrefix.Contains(ap.Addr()) {
 			if ssh == nil || !ssh.BanPlayer(ap) {
 				return fmt.Sprintf("player %d: no SSH player found to ban", num)
 			}

@@ -28,6 +28,7 @@ import (
 	"ttytanks/game/bot"
 	"ttytanks/known"
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/tui"
 	"ttytanks/tui/sshplay"
 )
@@ -165,7 +166,7 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 // start opens the SSH listener for the game server behind mux, with the
 // server's key as its host key; the returned server is serving. It also
 // returns the ssh command players use, for the dashboard.
-func (f *sshFlags) start(mux *netcode.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshplay.Server, share string, err error) {
+func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshplay.Server, share string, err error) {
 	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
 		return nil, "", err
@@ -208,8 +209,8 @@ func newBot(l bot.Level) func(slot int, seed uint64) netcode.InputSource {
 }
 
 // listen opens the server's socket, with the simulator around it if asked.
-func (f *serverFlags) listen() (netcode.Transport, *netcode.UDP, error) {
-	u, err := netcode.ListenUDP(f.addr)
+func (f *serverFlags) listen() (transport.Transport, *transport.UDP, error) {
+	u, err := transport.ListenUDP(f.addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot listen on %s: %w", f.addr, err)
 	}
@@ -288,11 +289,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if !*batchIO {
 		tr = plainIO{tr}
 	}
-	var mux *netcode.MuxTransport
+	var mux *transport.MuxTransport
 	if sf.addr != "" {
 		// One server driver on both the UDP socket and the in-memory
 		// network of the SSH sessions' clients.
-		mux = netcode.NewMuxTransport(tr)
+		mux = transport.NewMuxTransport(tr)
 		tr = mux
 	}
 	// On a terminal the dashboard owns the screen: log lines go to its
@@ -764,4 +765,4 @@ func readServerLoad(file string, since time.Time) (*serverLoad, error) {
 }
 
 // plainIO hides a transport's batch calls (serve --batch-io=false).
-type plainIO struct{ netcode.Transport }
+type plainIO struct{ transport.Transport }

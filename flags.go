@@ -12,7 +12,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
-	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 )
 
 // simFlags are the network-condition simulator flags shared by serve, join,
@@ -46,8 +46,8 @@ func (f *simFlags) changed(fs *pflag.FlagSet) bool {
 	return false
 }
 
-func (f *simFlags) impairment() netcode.Impairment {
-	return netcode.Impairment{Latency: f.latency, Jitter: f.jitter, Loss: float64(f.loss),
+func (f *simFlags) impairment() transport.Impairment {
+	return transport.Impairment{Latency: f.latency, Jitter: f.jitter, Loss: float64(f.loss),
 		Dup: float64(f.dup), Reorder: float64(f.reorder)}
 }
 
@@ -62,16 +62,16 @@ func (f *simFlags) check() error {
 }
 
 // wrap puts the simulator around t when any --sim-* flag is set.
-func (f *simFlags) wrap(t netcode.Transport) netcode.Transport { return f.wrapSeeded(t, f.seed) }
+func (f *simFlags) wrap(t transport.Transport) transport.Transport { return f.wrapSeeded(t, f.seed) }
 
 // wrapSeeded is wrap with a seed of the caller's (a load test gives each
 // client its own).
-func (f *simFlags) wrapSeeded(t netcode.Transport, seed uint64) netcode.Transport {
+func (f *simFlags) wrapSeeded(t transport.Transport, seed uint64) transport.Transport {
 	imp := f.impairment()
 	if !imp.Active() {
 		return t
 	}
-	return netcode.NewSimTransport(t, imp, imp, seed)
+	return transport.NewSimTransport(t, imp, imp, seed)
 }
 
 // percent is a probability given as a percentage ("5%") or a fraction

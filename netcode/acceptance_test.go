@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // Acceptance tests of issue 10 (items 3, 4, 5, 8 and 9 of its
@@ -24,7 +25,7 @@ import (
 // in two; a few blind copies still fail now and then.
 func TestLeaveUnderHeavyLoss(t *testing.T) {
 	const seeds = 20
-	path := Impairment{Latency: 20 * time.Millisecond, Loss: 0.5}
+	path := transport.Impairment{Latency: 20 * time.Millisecond, Loss: 0.5}
 	var worst time.Duration
 	var times []string
 	for seed := uint64(1); seed <= seeds; seed++ {
@@ -81,8 +82,8 @@ func TestLossUpIsHonest(t *testing.T) {
 	for _, tc := range []struct{ loss, dup float64 }{{0.05, 0.05}, {0.25, 0.25}} {
 		t.Run(fmt.Sprintf("loss%.0f_dup%.0f", 100*tc.loss, 100*tc.dup), func(t *testing.T) {
 			const seed = 41
-			up := Impairment{Latency: 20 * time.Millisecond, Loss: tc.loss, Dup: tc.dup}
-			down := Impairment{Latency: 20 * time.Millisecond}
+			up := transport.Impairment{Latency: 20 * time.Millisecond, Loss: tc.loss, Dup: tc.dup}
+			down := transport.Impairment{Latency: 20 * time.Millisecond}
 			n := newSimnet(t, ServerConfig{Players: 1})
 			sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(3, slot, w.Tick()) }},
 				up, down, seed)
@@ -95,7 +96,7 @@ func TestLossUpIsHonest(t *testing.T) {
 
 			// Replay the path's decisions: lost[i] for the i-th datagram
 			// the client sent (1-based, every kind).
-			twin := NewNetsim(up, seed)
+			twin := transport.NewNetsim(up, seed)
 			sent := int(m.DatagramsUp)
 			lost := make([]bool, sent+1)
 			var plan []time.Time
@@ -136,7 +137,7 @@ func TestLossUpIsHonest(t *testing.T) {
 				}
 			}
 			if d := delivered - int(p.recv); d < 0 || d > 3 {
-				t.Fatalf("setup: the twin Netsim says %d Input datagrams were delivered, the server counted %d", delivered, p.recv)
+				t.Fatalf("setup: the twin transport.Netsim says %d Input datagrams were delivered, the server counted %d", delivered, p.recv)
 			}
 			t.Logf("loss %.0f%% + dup %.0f%% up: LossUp %.4f; true loss %.4f over the estimator's window (inputs %d..%d), %.4f over all %d inputs; duplicates dropped as replays %d",
 				100*tc.loss, 100*tc.dup, m.LossUp, window, base, newest, whole, c.link.sent, n.server.Stats().Drops[DropReplay])
@@ -184,7 +185,7 @@ func TestGuessedTicksUnderLoss(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("rtt%v_loss%.0f", 2*tc.oneWay, 100*tc.loss), func(t *testing.T) {
 			const seed = 17
-			path := Impairment{Latency: tc.oneWay, Loss: tc.loss}
+			path := transport.Impairment{Latency: tc.oneWay, Loss: tc.loss}
 			n := newSimnet(t, ServerConfig{Players: 1, Seed: seed})
 			sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(seed, slot, w.Tick()) }},
 				path, path, seed)
@@ -233,7 +234,7 @@ func raceBuild() bool {
 // repeated Hello.
 func TestMatchStartKeepsInputs(t *testing.T) {
 	for _, rtt := range []time.Duration{1000 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond} {
-		path := Impairment{Latency: rtt / 2}
+		path := transport.Impairment{Latency: rtt / 2}
 		n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
 		sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(4, slot, w.Tick()) }},
 			path, path, 8)
@@ -270,7 +271,7 @@ func TestMatchStartKeepsInputs(t *testing.T) {
 func TestMatchStartAtAnyPhase(t *testing.T) {
 	for _, rtt := range []time.Duration{20 * time.Millisecond, 40 * time.Millisecond, 170 * time.Millisecond, 600 * time.Millisecond, time.Second} {
 		for phase := 0; phase < 6; phase++ {
-			path := Impairment{Latency: rtt / 2}
+			path := transport.Impairment{Latency: rtt / 2}
 			n := newSimnet(t, ServerConfig{Players: 1})
 			n.run(time.Duration(3*phase) * time.Millisecond) // where in the server's tick the handshake falls
 			sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(4, slot, w.Tick()) }},
@@ -311,7 +312,7 @@ func TestFaultStaysInMatch(t *testing.T) {
 	var log bytes.Buffer
 	n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, Logger: slog.New(slog.NewTextHandler(&log, nil)),
 		NewBot: func(int, uint64) InputSource { return faultyBot{at: faultAt} }})
-	path := Impairment{Latency: 20 * time.Millisecond}
+	path := transport.Impairment{Latency: 20 * time.Millisecond}
 	first := n.addClient(ClientConfig{Name: "first"}, path, path, 1)
 	if !n.runUntil(3*time.Second, n.playing) {
 		t.Fatal("match did not start")

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -22,6 +23,9 @@ type admission struct {
 	nextL   int
 	trusted []netip.Prefix
 	banned  map[netip.Addr]bool // looked up only, never iterated
+	// sshOrigin tells the address an in-memory peer really comes from
+	// (ServerConfig.Origin); nil: none does.
+	sshOrigin func(netip.AddrPort) (netip.Addr, bool)
 }
 
 // leftMemory is how many recent departures the server remembers to answer
@@ -40,16 +44,43 @@ type departure struct {
 	at     time.Time
 }
 
-func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix) admission {
+func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix, origin func(netip.AddrPort) (netip.Addr, bool)) admission {
 	return admission{jar: proto.NewCookieJar(secret), limit: newLimiter(), entropy: entropy,
-		trusted: append([]netip.Prefix(nil), trusted...), banned: map[netip.Addr]bool{}}
+		trusted: append([]netip.Prefix(nil), trusted...), banned: map[netip.Addr]bool{}, sshOrigin: origin}
+}
+
+// origin returns the address whose per-address limits a peer at addr
+// counts against (limitKey of its IP, or of its SSH client's).
+func (a *admission) origin(addr netip.AddrPort) netip.Addr {
+	if o, ok := a.sshClient(addr); ok {
+		return limitKey(o)
+	}
+	return limitKey(addr.Addr())
+}
+
+// sshFrom returns the address of the SSH client an in-memory peer at addr
+// plays for ("" for any other peer).
+func (a *admission) sshFrom(addr netip.AddrPort) string {
+	if o, ok := a.sshClient(addr); ok {
+		return o.String()
+	}
+	return ""
+}
+
+// sshClient returns the address of the SSH client an in-memory peer at
+// addr plays for.
+func (a *admission) sshClient(addr netip.AddrPort) (netip.Addr, bool) {
+	if a.sshOrigin == nil || !transport.MemPrefix.Contains(addr.Addr().Unmap()) {
+		return netip.Addr{}, false
+	}
+	return a.sshOrigin(addr)
 }
 
 // allow takes a rate-limit token for an unauthenticated request from addr;
 // trusted addresses, and the in-memory peers of the SSH front end (which
 // admits them itself), are not limited.
 func (a *admission) allow(addr netip.AddrPort, now time.Time) bool {
-	return a.isTrusted(addr.Addr()) || MemPrefix.Contains(addr.Addr().Unmap()) || a.limit.allow(addr, now)
+	return a.isTrusted(addr.Addr()) || transport.MemPrefix.Contains(addr.Addr().Unmap()) || a.limit.allow(addr, now)
 }
 
 // limitKey is the address the per-address limits count a peer under: its

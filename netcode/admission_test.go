@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -15,7 +16,7 @@ import (
 
 // addClientAt attaches a client at a chosen address.
 func (n *simnet) addClientAt(cfg ClientConfig, addr string, seed uint64) *simClient {
-	sc := n.addClient(cfg, Impairment{}, Impairment{}, seed)
+	sc := n.addClient(cfg, transport.Impairment{}, transport.Impairment{}, seed)
 	sc.addr = netip.MustParseAddrPort(addr)
 	return sc
 }
@@ -166,12 +167,12 @@ func TestTokensRotate(t *testing.T) {
 // again.
 func TestQuietPeerCostsLittle(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
-	a := n.addClient(ClientConfig{}, Impairment{}, Impairment{}, 1)
+	a := n.addClient(ClientConfig{}, transport.Impairment{}, transport.Impairment{}, 1)
 	if !n.runUntil(3*time.Second, n.playing) {
 		t.Fatal("match did not start")
 	}
-	n.run(time.Second)                    // it has played: a peer that never spoke since its Start is not backed off
-	a.up.Impairment = Impairment{Loss: 1} // its datagrams stop arriving
+	n.run(time.Second)                              // it has played: a peer that never spoke since its Start is not backed off
+	a.up.Impairment = transport.Impairment{Loss: 1} // its datagrams stop arriving
 	n.run(10 * time.Second)
 	// Count what the server sends to a over 5 s of its silence.
 	sent := func(d time.Duration) (st, ak int) {
@@ -198,7 +199,7 @@ func TestQuietPeerCostsLittle(t *testing.T) {
 	if states != 0 || acks > 5*5 {
 		t.Fatalf("to a peer silent for 10 s: %d States and %d Acks in 5 s", states, acks)
 	}
-	a.up.Impairment = Impairment{}
+	a.up.Impairment = transport.Impairment{}
 	if !n.runUntil(2*time.Second, func() bool {
 		st := n.server.room0().seats.at(a.c.Slot())
 		return a.c.Status() == StatusPlaying && st.state == seatHeld && st.addr == a.addr
@@ -283,7 +284,7 @@ func TestFloodSparesTheNeighbour(t *testing.T) {
 	flood := hello.Append(nil)
 	var sent, answered int
 	var seatedAt time.Duration
-	deliver := func(out []Datagram) {
+	deliver := func(out []transport.Datagram) {
 		for _, d := range out {
 			if d.Addr == honest {
 				c.Receive(w.now, srvAddr, d.Data)

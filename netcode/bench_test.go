@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -31,8 +32,8 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 		b.Fatal(err)
 	}
 	fresh := *open // an opener that has opened nothing yet
-	c.sess.conn = clientConn{id: conn, open: open}
-	c.sess.conn.epochs.learn(1, 9, 0)
+	c.hs.conn = clientConn{id: conn, open: open}
+	c.hs.conn.epochs.learn(1, 9, 0)
 	c.tl.adopt(w)
 	base := w.Tick()
 	for k := 0; k < 10; k++ {
@@ -54,8 +55,8 @@ func BenchmarkClientStateReplay10(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.tl.haveAuth = false     // accept the same State again
-		*c.sess.conn.open = fresh // and not as a replay
+		c.tl.haveAuth = false   // accept the same State again
+		*c.hs.conn.open = fresh // and not as a replay
 		c.Receive(simEpoch, c.cfg.Server, pkts[i&1])
 	}
 	b.StopTimer()
@@ -112,7 +113,7 @@ func BenchmarkSimnetSecond(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		n := newSimnet(b, ServerConfig{Players: 2})
 		for k := 0; k < 2; k++ {
-			n.addClient(ClientConfig{}, Impairment{Latency: 30 * time.Millisecond}, Impairment{Latency: 30 * time.Millisecond}, uint64(k))
+			n.addClient(ClientConfig{}, transport.Impairment{Latency: 30 * time.Millisecond}, transport.Impairment{Latency: 30 * time.Millisecond}, uint64(k))
 		}
 		n.run(time.Second)
 	}

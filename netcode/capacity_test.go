@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -88,12 +89,12 @@ func BenchmarkServerCapacity(b *testing.B) {
 // real UDP on 127.0.0.1: the system-call cost a server pays per client per
 // tick, to add to BenchmarkServerCapacity's.
 func BenchmarkUDPLoopback(b *testing.B) {
-	a, err := ListenUDP("127.0.0.1:0")
+	a, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer a.Close()
-	c, err := ListenUDP("127.0.0.1:0")
+	c, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -87,6 +88,7 @@ type Clock interface {
 type Client struct {
 	cfg  ClientConfig
 	sess session
+	hs   handshake
 	tl   timeline
 	sync clockSync
 	link linkStats
@@ -101,10 +103,8 @@ type Client struct {
 	lastCT    uint16 // the ClientTime of the last Input datagram
 	sentAny   bool
 	spectTick int
-	// serverTick is the newest tick the server reported, and when.
-	serverTick     game.Tick
-	serverTickAt   time.Time
-	haveServerTick bool
+	// server is the estimate of the server's clock.
+	server serverTime
 }
 
 // clientCounters are the figures of the prediction the sidebar shows.
@@ -150,7 +150,7 @@ func NewClient(cfg ClientConfig) *Client {
 	if pred == nil {
 		pred = &VelocityPredictor{}
 	}
-	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), tl: newTimeline(cfg.History, pred, cfg.OnPredict, cfg.Light),
+	c := &Client{cfg: cfg, sess: newSession(cfg.Session, cfg.Room), hs: handshake{id: cfg.Session}, tl: newTimeline(cfg.History, pred, cfg.OnPredict, cfg.Light),
 		sync: newClockSync(), link: newLinkStats(), opened: make([]byte, 0, proto.MaxDatagram)}
 	c.out = newOutbox(0, c.sealOut)
 	c.m.replayCost = newWindow(512)
@@ -188,9 +188,9 @@ func (c *Client) Leaving() bool { return c.sess.pendingLeave() }
 // Close ends the session: it returns a Leave for the server, moves to
 // StatusClosed with ErrQuit, and, until the server acknowledges the Leave
 // (Leaving), Advance repeats it.
-func (c *Client) Close() []Datagram {
+func (c *Client) Close() []transport.Datagram {
 	c.out.reset()
-	if l := c.sess.close(c.lastNow); l != nil {
+	if l := c.sess.close(c.lastNow, c.hs.placed); l != nil {
 		c.send(l)
 	}
 	return c.out.datagrams()
@@ -207,7 +207,7 @@ func (c *Client) Deadline() time.Time {
 		return time.Time{}
 	}
 	d := c.lastNow.Add(50 * time.Millisecond) // silence checks
-	if t := c.sess.deadline(); !t.IsZero() && t.Before(d) {
+	if t := c.sess.deadline(c.hs.deadline()); !t.IsZero() && t.Before(d) {
 		d = t
 	}
 	if c.sess.state() == StatusPlaying && c.tl.current() != nil {
@@ -231,10 +231,21 @@ func (c *Client) send(pkt packet) {
 	c.link.sentUp(c.lastNow, n)
 }
 
+// request returns our Request for the connection the handshake made.
+func (c *Client) request() *proto.Request {
+	return c.sess.request(c.cfg.Name, c.cfg.Spectate, c.hs.proof)
+}
+
+// lost starts reconnecting after the server's silence: a new handshake.
+func (c *Client) lost(now time.Time) {
+	c.sess.lost()
+	c.hs.restart(now)
+}
+
 // sealOut is the outbox's seal function: our packets sealed for the
 // server.
 func (c *Client) sealOut(_ uint32, dst []byte, pkt proto.Packet) (netip.AddrPort, []byte, bool) {
-	out, ok := c.sess.seal(dst, pkt)
+	out, ok := c.hs.seal(dst, pkt)
 	return c.cfg.Server, out, ok
 }
 
@@ -249,7 +260,7 @@ func (c *Client) clientTime(now time.Time) uint16 {
 // Advance runs the client up to now: the handshake's retries, the Leave's
 // repeats, or the ticks that are due with in as the local input (its Tick
 // is ignored).
-func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
+func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 	c.out.reset()
 	c.lastNow = now
 	c.clientTime(now)
@@ -264,7 +275,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			c.sess.end(&NoAnswerError{Server: c.cfg.Server, After: c.cfg.ConnectTimeout})
 			return c.out.datagrams()
 		}
-		if p := c.sess.knock(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
+		if p := c.hs.knock(now, c.cfg.Entropy, c.request); p != nil {
 			c.send(p)
 		}
 	case StatusWaiting, StatusReconnecting:
@@ -276,7 +287,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			// The lobby repeats Start four times a second: this much
 			// silence means we lost it (a new address, say). Knock again;
 			// our token takes the seat back.
-			c.sess.lost(now)
+			c.lost(now)
 		}
 		if c.sess.state() == StatusWaiting {
 			// In the lobby nothing else goes up: tell the server we are
@@ -288,13 +299,13 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 		if c.sess.state() == StatusReconnecting {
 			// Knock again: a fresh challenge, then a Join with our token,
 			// resumes the seat (from a new address too).
-			if p := c.sess.knock(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
+			if p := c.hs.knock(now, c.cfg.Entropy, c.request); p != nil {
 				c.send(p)
 			}
 		}
 	case StatusPlaying:
 		if silence > SilenceReconnecting {
-			c.sess.lost(now)
+			c.lost(now)
 			return c.out.datagrams()
 		}
 		if c.tl.current() == nil {
@@ -302,7 +313,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []Datagram {
 			// so with our Join (the server answers it with a Start and
 			// counts it a sign of life; a Start that reached us does not
 			// prove that ours reached it).
-			if p := c.sess.connect(now, c.cfg.Name, c.cfg.Spectate, c.cfg.Entropy); p != nil {
+			if p := c.hs.connect(now, c.cfg.Entropy, c.request); p != nil {
 				c.send(p)
 			}
 			return c.out.datagrams()
@@ -344,11 +355,6 @@ func (c *Client) step(now time.Time, in game.Input) {
 	c.sendInputs(now, t)
 }
 
-// redundancy returns how many inputs each Input datagram carries now.
-func (c *Client) redundancy() int {
-	return min(max(c.cfg.Redundancy, c.sync.needed()), proto.MaxInputs)
-}
-
 func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 	// ClientTime names the datagram in the server's echo, so it must be
 	// unique: in a burst of several ticks within one millisecond, count on.
@@ -360,7 +366,7 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 	p := &c.inPkt // reused: sending an Input allocates nothing
 	*p = proto.Input{Header: c.sess.header(), ClientTime: ct}
 	n := 0
-	for k := c.redundancy() - 1; k >= 0; k-- {
+	for k := c.sync.redundancy(c.cfg.Redundancy) - 1; k >= 0; k-- {
 		t := newest.Add(-int32(k))
 		if in, ok := c.tl.input(t); ok {
 			if n > 0 && p.Inputs[n-1].Tick.Add(1) != t {
@@ -378,7 +384,7 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 // Receive handles one datagram from the address from. Only datagrams
 // from the server's address, with our session, are looked at; the rest are
 // counted and dropped.
-func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
+func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []transport.Datagram {
 	c.out.reset()
 	c.lastNow = now
 	if from != c.cfg.Server {
@@ -409,7 +415,7 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 	// a genuine one, so junk neither keeps a dead session alive nor skews
 	// the loss estimate.
 	switch body := b[proto.HeaderLen:]; {
-	case c.sess.sealing():
+	case c.hs.sealing():
 		c.m.dropped++
 	case h.Type == proto.TypeChallenge:
 		c.onChallenge(now, h, body)
@@ -426,7 +432,7 @@ func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagra
 // onSealed opens a sealed datagram of our connection and handles its
 // clear form.
 func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
-	h, body, err := c.sess.unseal(sh, b, c.opened)
+	h, body, err := c.hs.unseal(sh, b, c.opened)
 	if err != nil {
 		c.m.dropped++
 		if errors.Is(err, proto.ErrOpen) || errors.Is(err, proto.ErrReplay) || errors.Is(err, proto.ErrTooOld) {
@@ -459,13 +465,20 @@ func (c *Client) onAccept(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	ok, _ := c.sess.accepted(&a, c.cfg.TrustKey)
+	if c.sess.state() == StatusClosed {
+		c.m.dropped++
+		return
+	}
+	ok, err := c.hs.accepted(&a, c.sess.lastHeard(), c.cfg.TrustKey)
+	if err != nil {
+		c.sess.end(err)
+	}
 	if !ok {
 		c.m.dropped++
 		return
 	}
 	c.hear(now, 0)
-	c.send(c.sess.request(c.cfg.Name, c.cfg.Spectate))
+	c.send(c.request())
 }
 
 // onPathChallenge answers the server's check of our address.
@@ -488,13 +501,13 @@ func (c *Client) hear(now time.Time, seq uint32) {
 
 func (c *Client) onChallenge(now time.Time, h proto.Header, b []byte) {
 	ch, err := proto.ParseChallengeBody(h, b)
-	if err != nil || !c.sess.challenged(now, ch.Cookie) {
+	if st := c.sess.state(); err != nil || st == StatusClosed || st == StatusWaiting || !c.hs.challenged(now, ch.Cookie) {
 		c.m.dropped++
 		return
 	}
 	c.hear(now, ch.Seq)
-	c.link.sampleRTT(c.sess.handshakeRTT())
-	c.send(c.sess.join(c.cfg.Entropy))
+	c.link.sampleRTT(c.hs.roundTrip())
+	c.send(c.hs.join(c.cfg.Entropy))
 }
 
 func (c *Client) onReject(now time.Time, h proto.Header, b []byte) {
@@ -504,7 +517,9 @@ func (c *Client) onReject(now time.Time, h proto.Header, b []byte) {
 		return
 	}
 	c.hear(now, r.Seq)
-	c.sess.rejected(r.Reason, c.cfg.Spectate, c.tl.current() == nil)
+	if c.sess.rejected(r.Reason, c.cfg.Spectate, c.tl.current() == nil) {
+		c.hs.staleCookie()
+	}
 }
 
 func (c *Client) onLeave(now time.Time, h proto.Header, b []byte) {
@@ -529,20 +544,20 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 		return
 	}
 	c.hear(now, st.Seq)
-	kind, newMatch := c.sess.started(&st, c.tl.current() != nil)
+	kind, newMatch := c.sess.started(&st, c.tl.current() != nil, c.hs.resumeKey())
 	if newMatch {
 		// A new match (or server): nothing of the old one carries over.
 		c.tl.reset()
 		c.sync.reset(0)
 		c.link.reset()
-		c.haveServerTick = false
+		c.server.forget()
 	}
 	if kind != startNew {
 		return
 	}
 	c.tl.reset()
 	c.sync.reset(st.StartTick)
-	c.haveServerTick = false
+	c.server.forget()
 	if st.WorldSeed == 0 || st.ServerTick.After(st.StartTick) {
 		return // joining a running match: the first State builds the world
 	}
@@ -559,23 +574,8 @@ func (c *Client) onStart(now time.Time, h proto.Header, b []byte) {
 	}
 	c.tl.adopt(w)
 	if c.sess.seat() >= 0 {
-		c.sync.place(c.startOffset(&st))
+		c.sync.place(c.sync.startOffset(&st, c.link.rtt()))
 	}
-}
-
-// startOffset returns in how many ticks (a fraction) our clock should
-// step the start tick, so that our input for it reaches the server just
-// in time: negative, we are that far behind already. The server's clock
-// is ServerTick plus the half RTT the Start took, and we lead it by
-// another half RTT plus the clock sync's target margin. The server's step
-// of ServerTick may have come any time within a tick after the Start
-// left: the offset counts it as coming at once, so the first inputs are
-// early rather than late (by less than a tick, which clock sync takes
-// back).
-func (c *Client) startOffset(st *proto.Start) float64 {
-	rtt := c.link.rtt()
-	lead := float64(rtt)/float64(TickDuration) + c.sync.target()/tickMs
-	return float64(int32(st.StartTick-st.ServerTick)) - lead
 }
 
 func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
@@ -584,7 +584,7 @@ func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	if a.Match != c.sess.matchID() || !c.isUs(a.Player) {
+	if a.Match != c.sess.matchID() || !c.sess.addressee(a.Player) {
 		c.m.dropped++
 		return
 	}
@@ -595,19 +595,10 @@ func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
 	}
 }
 
-func (c *Client) isUs(player uint8) bool {
-	if c.sess.seat() < 0 {
-		return player == proto.SpectatorSlot
-	}
-	return int(player) == c.sess.seat()
-}
-
 // noteAck takes the server's report: its tick, RTT echo, arrival margin and
 // receive count.
 func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
-	if !c.haveServerTick || a.ServerTick.After(c.serverTick) {
-		c.serverTick, c.serverTickAt, c.haveServerTick = a.ServerTick, now, true
-	}
+	c.server.reported(a.ServerTick, now)
 	if c.sess.seat() < 0 {
 		c.link.echo(c.clientTime(now), a) // a spectator's RTT, from its keep-alives
 		return
@@ -641,7 +632,7 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	if st.Match != c.sess.matchID() || !c.isUs(st.Player) {
+	if st.Match != c.sess.matchID() || !c.sess.addressee(st.Player) {
 		c.m.dropped++
 		return
 	}
@@ -666,7 +657,7 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		}
 		return
 	}
-	if c.implausible(now, auth.Tick) {
+	if c.server.implausible(now, auth.Tick) {
 		c.m.dropped++ // far beyond the server's clock as we know it: forged
 		return
 	}
@@ -700,23 +691,8 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.replayMax = max(c.m.replayMax, r.replayed)
 		c.m.replayCostLast = cost
 		c.m.replayCost.add(float64(cost))
-		c.m.replaySpark.w.add(float64(cost) / float64(time.Microsecond))
+		c.m.replaySpark.add(float64(cost) / float64(time.Microsecond))
 	}
-}
-
-// maxStateAhead is how far, in ticks, a State may be ahead of the server's
-// clock as the client estimates it (its newest report, advanced by the time
-// since): 2 s, far more than any RTT estimate can be off.
-const maxStateAhead = 120
-
-// implausible reports whether a State for tick ta is too far ahead of the
-// server to be genuine. Before any report the client cannot tell.
-func (c *Client) implausible(now time.Time, ta game.Tick) bool {
-	if !c.haveServerTick {
-		return false
-	}
-	est := c.serverTick.Add(int32(now.Sub(c.serverTickAt)/TickDuration) + maxStateAhead)
-	return ta.After(est)
 }
 
 // SnapshotAt returns the client's snapshot for tick t (its latest

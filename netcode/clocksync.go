@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/proto"
 )
 
 // Clock sync. The client must run ahead of the server by about half the RTT
@@ -176,3 +177,21 @@ func (c *clockSync) until(now time.Time) time.Duration { return c.clock.Until(no
 
 // needed returns how many copies of each input must arrive in time.
 func (c *clockSync) needed() int { return c.copies }
+
+// startOffset returns in how many ticks (a fraction) our clock should
+// step the start tick of st, at the round trip rtt, so that our input for it reaches the server just
+// in time: negative, we are that far behind already. The server's clock
+// is ServerTick plus the half RTT the Start took, and we lead it by
+// another half RTT plus the clock sync's target margin. The server's step
+// of ServerTick may have come any time within a tick after the Start
+// left: the offset counts it as coming at once, so the first inputs are
+// early rather than late (by less than a tick, which clock sync takes
+// back).
+func (c *clockSync) startOffset(st *proto.Start, rtt time.Duration) float64 {
+	lead := float64(rtt)/float64(TickDuration) + c.target()/tickMs
+	return float64(int32(st.StartTick-st.ServerTick)) - lead
+}
+
+// redundancy returns how many inputs each Input datagram carries now: at
+// least least, more when loss calls for it, at most proto.MaxInputs.
+func (c *clockSync) redundancy(least int) int { return min(max(least, c.needed()), proto.MaxInputs) }

@@ -199,10 +199,10 @@ func (c *conn) header(t proto.Type, pn uint32, ep uint8) proto.Header {
 // stale reports whether the sweep at now forgets c: it never got a
 // place, or has been silent too long, or holds no place (holds tells)
 // and is quiet.
-func (c *conn) stale(now time.Time, holds func(*conn) bool) bool {
+func (c *conn) stale(now time.Time, holds func(netip.AddrPort, uint32) bool) bool {
 	silent := now.Sub(c.heard)
 	return (!c.placed && now.Sub(c.made) > connUnplacedFor) || silent > connSilentFor ||
-		(silent > connIdleFor && (!c.placed || !holds(c)))
+		(silent > connIdleFor && (!c.placed || !holds(c.path, c.cid)))
 }
 
 // sampled reports whether the sweep at now should ask whether c, placed

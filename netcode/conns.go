@@ -183,8 +183,9 @@ func (t *connTable) seal(id uint32, dst []byte, pkt proto.Packet) (netip.AddrPor
 // silent (their places are freed by then), and those that hold no place
 // (refused, left, released) and have been silent for connIdleFor: their
 // sessions are over, and they must not count against their address's
-// share for long. holds reports whether a room holds a place for c.
-func (t *connTable) sweep(now time.Time, holds func(c *conn) bool) {
+// share for long. holds reports whether a room holds a place for the
+// connection id at addr.
+func (t *connTable) sweep(now time.Time, holds func(addr netip.AddrPort, id uint32) bool) {
 	t.sweepQ = t.sweepQ[:0]
 	checks := placeChecksPerSweep
 	for _, c := range t.byID {
@@ -198,7 +199,7 @@ func (t *connTable) sweep(now time.Time, holds func(c *conn) bool) {
 		// every connection comes up in turn.
 		if checks > 0 && c.sampled(now) {
 			checks--
-			if !holds(c) {
+			if !holds(c.addr(), c.id()) {
 				t.sweepQ = append(t.sweepQ, c)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // wallClock is the real clock, for drivers and for cores left without one.
@@ -34,21 +35,17 @@ func systemEntropy() io.Reader { return rand.Reader }
 // datagrams of a tick. It owns no game logic.
 type ServerDriver struct {
 	s    *Server
-	t    Transport
+	t    transport.Transport
 	in   chan *inbound
 	free chan *inbound
 	do   chan func(*Server)
-	stop chan struct{} // closed when Run is about to return
-	q    sendQueue     // the answers to one batch
+	stop chan struct{}       // closed when Run is about to return
+	q    transport.SendQueue // the answers to one batch
 	// mu guards running; while the loop does not run, Do runs its
 	// function under mu instead.
 	mu      sync.Mutex
 	running bool
 }
-
-// maxDatagramBuf is the size of a receive buffer: larger than any valid
-// datagram, so an oversize one is seen as such.
-const maxDatagramBuf = 2048
 
 // shutdownCopies is how many copies of its Leave a peer is sent when the
 // server stops.
@@ -63,14 +60,14 @@ const (
 
 // inbound is a batch of received datagrams, with their buffers.
 type inbound struct {
-	ms   [inboundBatch]Message
-	bufs [inboundBatch][maxDatagramBuf]byte
+	ms   [inboundBatch]transport.Message
+	bufs [inboundBatch][transport.RecvBufSize]byte
 	n    int
 	at   time.Time
 }
 
 // NewServerDriver returns a driver for s on t.
-func NewServerDriver(s *Server, t Transport) *ServerDriver {
+func NewServerDriver(s *Server, t transport.Transport) *ServerDriver {
 	d := &ServerDriver{s: s, t: t, in: make(chan *inbound, inboundBatches), free: make(chan *inbound, inboundBatches),
 		do: make(chan func(*Server)), stop: make(chan struct{})}
 	for i := 0; i < cap(d.free); i++ {
@@ -148,9 +145,9 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 		case b := <-d.in:
 			for i := range b.ms[:b.n] {
 				m := &b.ms[i]
-				d.q.add(d.s.Receive(b.at, m.Addr, m.Buf[:m.N]))
+				d.q.Add(d.s.Receive(b.at, m.Addr, m.Buf[:m.N]))
 			}
-			d.q.flush(d.t)
+			d.q.Flush(d.t)
 			d.free <- b
 			continue
 		case <-timer.C:
@@ -183,7 +180,7 @@ func (d *ServerDriver) receive() error {
 		case <-d.stop:
 			return nil
 		}
-		n, err := recvBatch(d.t, b.ms[:])
+		n, err := transport.RecvBatch(d.t, b.ms[:])
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return nil
@@ -201,7 +198,7 @@ func (d *ServerDriver) receive() error {
 
 // sendAll sends one call's datagrams, in one batch where the transport
 // can.
-func (d *ServerDriver) sendAll(out []Datagram) { sendBatch(d.t, out) }
+func (d *ServerDriver) sendAll(out []transport.Datagram) { transport.SendBatch(d.t, out) }
 
 // ClientDriver binds a Client to a transport and the wall clock, and is
 // safe for concurrent use: a renderer reads View and sets the held input
@@ -210,7 +207,7 @@ func (d *ServerDriver) sendAll(out []Datagram) { sendBatch(d.t, out) }
 type ClientDriver struct {
 	mu        sync.Mutex
 	c         *Client
-	t         Transport
+	t         transport.Transport
 	in        game.Input
 	wake      chan struct{} // a datagram changed the client's deadline
 	left      chan struct{} // closed once a closing client's Leave is settled
@@ -224,7 +221,7 @@ type ClientDriver struct {
 }
 
 // StartClient starts driving c on t. Stop it with Close.
-func StartClient(c *Client, t Transport) *ClientDriver {
+func StartClient(c *Client, t transport.Transport) *ClientDriver {
 	d := &ClientDriver{c: c, t: t, wake: make(chan struct{}, 1), left: make(chan struct{}), done: make(chan struct{}),
 		stop: make(chan struct{})}
 	d.wg.Add(2)
@@ -295,7 +292,7 @@ func (d *ClientDriver) checkDone() {
 	}
 }
 
-func (d *ClientDriver) sendAll(out []Datagram) {
+func (d *ClientDriver) sendAll(out []transport.Datagram) {
 	for _, dg := range out {
 		_ = d.t.Send(dg.Addr, dg.Data)
 	}
@@ -377,7 +374,7 @@ func (d *ClientDriver) close(wait time.Duration) {
 type Lobby struct {
 	mu   sync.Mutex
 	c    *LobbyClient
-	t    Transport
+	t    transport.Transport
 	stop chan struct{}
 	wake chan struct{}
 	wg   sync.WaitGroup
@@ -385,7 +382,7 @@ type Lobby struct {
 }
 
 // StartLobby asks server for its rooms over t until Close.
-func StartLobby(server netip.AddrPort, t Transport, entropy io.Reader) (*Lobby, error) {
+func StartLobby(server netip.AddrPort, t transport.Transport, entropy io.Reader) (*Lobby, error) {
 	if entropy == nil {
 		entropy = systemEntropy()
 	}
@@ -439,7 +436,7 @@ func (l *Lobby) run() {
 
 func (l *Lobby) receive() {
 	defer l.wg.Done()
-	buf := make([]byte, maxDatagramBuf)
+	buf := make([]byte, transport.RecvBufSize)
 	for {
 		n, from, err := l.t.Recv(buf)
 		if err != nil {

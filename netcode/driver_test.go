@@ -9,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 func TestMain(m *testing.M) {
@@ -20,7 +21,7 @@ func TestMain(m *testing.M) {
 // simulator on one client), then shuts everything down; goleak (TestMain)
 // proves no goroutine is left behind.
 func TestDriversOverMemTransport(t *testing.T) {
-	net := NewMemNetwork()
+	net := transport.NewMemNetwork()
 	st := net.Listen()
 	srv, err := NewServer(ServerConfig{Players: 2, Seed: 5})
 	if err != nil {
@@ -32,10 +33,10 @@ func TestDriversOverMemTransport(t *testing.T) {
 	go func() { done <- sd.Run(ctx) }()
 
 	mk := func(name string, sim bool) *ClientDriver {
-		var tr Transport = net.Listen()
+		var tr transport.Transport = net.Listen()
 		if sim {
-			imp := Impairment{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05}
-			tr = NewSimTransport(tr, imp, imp, 9)
+			imp := transport.Impairment{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05}
+			tr = transport.NewSimTransport(tr, imp, imp, 9)
 		}
 		return StartClient(NewClient(ClientConfig{Server: st.LocalAddr(), Name: name,
 			LocalInput: func(w *game.World, slot int) game.Input { return scripted(3, slot, w.Tick()) }}), tr)
@@ -87,7 +88,7 @@ func TestDriversOverMemTransport(t *testing.T) {
 // gone (a process stopping with its own server, serve --play on SIGTERM),
 // Close waits out its bound while CloseNow returns at once.
 func TestCloseWaitsForTheLeaveUnlessToldNotTo(t *testing.T) {
-	net := NewMemNetwork()
+	net := transport.NewMemNetwork()
 	st := net.Listen()
 	srv, err := NewServer(ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
 	if err != nil {

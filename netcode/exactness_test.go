@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 type prediction struct {
@@ -21,8 +22,8 @@ type prediction struct {
 func TestReplayExactness(t *testing.T) {
 	const seed = 4242
 	n := newSimnet(t, ServerConfig{Players: 2, Seed: 99})
-	up := Impairment{Latency: 75 * time.Millisecond}
-	down := Impairment{Latency: 75 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10, Reorder: 0.05, Dup: 0.02}
+	up := transport.Impairment{Latency: 75 * time.Millisecond}
+	down := transport.Impairment{Latency: 75 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10, Reorder: 0.05, Dup: 0.02}
 	var preds [2][]prediction
 	var settled bool
 	for i := 0; i < 2; i++ {

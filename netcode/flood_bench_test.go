@@ -62,7 +62,7 @@ func BenchmarkServerKeyExchange(b *testing.B) {
 		}
 		if i%1000 == 999 {
 			now = now.Add(connUnplacedFor + time.Second)
-			s.conns.sweep(now, s.holdsPlace) // forget the unplaced connections, as the server's tick does
+			s.conns.sweep(now, s.rooms.holds) // forget the unplaced connections, as the server's tick does
 		}
 		b.StartTimer()
 	}

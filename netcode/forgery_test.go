@@ -26,8 +26,8 @@ func TestReplayedSpectatorKeepAliveIsNoSignOfLife(t *testing.T) {
 	sp := w.join(ClientConfig{Spectate: true})
 	ka := proto.Input{Header: sp.sess.header(), N: 1}
 	ka.Inputs[0] = game.Neutral(w.srv.World().Tick())
-	b := sealUp(t, sp, ka.Append(nil))   // the spectator's last word
-	ka.Session = uint64(sp.sess.conn.id) // as the server knows it
+	b := sealUp(t, sp, ka.Append(nil)) // the spectator's last word
+	ka.Session = uint64(sp.hs.conn.id) // as the server knows it
 	forged := ka.Append(nil)
 	w.srv.Receive(w.now, w.addr[sp], b)
 	replays := 0

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -70,7 +71,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		s.rejectClear(from, j.Session, proto.RejectBadCookie)
 		return
 	}
-	exempt := s.adm.isTrusted(from.Addr()) || MemPrefix.Contains(from.Addr().Unmap())
+	exempt := s.adm.isTrusted(from.Addr()) || transport.MemPrefix.Contains(from.Addr().Unmap())
 	a, no := s.conns.accept(now, from, &j, rtt, exempt, s.adm.random)
 	if a == nil {
 		s.drop(no.drop)

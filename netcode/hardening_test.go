@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
 // cut makes a client's network drop everything, or heals it.
 func (sc *simClient) cut(on bool) {
 	if on {
-		sc.up.Impairment, sc.down.Impairment = Impairment{Loss: 1}, Impairment{Loss: 1}
+		sc.up.Impairment, sc.down.Impairment = transport.Impairment{Loss: 1}, transport.Impairment{Loss: 1}
 		return
 	}
-	sc.up.Impairment, sc.down.Impairment = Impairment{Latency: 20 * time.Millisecond}, Impairment{Latency: 20 * time.Millisecond}
+	sc.up.Impairment, sc.down.Impairment = transport.Impairment{Latency: 20 * time.Millisecond}, transport.Impairment{Latency: 20 * time.Millisecond}
 }
 
 // hardeningMatch starts a 2-player match whose players play scripted
@@ -30,7 +31,7 @@ func hardeningMatch(t *testing.T) (*simnet, *bool) {
 				return game.Input{}
 			}
 			return scripted(31, slot, w.Tick())
-		}}, Impairment{}, Impairment{}, uint64(60+i))
+		}}, transport.Impairment{}, transport.Impairment{}, uint64(60+i))
 		sc.cut(false)
 	}
 	if !n.runUntil(5*time.Second, n.playing) {
@@ -147,12 +148,12 @@ func TestLateReconnectGetsNewSeatOrFull(t *testing.T) {
 	a.cut(true)
 	n.run(FreeAfter + time.Second)
 	// A newcomer takes the free seat first.
-	c := n.addClient(ClientConfig{Name: "newcomer"}, Impairment{}, Impairment{}, 99)
+	c := n.addClient(ClientConfig{Name: "newcomer"}, transport.Impairment{}, transport.Impairment{}, 99)
 	if !n.runUntil(3*time.Second, func() bool { return c.c.Status() == StatusPlaying || c.c.Status() == StatusWaiting }) {
 		t.Fatalf("newcomer not seated: %v %q", c.c.Status(), errText(c.c))
 	}
 	// The old client starts over and is told the server is full.
-	old := n.addClient(ClientConfig{Name: "late"}, Impairment{}, Impairment{}, 98)
+	old := n.addClient(ClientConfig{Name: "late"}, transport.Impairment{}, transport.Impairment{}, 98)
 	old.c.sess.token = a.c.sess.token
 	if !n.runUntil(3*time.Second, func() bool { return old.c.Status() == StatusClosed }) {
 		t.Fatalf("late client status %v", old.c.Status())
@@ -174,7 +175,7 @@ func TestStolenTokenWithoutProofGetsNothing(t *testing.T) {
 	seat := w.srv.room0().seats.at(a.Slot()).link
 	wrongKey := a.sess.tokenKey
 	wrongKey[0] ^= 1
-	for _, proof := range []proto.Proof{{1}, proto.ResumeProof(wrongKey, thief.transcript), a.sess.conn.proof(a.sess.tokenKey)} {
+	for _, proof := range []proto.Proof{{1}, proto.ResumeProof(wrongKey, thief.transcript), a.hs.conn.proof(a.sess.tokenKey)} {
 		before := w.srv.drops[DropBadProof]
 		st, why := thief.request(t, w.srv, w.now, proto.Request{Token: a.sess.token, Proof: proof, Name: "thief"})
 		if st != nil || why != proto.RejectBadToken {
@@ -277,7 +278,7 @@ func TestServerRestartRejoin(t *testing.T) {
 // the server's states as they come, and is kept alive by its keep-alives.
 func TestSpectator(t *testing.T) {
 	n, _ := hardeningMatch(t)
-	sp := n.addClient(ClientConfig{Name: "watcher", Spectate: true}, Impairment{Latency: 30 * time.Millisecond}, Impairment{Latency: 30 * time.Millisecond}, 7)
+	sp := n.addClient(ClientConfig{Name: "watcher", Spectate: true}, transport.Impairment{Latency: 30 * time.Millisecond}, transport.Impairment{Latency: 30 * time.Millisecond}, 7)
 	if !n.runUntil(3*time.Second, func() bool { return sp.c.Status() == StatusPlaying && sp.c.World() != nil }) {
 		t.Fatalf("spectator status %v", sp.c.Status())
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // simnet is a deterministic in-process network for netcode tests: a server
@@ -30,7 +31,7 @@ type simnet struct {
 
 	// onServerSend, if set, sees every datagram the server sends, as it
 	// leaves the server (before the network impairs it).
-	onServerSend func(d Datagram)
+	onServerSend func(d transport.Datagram)
 	// onDeliver, if set, sees every datagram delivered to a client, at
 	// its delivery on the virtual clock.
 	onDeliver func(c *simClient, data []byte)
@@ -41,8 +42,8 @@ type simnet struct {
 type simClient struct {
 	c    *Client
 	addr netip.AddrPort
-	up   *Netsim // client → server
-	down *Netsim // server → client
+	up   *transport.Netsim // client → server
+	down *transport.Netsim // server → client
 	in   game.Input
 }
 
@@ -94,19 +95,19 @@ func newSimnet(t testing.TB, cfg ServerConfig) *simnet {
 }
 
 // addClient attaches a client with impairments on its two paths.
-func (n *simnet) addClient(cfg ClientConfig, up, down Impairment, seed uint64) *simClient {
+func (n *simnet) addClient(cfg ClientConfig, up, down transport.Impairment, seed uint64) *simClient {
 	cfg.Server = n.saddr
 	if cfg.Session == 0 {
 		cfg.Session = 1000 + uint64(n.added)
 	}
 	sc := &simClient{c: NewClient(cfg), addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(20000+n.added)),
-		up: NewNetsim(up, seed), down: NewNetsim(down, seed^0xabcdef)}
+		up: transport.NewNetsim(up, seed), down: transport.NewNetsim(down, seed^0xabcdef)}
 	n.clients = append(n.clients, sc)
 	n.added++
 	return sc
 }
 
-func (n *simnet) route(from netip.AddrPort, sim *Netsim, out []Datagram) {
+func (n *simnet) route(from netip.AddrPort, sim *transport.Netsim, out []transport.Datagram) {
 	for _, d := range out {
 		n.plan = sim.Plan(n.now, n.plan[:0])
 		for _, at := range n.plan {
@@ -163,7 +164,7 @@ func (n *simnet) step() {
 	n.now = n.now.Add(time.Millisecond)
 }
 
-func (n *simnet) routeFromServer(out []Datagram, _ *simClient) {
+func (n *simnet) routeFromServer(out []transport.Datagram, _ *simClient) {
 	for _, d := range out {
 		if n.onServerSend != nil {
 			n.onServerSend(d)
@@ -171,11 +172,11 @@ func (n *simnet) routeFromServer(out []Datagram, _ *simClient) {
 		c := n.clientAt(d.Addr)
 		if c == nil {
 			if l := n.lobbyAt(d.Addr); l != nil {
-				n.route(n.saddr, l.down, []Datagram{d})
+				n.route(n.saddr, l.down, []transport.Datagram{d})
 			}
 			continue
 		}
-		n.route(n.saddr, c.down, []Datagram{d})
+		n.route(n.saddr, c.down, []transport.Datagram{d})
 	}
 }
 

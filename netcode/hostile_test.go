@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -117,11 +118,11 @@ func (w *wire) attack(t *testing.T, c *Client, p *rawPeer, genuine []byte) {
 	send(addr, raw(func(b []byte) { b[2] = 99 }))    // version
 	send(addr, raw(func(b []byte) { b[3] = 100 }))   // type
 	// Forgeries on the path: the session is known, the keys are not.
-	send(addr, forge(func(*proto.Input) {}))                                                  // clear
-	send(addr, tamper(func(b []byte) { b[len(b)-1] ^= 1 }))                                   // bad seal: the tag
-	send(addr, tamper(func(b []byte) { binary.BigEndian.PutUint32(b[8:], ^uint32(0)) }))      // bad seal: a packet number far ahead
-	send(stranger, tamper(func(b []byte) { b[proto.SealedHeaderLen] ^= 1 }))                  // bad seal, from a spoofed source
-	send(addr, tamper(func(b []byte) { binary.BigEndian.PutUint32(b[4:], ^c.sess.conn.id) })) // unknown connection
+	send(addr, forge(func(*proto.Input) {}))                                                // clear
+	send(addr, tamper(func(b []byte) { b[len(b)-1] ^= 1 }))                                 // bad seal: the tag
+	send(addr, tamper(func(b []byte) { binary.BigEndian.PutUint32(b[8:], ^uint32(0)) }))    // bad seal: a packet number far ahead
+	send(stranger, tamper(func(b []byte) { b[proto.SealedHeaderLen] ^= 1 }))                // bad seal, from a spoofed source
+	send(addr, tamper(func(b []byte) { binary.BigEndian.PutUint32(b[4:], ^c.hs.conn.id) })) // unknown connection
 	// A peer of the match, on its own connection: values the server's
 	// own checks refuse.
 	own := func(match uint32, newest game.Tick, edit func(b []byte) []byte) []byte {
@@ -194,8 +195,8 @@ func TestClockCatchUpCapAndRate(t *testing.T) {
 }
 
 func TestNetsimIsSeededAndImpairs(t *testing.T) {
-	m := Impairment{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.2, Dup: 0.1}
-	a, b := NewNetsim(m, 3), NewNetsim(m, 3)
+	m := transport.Impairment{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.2, Dup: 0.1}
+	a, b := transport.NewNetsim(m, 3), transport.NewNetsim(m, 3)
 	lost, dup := 0, 0
 	for i := 0; i < 10000; i++ {
 		pa, pb := a.Plan(simEpoch, nil), b.Plan(simEpoch, nil)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -17,7 +18,7 @@ import (
 // the second player comes.
 func TestLobbyWaitKeepsTheSeat(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 2})
-	path := Impairment{Latency: 20 * time.Millisecond}
+	path := transport.Impairment{Latency: 20 * time.Millisecond}
 	host := n.addClient(ClientConfig{Name: "host"}, path, path, 1)
 	n.run(FreeAfter + 5*time.Second)
 	if host.c.Status() != StatusWaiting || n.server.Stats().Timeouts != 0 || n.server.Stats().Need != 1 {
@@ -39,7 +40,7 @@ func TestLobbyWaitKeepsTheSeat(t *testing.T) {
 func TestLateJoinUnderLossSettles(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		n := newSimnet(t, ServerConfig{Players: 2, Seed: seed})
-		path := Impairment{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05}
+		path := transport.Impairment{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05}
 		a := n.addClient(ClientConfig{}, path, path, seed)
 		b := n.addClient(ClientConfig{}, path, path, seed+100)
 		if !n.runUntil(5*time.Second, n.playing) {
@@ -116,7 +117,7 @@ func TestBotsOnlyServer(t *testing.T) {
 	if !n.server.Running() {
 		t.Fatal("a bots-only server did not start its match")
 	}
-	sp := n.addClient(ClientConfig{Spectate: true}, Impairment{}, Impairment{}, 1)
+	sp := n.addClient(ClientConfig{Spectate: true}, transport.Impairment{}, transport.Impairment{}, 1)
 	if !n.runUntil(2*time.Second, func() bool { return sp.c.Status() == StatusPlaying && sp.c.World() != nil }) {
 		t.Fatalf("spectator status %v", sp.c.Status())
 	}

@@ -50,7 +50,7 @@ type sentInfo struct {
 
 func newLinkStats() linkStats {
 	return linkStats{margins: newWindow(256), rttSpark: newSpark(), downSeen: NewRing[bool](1024),
-		sentAt: NewRing[sentInfo](4096)}
+		sentAt: NewRing[sentInfo](4096), srtt: newEWMA(1.0 / 8), margin: newEWMA(1.0 / 16)}
 }
 
 // reset forgets the baselines of the loss estimates: a new match may be a
@@ -85,9 +85,9 @@ func (l *linkStats) received(now time.Time, n int) { l.down.add(now, n) }
 func (l *linkStats) tick(now time.Time) {
 	l.up.tick(now)
 	l.down.tick(now)
-	if now.Sub(l.lastSpark) >= 250*time.Millisecond && l.srtt.ok {
+	if rtt, ok := l.srtt.value(); ok && now.Sub(l.lastSpark) >= 250*time.Millisecond {
 		l.lastSpark = now
-		l.rttSpark.w.add(l.srtt.v / float64(time.Millisecond))
+		l.rttSpark.add(rtt / float64(time.Millisecond))
 	}
 }
 
@@ -144,7 +144,6 @@ func (l *linkStats) echo(ct uint16, a *proto.AckInfo) *sentInfo {
 	rtt := time.Duration(uint16(ct-a.EchoTime))*time.Millisecond -
 		time.Duration(a.EchoDelay)*10*time.Microsecond
 	if a.EchoDelay != math.MaxUint16 && rtt > -time.Millisecond && rtt < 10*time.Second {
-		l.srtt.alpha = 1.0 / 8
 		l.srtt.add(float64(max(rtt, 0)))
 	}
 	return l.sentAt.Lookup(game.Tick(a.EchoTime))
@@ -153,18 +152,19 @@ func (l *linkStats) echo(ct uint16, a *proto.AckInfo) *sentInfo {
 // sampleRTT adds a round-trip sample measured outside the Acks (the
 // handshake's), while there is none from them.
 func (l *linkStats) sampleRTT(d time.Duration) {
-	if !l.srtt.ok && d > 0 && d < 10*time.Second {
-		l.srtt.alpha = 1.0 / 8
+	if _, ok := l.srtt.value(); !ok && d > 0 && d < 10*time.Second {
 		l.srtt.add(float64(d))
 	}
 }
 
 // rtt returns the smoothed RTT (0 before any sample).
-func (l *linkStats) rtt() time.Duration { return time.Duration(l.srtt.v) }
+func (l *linkStats) rtt() time.Duration {
+	v, _ := l.srtt.value()
+	return time.Duration(v)
+}
 
 // noteMargin records an arrival margin, in ms.
 func (l *linkStats) noteMargin(ms int16) {
-	l.margin.alpha = 1.0 / 16
 	l.margin.add(float64(ms))
 	l.margins.add(float64(ms))
 }
@@ -202,12 +202,13 @@ func (l *linkStats) upLoss() float64 { return l.lossUp }
 // fill copies the link's figures into m.
 func (l *linkStats) fill(m *Metrics) {
 	m.RTT = l.rtt()
-	m.ArrivalMargin = time.Duration(l.margin.v * float64(time.Millisecond))
+	margin, _ := l.margin.value()
+	m.ArrivalMargin = time.Duration(margin * float64(time.Millisecond))
 	m.ArrivalMarginP5 = time.Duration(l.margins.quantile(0.05) * float64(time.Millisecond))
 	m.ArrivalMarginP50 = time.Duration(l.margins.quantile(0.5) * float64(time.Millisecond))
 	m.LossUp, m.LossDown = l.lossUp, l.lossDown()
-	m.BytesUpPerSec, m.BytesDownPerSec = l.up.perS, l.down.perS
-	m.BytesUp, m.BytesDown = l.up.total, l.down.total
+	m.BytesUpPerSec, m.BytesDownPerSec = l.up.perSecond(), l.down.perSecond()
+	m.BytesUp, m.BytesDown = l.up.sum(), l.down.sum()
 	m.DatagramsUp = l.datagramsUp
 	m.Guessed = l.guessed
 	m.RTTSparkN = l.rttSpark.fill(&m.RTTSpark)

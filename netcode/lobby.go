@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -60,7 +61,7 @@ func (l *LobbyClient) Rooms(dst *RoomList) {
 
 // Advance sends what is due at now: a Hello when the cookie is missing or
 // old, else the next ListRooms.
-func (l *LobbyClient) Advance(now time.Time) []Datagram {
+func (l *LobbyClient) Advance(now time.Time) []transport.Datagram {
 	l.out.reset()
 	if l.epoch.IsZero() {
 		l.epoch, l.startedAt, l.heardAt = now, now, now
@@ -105,7 +106,7 @@ func (l *LobbyClient) Deadline() time.Time {
 }
 
 // Receive takes a datagram from the server.
-func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
+func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []transport.Datagram {
 	l.out.reset()
 	if from != l.server {
 		return nil

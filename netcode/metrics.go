@@ -10,7 +10,7 @@ import (
 func (c *Client) Metrics() Metrics {
 	m := &c.m
 	out := Metrics{
-		ServerTick:     c.serverTick,
+		ServerTick:     c.server.newest(),
 		Rollbacks:      m.rollbacks,
 		ReplayLast:     m.replayLast,
 		ReplayMax:      m.replayMax,
@@ -20,18 +20,13 @@ func (c *Client) Metrics() Metrics {
 		HashMismatches: m.hashMismatches,
 		Resyncs:        m.resyncs,
 		Dropped:        m.dropped + m.slotMismatches,
-		Redundancy:     c.redundancy(),
+		Redundancy:     c.sync.redundancy(c.cfg.Redundancy),
 	}
 	c.link.fill(&out)
 	if c.tl.current() != nil {
 		out.LocalTick = c.tl.tick()
 		// A lead and a delay mean something only while we predict.
-		if c.haveServerTick && c.sess.seat() >= 0 && c.sess.state() == StatusPlaying {
-			// The server's present: its reported tick, plus the ticks it has
-			// run since it sent the report (half an RTT ago) and since we
-			// got it.
-			since := c.lastNow.Sub(c.serverTickAt) + out.RTT/2
-			now := c.serverTick.Add(int32((since + TickDuration/2) / TickDuration))
+		if now, ok := c.server.present(c.lastNow, out.RTT); ok && c.sess.seat() >= 0 && c.sess.state() == StatusPlaying {
 			out.InputLead = out.LocalTick.Diff(now)
 		}
 		if t, ok := c.tl.auth(); ok && c.sess.state() == StatusPlaying {

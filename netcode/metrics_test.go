@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -13,13 +14,13 @@ import (
 // is not polluted by the meaningless samples.
 func TestRTTThroughUpstreamGap(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 1})
-	path := Impairment{Latency: 25 * time.Millisecond}
+	path := transport.Impairment{Latency: 25 * time.Millisecond}
 	sc := n.addClient(ClientConfig{}, path, path, 3)
 	if !n.runUntil(5*time.Second, n.playing) {
 		t.Fatal("match did not start")
 	}
 	n.run(3 * time.Second)
-	sc.up.Impairment = Impairment{Loss: 1}
+	sc.up.Impairment = transport.Impairment{Loss: 1}
 	n.run(1500 * time.Millisecond)
 	sc.up.Impairment = path
 	n.run(500 * time.Millisecond)
@@ -43,7 +44,7 @@ func TestLossMetricsAfterServerRestart(t *testing.T) {
 		t.Fatal("no rejoin")
 	}
 	for _, c := range n.clients {
-		c.down.Impairment = Impairment{Latency: 20 * time.Millisecond, Loss: 0.10}
+		c.down.Impairment = transport.Impairment{Latency: 20 * time.Millisecond, Loss: 0.10}
 	}
 	n.run(30 * time.Second)
 	m := n.clients[0].c.Metrics()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // TestWrapAround: a match that starts 300 ticks before the uint32 tick
@@ -16,8 +17,8 @@ import (
 func TestWrapAround(t *testing.T) {
 	const seed = 77
 	n := newSimnet(t, ServerConfig{Players: 2, StartTick: game.Tick(math.MaxUint32 - 299)})
-	down := Impairment{Latency: 40 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05, Reorder: 0.05, Dup: 0.02}
-	up := Impairment{Latency: 40 * time.Millisecond}
+	down := transport.Impairment{Latency: 40 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05, Reorder: 0.05, Dup: 0.02}
+	up := transport.Impairment{Latency: 40 * time.Millisecond}
 	var bad, checked int
 	settled := false
 	for i := 0; i < 2; i++ {
@@ -65,8 +66,8 @@ func TestWrapAround(t *testing.T) {
 // the server for at least 99.5% of ticks.
 func TestInputPathUnderLoss(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 1})
-	up := Impairment{Latency: 75 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10}
-	down := Impairment{Latency: 75 * time.Millisecond, Jitter: 30 * time.Millisecond}
+	up := transport.Impairment{Latency: 75 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10}
+	down := transport.Impairment{Latency: 75 * time.Millisecond, Jitter: 30 * time.Millisecond}
 	n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(5, slot, w.Tick()) }}, up, down, 11)
 	if !n.runUntil(5*time.Second, n.playing) {
 		t.Fatal("match did not start")
@@ -89,7 +90,7 @@ func TestInputPathUnderLoss(t *testing.T) {
 func TestConvergence(t *testing.T) {
 	for players := 2; players <= 4; players++ {
 		n := newSimnet(t, ServerConfig{Players: players, Seed: uint64(players)})
-		bad := Impairment{Latency: 60 * time.Millisecond, Jitter: 25 * time.Millisecond, Loss: 0.08, Reorder: 0.05, Dup: 0.03}
+		bad := transport.Impairment{Latency: 60 * time.Millisecond, Jitter: 25 * time.Millisecond, Loss: 0.08, Reorder: 0.05, Dup: 0.03}
 		neutral := false
 		for i := 0; i < players; i++ {
 			n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input {
@@ -104,7 +105,7 @@ func TestConvergence(t *testing.T) {
 		}
 		n.run(20 * time.Second)
 		for _, c := range n.clients {
-			c.up.Impairment, c.down.Impairment = Impairment{Latency: 30 * time.Millisecond}, Impairment{Latency: 30 * time.Millisecond}
+			c.up.Impairment, c.down.Impairment = transport.Impairment{Latency: 30 * time.Millisecond}, transport.Impairment{Latency: 30 * time.Millisecond}
 		}
 		neutral = true
 		ok := n.runUntil(2*time.Second, func() bool {
@@ -133,7 +134,7 @@ func TestConvergence(t *testing.T) {
 // stays within RTT/2 + 3 ticks; when the RTT steps from 50 to 200 ms, it
 // re-converges within 3 s.
 func TestClockSync(t *testing.T) {
-	path := Impairment{Latency: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}
+	path := transport.Impairment{Latency: 50 * time.Millisecond, Jitter: 20 * time.Millisecond}
 	n := newSimnet(t, ServerConfig{Players: 1})
 	sc := n.addClient(ClientConfig{}, path, path, 21)
 	if !n.runUntil(5*time.Second, n.playing) {
@@ -150,9 +151,9 @@ func TestClockSync(t *testing.T) {
 	}
 
 	// Route change: 25 ms each way, then 100 ms each way.
-	sc.up.Impairment, sc.down.Impairment = Impairment{Latency: 25 * time.Millisecond}, Impairment{Latency: 25 * time.Millisecond}
+	sc.up.Impairment, sc.down.Impairment = transport.Impairment{Latency: 25 * time.Millisecond}, transport.Impairment{Latency: 25 * time.Millisecond}
 	n.run(5 * time.Second)
-	sc.up.Impairment, sc.down.Impairment = Impairment{Latency: 100 * time.Millisecond}, Impairment{Latency: 100 * time.Millisecond}
+	sc.up.Impairment, sc.down.Impairment = transport.Impairment{Latency: 100 * time.Millisecond}, transport.Impairment{Latency: 100 * time.Millisecond}
 	n.run(3 * time.Second)
 	onTime, late, maxLead = measureSync(n, sc, 5*time.Second)
 	t.Logf("after 50→200 ms: %d on time, %d late, max lead %d ticks", onTime, late, maxLead)
@@ -184,8 +185,8 @@ func measureSync(n *simnet, sc *simClient, d time.Duration) (onTime, late int, m
 // within ±10% of the true RTT after 2 s, and the loss estimates within ±3
 // points of the simulated loss.
 func TestMetricsHonest(t *testing.T) {
-	up := Impairment{Latency: 40 * time.Millisecond, Loss: 0.07}
-	down := Impairment{Latency: 40 * time.Millisecond, Loss: 0.12}
+	up := transport.Impairment{Latency: 40 * time.Millisecond, Loss: 0.07}
+	down := transport.Impairment{Latency: 40 * time.Millisecond, Loss: 0.12}
 	n := newSimnet(t, ServerConfig{Players: 1})
 	sc := n.addClient(ClientConfig{}, up, down, 31)
 	if !n.runUntil(5*time.Second, n.playing) {

@@ -3,6 +3,7 @@ package netcode
 import (
 	"net/netip"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -23,7 +24,7 @@ type sealFunc func(conn uint32, dst []byte, pkt proto.Packet) (to netip.AddrPort
 // in steady state.
 type outbox struct {
 	seal  sealFunc
-	out   []Datagram
+	out   []transport.Datagram
 	arena []byte
 	bytes uint64 // total bytes ever put
 	count uint64 // datagrams ever put
@@ -66,7 +67,7 @@ func (o *outbox) sealed(conn uint32, pkt proto.Packet) int {
 
 // add records the datagram at arena[start:] for to.
 func (o *outbox) add(to netip.AddrPort, start int) int {
-	o.out = append(o.out, Datagram{Addr: to, Data: o.arena[start:len(o.arena):len(o.arena)]})
+	o.out = append(o.out, transport.Datagram{Addr: to, Data: o.arena[start:len(o.arena):len(o.arena)]})
 	n := len(o.arena) - start
 	o.bytes += uint64(n)
 	o.count++
@@ -74,4 +75,4 @@ func (o *outbox) add(to netip.AddrPort, start int) int {
 }
 
 // datagrams returns what was put since the last reset.
-func (o *outbox) datagrams() []Datagram { return o.out }
+func (o *outbox) datagrams() []transport.Datagram { return o.out }

@@ -33,10 +33,10 @@ func typeOf(b []byte) proto.Type {
 // for a datagram that is not sealed for c's connection, or does not open.
 func peekDown(c *Client, b []byte) (h proto.Header, clear []byte, ok bool) {
 	sh, sealed := proto.ParseSealedHeader(b)
-	if !sealed || c.sess.conn.open == nil {
+	if !sealed || c.hs.conn.open == nil {
 		return h, nil, false
 	}
-	cc := c.sess.conn // a copy: its epochs are a value
+	cc := c.hs.conn // a copy: its epochs are a value
 	o := *cc.open
 	cc.open = &o
 	h, body, err := cc.opened(sh, b, nil, c.sess.id)
@@ -69,7 +69,7 @@ func stateDown(t testing.TB, c *Client, b []byte) *proto.State {
 func peekUp(s *Server, c *Client, b []byte) (h proto.Header, clear []byte, ok bool) {
 	sh, sealed := proto.ParseSealedHeader(b)
 	conn := s.conns.lookup(sh.Conn)
-	if !sealed || conn == nil || sh.Conn != c.sess.conn.id {
+	if !sealed || conn == nil || sh.Conn != c.hs.conn.id {
 		return h, nil, false
 	}
 	o := *conn.open
@@ -93,7 +93,7 @@ func peekUp(s *Server, c *Client, b []byte) (h proto.Header, clear []byte, ok bo
 // sealed layer being no part of what they test.
 func sealDown(t testing.TB, s *Server, c *Client, b []byte) []byte {
 	t.Helper()
-	id := c.sess.conn.id
+	id := c.hs.conn.id
 	if s.conns.lookup(id) == nil {
 		t.Fatalf("the server holds no connection %x for %v", id, c.Session())
 	}
@@ -108,7 +108,7 @@ func sealDown(t testing.TB, s *Server, c *Client, b []byte) []byte {
 // own sealer, under its next packet number.
 func sealUp(t testing.TB, c *Client, b []byte) []byte {
 	t.Helper()
-	sealed, ok := c.sess.seal(nil, handmadeOf(b))
+	sealed, ok := c.hs.seal(nil, handmadeOf(b))
 	if !ok {
 		t.Fatalf("client %v has no connection to seal for", c.Session())
 	}

@@ -24,16 +24,16 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if s.cfg.Bots >= s.cfg.Players {
 			return nil, proto.RejectFull // a new room would have no seat for a player either
 		}
-		return s.newRoom(from, t.freeName(), s.defaultRoom(), false, now)
+		return s.newRoom(from, t.freeName(), s.defaults, false, now)
 	case proto.RoomNamed:
 		if name == "" {
 			return nil, proto.RejectNoRoom
 		}
 		if r := t.byName(name); r != nil {
-			if !r.listed() {
+			if _, code := r.keys(); code != "" {
 				return nil, proto.RejectNoRoom // a private room is joined by its code
 			}
-			if !j.Spectate && r.freeSeats() == 0 {
+			if !j.Spectate && r.places().free() == 0 {
 				return nil, proto.RejectRoomFull
 			}
 			return r, 0
@@ -44,9 +44,9 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if s.cfg.Bots >= s.cfg.Players {
 			return nil, proto.RejectRoomFull // its seats would all be bots'
 		}
-		return s.newRoom(from, name, s.defaultRoom(), false, now)
+		return s.newRoom(from, name, s.defaults, false, now)
 	case proto.RoomCode:
-		if !s.adm.isTrusted(from.Addr()) && !t.guess(s.origin(from), now) {
+		if !s.adm.isTrusted(from.Addr()) && !t.guess(s.adm.origin(from), now) {
 			s.drop(DropRateLimited)
 			return nil, proto.RejectSlowDown
 		}
@@ -54,7 +54,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if r == nil {
 			return nil, proto.RejectNoRoom
 		}
-		if !j.Spectate && r.freeSeats() == 0 {
+		if !j.Spectate && r.places().free() == 0 {
 			return nil, proto.RejectRoomFull
 		}
 		return r, 0
@@ -65,7 +65,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if t.byName(name) != nil {
 			return nil, proto.RejectRoomTaken
 		}
-		cfg := s.defaultRoom()
+		cfg := s.defaults
 		if j.Seats != 0 {
 			cfg.Players, cfg.Bots = int(j.Seats), int(j.Bots)
 		}
@@ -85,14 +85,14 @@ func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, priva
 	if s.rooms.count() >= s.cfg.MaxRooms {
 		return nil, proto.RejectFull
 	}
-	if !s.adm.isTrusted(from.Addr()) && !s.rooms.open(s.origin(from), now) {
+	if !s.adm.isTrusted(from.Addr()) && !s.rooms.open(s.adm.origin(from), now) {
 		s.drop(DropRateLimited)
 		return nil, proto.RejectSlowDown
 	}
 	var r *room
 	// The opening runs the bot policy and the world, which may panic:
 	// such a room never opens.
-	if !s.guard(func() { r = s.openRoom(name, cfg, private, now) }) || r == nil {
+	if !s.guard(func() { r = s.openRoom(name, cfg, private, false, now) }) || r == nil {
 		return nil, proto.RejectNoMatch
 	}
 	s.log.Info("room opened", "room", name, "seats", cfg.Players, "bots", cfg.Bots, "private", private)

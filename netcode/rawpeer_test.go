@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -136,7 +137,7 @@ func clearOf(h proto.Header, rest []byte) []byte { return append(h.AppendHeader(
 // opened opens a datagram the server sent p and returns its clear form
 // (as proto's Parse functions read it), or ok false for one not for p or
 // that does not open.
-func (p *rawPeer) opened(d Datagram) (h proto.Header, clear []byte, ok bool) {
+func (p *rawPeer) opened(d transport.Datagram) (h proto.Header, clear []byte, ok bool) {
 	sh, isSealed := proto.ParseSealedHeader(d.Data)
 	if !isSealed || d.Addr != p.from || sh.Conn != p.conn {
 		return h, nil, false

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // tape is a Recorder that keeps everything, for tests.
@@ -45,7 +46,7 @@ func (p *tape) MatchEnded(t game.Tick) { p.ends = append(p.ends, t) }
 func TestRecorderReproducesTheMatch(t *testing.T) {
 	rec := &tape{}
 	n := newSimnet(t, ServerConfig{Players: 2, NewRecorder: func(string) Recorder { return rec }})
-	path := Impairment{Latency: 20 * time.Millisecond, Loss: 0.05}
+	path := transport.Impairment{Latency: 20 * time.Millisecond, Loss: 0.05}
 	a := n.addClient(ClientConfig{Name: "a", LocalInput: func(w *game.World, slot int) game.Input {
 		return scripted(3, slot, w.Tick())
 	}}, path, path, 1)

@@ -21,7 +21,11 @@ func (r *room) results(now time.Time) {
 	}
 	if r.overAt.IsZero() {
 		r.overAt = now
-		r.h.logger().Info("match over", "room", r.name, "match", r.match.matchID(), "winner", r.winnerName())
+		winner := ""
+		if win := int(r.match.current().State().Round.Winner); win >= 0 && win < r.cfg.Players {
+			winner = r.seats.at(win).name
+		}
+		r.h.logger().Info("match over", "room", r.name, "match", r.match.matchID(), "winner", winner)
 	}
 	// Bots vote as soon as the match is over (game/bot), so "everyone
 	// seated voted" is "every human voted", and a room of bots alone
@@ -89,14 +93,4 @@ func (r *room) rematch(now time.Time) {
 func (r *room) over() bool {
 	w := r.match.current()
 	return w != nil && w.State().Round.Phase == game.PhaseMatchOver
-}
-
-// winnerName names the winner of r's finished match ("" if none).
-func (r *room) winnerName() string {
-	if w := r.match.current(); w != nil {
-		if win := int(w.State().Round.Winner); win >= 0 && win < r.cfg.Players {
-			return r.seats.at(win).name
-		}
-	}
-	return ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -26,7 +27,7 @@ func botClient(name string, seed uint64) ClientConfig {
 // same room, and the client plays it.
 func TestRematchInTheSameRoom(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: botPolicy, Rounds: 1, Seed: 7})
-	p := n.addClient(botClient("p", 3), Impairment{Latency: 20 * time.Millisecond}, Impairment{Latency: 20 * time.Millisecond}, 1)
+	p := n.addClient(botClient("p", 3), transport.Impairment{Latency: 20 * time.Millisecond}, transport.Impairment{Latency: 20 * time.Millisecond}, 1)
 	if !n.runUntil(5*time.Second, n.playing) {
 		t.Fatalf("no match: %v", errText(p.c))
 	}
@@ -72,7 +73,7 @@ func TestNoVoteBackToLobby(t *testing.T) {
 		in.Buttons &^= game.ButtonRematch // this player never votes
 		return in
 	}}
-	p := n.addClient(cfg, Impairment{Latency: 20 * time.Millisecond}, Impairment{Latency: 20 * time.Millisecond}, 1)
+	p := n.addClient(cfg, transport.Impairment{Latency: 20 * time.Millisecond}, transport.Impairment{Latency: 20 * time.Millisecond}, 1)
 	r := n.server.room0()
 	var overAt time.Time
 	if !n.runUntil(5*time.Minute, func() bool {
@@ -102,7 +103,7 @@ func TestNoVoteBackToLobby(t *testing.T) {
 // takes it in the running match.
 func TestStartWaitStartsWithFreeSeats(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 3, StartWait: time.Second, Seed: 9})
-	lat := Impairment{Latency: 15 * time.Millisecond}
+	lat := transport.Impairment{Latency: 15 * time.Millisecond}
 	a := n.addClient(ClientConfig{Name: "a"}, lat, lat, 1)
 	b := n.addClient(ClientConfig{Name: "b"}, lat, lat, 2)
 	if !n.runUntil(500*time.Millisecond, func() bool { return a.c.Status() == StatusWaiting && b.c.Status() == StatusWaiting }) {

@@ -97,11 +97,24 @@ type room struct {
 	closed bool
 }
 
+// roomSpec is what a room is opened as: its name, its join code (a
+// private room's; "" for a public one), its matches' settings, whether
+// it is permanent, and the Recorder of its matches (nil: none).
+type roomSpec struct {
+	name, code string
+	cfg        roomConfig
+	permanent  bool
+	rec        Recorder
+}
+
 // newRoom returns a room of host h with its match's world seed drawn
 // from seed, not yet open.
-func newRoom(h host, rules roomRules, name, code string, cfg roomConfig, private bool, seed uint64, now time.Time) *room {
-	return &room{h: h, rules: rules, name: name, code: code, private: private, cfg: cfg, rng: game.RNG{State: seed},
-		seats: newSeatTable(cfg.Players, rules.maxSpectators), stepDur: newWindow(600), idleSince: now}
+func newRoom(h host, rules roomRules, spec roomSpec, seed uint64, now time.Time) *room {
+	r := &room{h: h, rules: rules, name: spec.name, code: spec.code, private: spec.code != "", permanent: spec.permanent,
+		cfg: spec.cfg, rng: game.RNG{State: seed}, seats: newSeatTable(spec.cfg.Players, rules.maxSpectators),
+		stepDur: newWindow(600), idleSince: now}
+	r.match.recordTo(spec.rec)
+	return r
 }
 
 // openLobby opens a new match in r: a new id, bots in their seats, and,
@@ -418,13 +431,6 @@ func (r *room) expire(now time.Time) {
 	}
 }
 
-// recordTo makes rec the Recorder of r's matches.
-func (r *room) recordTo(rec Recorder) { r.match.recordTo(rec) }
-
-// keep makes r permanent: it never closes for idleness and reopens
-// after a fault.
-func (r *room) keep() { r.permanent = true }
-
 // reopens returns what a permanent room reopens with after a fault; ok
 // false for a room opened on demand.
 func (r *room) reopens() (cfg roomConfig, private, ok bool) { return r.cfg, r.private, r.permanent }
@@ -453,18 +459,14 @@ func (r *room) abort() {
 	}()
 }
 
-// end ends r's match once the room has left the table.
-func (r *room) end() {
-	r.closed = true
-	r.match.reset(0)
-}
-
 // isClosed reports whether r has left the table.
 func (r *room) isClosed() bool { return r.closed }
 
-// close ends r and closes its Recorder if it is an io.Closer.
+// close ends r's match once the room has left the table, and closes its
+// Recorder if it is an io.Closer.
 func (r *room) close() error {
-	r.end()
+	r.closed = true
+	r.match.reset(0)
 	if c, ok := r.match.recorder().(io.Closer); ok {
 		return c.Close()
 	}

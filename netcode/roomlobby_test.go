@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -14,16 +15,16 @@ import (
 type simLobby struct {
 	l         *LobbyClient
 	addr      netip.AddrPort
-	up, down  *Netsim
+	up, down  *transport.Netsim
 	sent, got map[proto.Type]int
 }
 
 // addLobby attaches a LobbyClient that talks to server (the simnet's
 // server, or an address where nothing answers).
-func (n *simnet) addLobby(server netip.AddrPort, session uint64, link Impairment) *simLobby {
+func (n *simnet) addLobby(server netip.AddrPort, session uint64, link transport.Impairment) *simLobby {
 	l := &simLobby{l: NewLobbyClient(server, session),
 		addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.2"), uint16(30000+len(n.lobbies))),
-		up:   NewNetsim(link, session), down: NewNetsim(link, session^0x5555),
+		up:   transport.NewNetsim(link, session), down: transport.NewNetsim(link, session^0x5555),
 		sent: map[proto.Type]int{}, got: map[proto.Type]int{}}
 	n.lobbies = append(n.lobbies, l)
 	return l
@@ -38,7 +39,7 @@ func (n *simnet) lobbyAt(addr netip.AddrPort) *simLobby {
 	return nil
 }
 
-func (l *simLobby) count(m map[proto.Type]int, out []Datagram) {
+func (l *simLobby) count(m map[proto.Type]int, out []transport.Datagram) {
 	for _, d := range out {
 		if h, err := proto.ParseHeader(d.Data); err == nil {
 			m[h.Type]++
@@ -46,14 +47,14 @@ func (l *simLobby) count(m map[proto.Type]int, out []Datagram) {
 	}
 }
 
-func (l *simLobby) advance(now time.Time) []Datagram {
+func (l *simLobby) advance(now time.Time) []transport.Datagram {
 	out := l.l.Advance(now)
 	l.count(l.sent, out)
 	return out
 }
 
-func (l *simLobby) receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
-	l.count(l.got, []Datagram{{Data: b}})
+func (l *simLobby) receive(now time.Time, from netip.AddrPort, b []byte) []transport.Datagram {
+	l.count(l.got, []transport.Datagram{{Data: b}})
 	out := l.l.Receive(now, from, b)
 	l.count(l.sent, out)
 	return out
@@ -72,7 +73,7 @@ func (l *simLobby) rooms() RoomList {
 func TestLobbyClientListsRooms(t *testing.T) {
 	const rooms = 100 // more than one page
 	n := newSimnet(t, ServerConfig{Players: 2, Rooms: rooms, MaxRooms: rooms})
-	link := Impairment{Latency: 20 * time.Millisecond}
+	link := transport.Impairment{Latency: 20 * time.Millisecond}
 	lob := n.addLobby(n.saddr, 0x10bb1, link)
 	if !n.runUntil(2*time.Second, func() bool { return !lob.rooms().Updated.IsZero() }) {
 		t.Fatalf("no list after 2 s (sent %v, got %v)", lob.sent, lob.got)

@@ -75,7 +75,7 @@ func (t *roomTable) remove(r *room) {
 	if code != "" {
 		delete(t.codes, code)
 	}
-	if id := r.matchID(); t.matches[id] == r {
+	if id := r.game().matchID(); t.matches[id] == r {
 		delete(t.matches, id)
 	}
 	if id, ok := t.prev[r]; ok && t.matches[id] == r {
@@ -130,18 +130,25 @@ func (t *roomTable) count() int { return len(t.list) }
 // byConn finds the place of connection conn at addr, in any room.
 func (t *roomTable) byConn(addr netip.AddrPort, conn uint32) (*room, *seat, *spectator) {
 	for _, r := range t.list {
-		if st, sp := r.place(addr, conn); st != nil || sp != nil {
+		if st, sp := r.places().byConn(addr, conn); st != nil || sp != nil {
 			return r, st, sp
 		}
 	}
 	return nil, nil, nil
 }
 
+// holds reports whether a room holds a place for connection conn at
+// addr.
+func (t *roomTable) holds(addr netip.AddrPort, conn uint32) bool {
+	r, _, _ := t.byConn(addr, conn)
+	return r != nil
+}
+
 // byToken finds the place a reconnect token holds (a spectator's when
 // spectate), in any room.
 func (t *roomTable) byToken(tok *proto.Token, spectate bool, now time.Time) (*room, *seat, *spectator) {
 	for _, r := range t.list {
-		if st, sp := r.placeOf(tok, spectate, now); st != nil || sp != nil {
+		if st, sp := r.places().byTokenOf(tok, spectate, now); st != nil || sp != nil {
 			return r, st, sp
 		}
 	}
@@ -152,7 +159,7 @@ func (t *roomTable) byToken(tok *proto.Token, spectate bool, now time.Time) (*ro
 // peers whose origin is ip.
 func (t *roomTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
 	for _, r := range t.list {
-		a, b := r.countFrom(ip, origin)
+		a, b := r.places().countFrom(ip, origin)
 		seats, specs = seats+a, specs+b
 	}
 	return seats, specs
@@ -162,7 +169,7 @@ func (t *roomTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.A
 // to, in whichever room holds it.
 func (t *roomTable) moveLink(from, to netip.AddrPort, conn uint32) {
 	if r, _, _ := t.byConn(from, conn); r != nil {
-		r.moveLink(from, to, conn)
+		r.places().moveLink(from, to, conn)
 	}
 }
 
@@ -234,11 +241,15 @@ func (t *roomTable) freeName() string {
 func (t *roomTable) quick(spectate bool) *room {
 	var best *room
 	for _, r := range t.list {
+		if _, code := r.keys(); code != "" {
+			continue // private: not listed
+		}
+		p := r.places()
 		if spectate {
-			if r.listed() && (best == nil || r.humans() > best.humans()) {
+			if best == nil || p.humans() > best.places().humans() {
 				best = r
 			}
-		} else if r.listed() && r.freeSeats() > 0 && !r.over() && (best == nil || r.taken() > best.taken()) {
+		} else if p.free() > 0 && !r.over() && (best == nil || p.taken() > best.places().taken()) {
 			best = r
 		}
 	}
@@ -264,13 +275,13 @@ func (t *roomTable) idle(now time.Time, d time.Duration, dst []*room) []*room {
 func (t *roomTable) page(p *proto.RoomList) {
 	n, full := 0, false
 	for _, r := range t.list {
-		if !r.listed() {
-			continue
+		if _, code := r.keys(); code != "" {
+			continue // private: not listed
 		}
 		if n >= int(p.Offset) && !full {
 			// A page is consecutive rooms from its offset: at the first
 			// that does not fit, the page ends (the rest are counted).
-			if e := r.entry(); p.Fits(&e) {
+			if e := entryOf(r.info()); p.Fits(&e) {
 				p.Rooms = append(p.Rooms, e)
 			} else {
 				full = true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -19,7 +20,7 @@ import (
 var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
 // roomLink is the path of the room tests: a few milliseconds, no loss.
-var roomLink = Impairment{Latency: 10 * time.Millisecond}
+var roomLink = transport.Impairment{Latency: 10 * time.Millisecond}
 
 // join attaches a client that asks for req and runs until the server has
 // answered it (a Start or a refusal).
@@ -43,7 +44,7 @@ func (n *simnet) roomOf(c *simClient) *room {
 
 // serverConn returns the id the server knows c's session by: the id
 // of its sealed connection (0 while it has none).
-func serverConn(c *Client) uint32 { return c.sess.conn.id }
+func serverConn(c *Client) uint32 { return c.hs.conn.id }
 
 // refusedWith returns the reason the server refused c's Join (0: not refused).
 func refusedWith(c *simClient) proto.RejectReason {
@@ -88,7 +89,7 @@ func TestRoomsQuickMatch24(t *testing.T) {
 	// whose match id it carries.
 	var checkedOut, foreign int
 	tap := tapSeals(n.server) // the clear form the server's core wrote, session and match as it meant them
-	n.onServerSend = func(d Datagram) {
+	n.onServerSend = func(d transport.Datagram) {
 		h, _, ok := tap.of(d.Data)
 		if !ok || (h.Type != proto.TypeState && h.Type != proto.TypeAck) {
 			return

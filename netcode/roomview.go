@@ -1,10 +1,8 @@
 package netcode
 
 import (
-	"net/netip"
 	"time"
 
-	"ttytanks/game"
 	"ttytanks/proto"
 )
 
@@ -12,48 +10,16 @@ import (
 // to the lobby (its line in the room list) and to the operator (its
 // figures).
 
-// keys returns the name and join code ("" if public) the table finds r
-// by.
+// keys returns the name and join code the table finds r by: a public
+// room, listed in the lobby, has no code.
 func (r *room) keys() (name, code string) { return r.name, r.code }
 
-// matchID returns the id of r's current match.
-func (r *room) matchID() uint32 { return r.match.matchID() }
+// game returns r's match.
+func (r *room) game() *match { return &r.match }
 
-// listed reports whether r is in the public room list.
-func (r *room) listed() bool { return !r.private }
-
-// humans returns how many seats network players hold.
-func (r *room) humans() int { return r.seats.humans() }
-
-// freeSeats returns how many seats are free.
-func (r *room) freeSeats() int { return r.seats.free() }
-
-// taken returns how many seats are taken, bots' included.
-func (r *room) taken() int { return r.cfg.Players - r.seats.free() }
-
-// place returns the seat or spectator place of connection conn at addr.
-func (r *room) place(addr netip.AddrPort, conn uint32) (*seat, *spectator) {
-	return r.seats.byConn(addr, conn)
-}
-
-// placeOf returns the place a reconnect token holds (a spectator's when
-// spectate).
-func (r *room) placeOf(tok *proto.Token, spectate bool, now time.Time) (*seat, *spectator) {
-	if spectate {
-		return nil, r.seats.spectatorByToken(tok)
-	}
-	return r.seats.byToken(tok, now), nil
-}
-
-// countFrom counts the seats and spectator places peers whose origin is
-// ip hold in r.
-func (r *room) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
-	return r.seats.countFrom(ip, origin)
-}
-
-// moveLink moves the place of connection conn from the address from to
-// to.
-func (r *room) moveLink(from, to netip.AddrPort, conn uint32) { r.seats.moveLink(from, to, conn) }
+// places returns r's seat table, for the room table's lookups across
+// rooms and for placement.
+func (r *room) places() *seatTable { return &r.seats }
 
 // info returns r's line in the lobby.
 func (r *room) info() RoomInfo {
@@ -86,9 +52,8 @@ func (r *room) info() RoomInfo {
 	return in
 }
 
-// entry returns r's line in a RoomList.
-func (r *room) entry() proto.RoomEntry {
-	in := r.info()
+// entryOf returns a room's line in a RoomList.
+func entryOf(in RoomInfo) proto.RoomEntry {
 	return proto.RoomEntry{Name: in.Name, Private: in.Private, Players: uint8(in.Players), Seats: uint8(in.Seats),
 		Bots: uint8(in.Bots), Spectators: uint8(min(in.Spectators, 255)), State: uint8(in.State), Round: uint16(in.Round),
 		RoundsToWin: uint8(in.RoundsToWin), Leader: proto.SanitizeName(in.Leader), LeaderScore: uint16(in.LeaderScore)}
@@ -117,12 +82,6 @@ func (r *room) stats(now time.Time) RoomStats {
 
 // stepped records how long one of r's steps took.
 func (r *room) stepped(d time.Duration) { r.stepDur.add(float64(d)) }
-
-// live reports whether r's match has begun.
-func (r *room) live() bool { return r.match.live() }
-
-// world returns r's authoritative world (nil in the lobby).
-func (r *room) world() *game.World { return r.match.current() }
 
 // playerStats returns the figures of a taken seat.
 func (r *room) playerStats(p *seat) PlayerStats {

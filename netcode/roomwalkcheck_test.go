@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -162,7 +163,7 @@ func (w *walk) afterTick(m *tickMemo) {
 // checkSent checks a datagram of a tick: a State or an Ack goes to a peer
 // of the room its match id routes to (before or after the tick: a tick
 // may release a peer, or start a rematch, after its State went out).
-func (w *walk) checkSent(m *tickMemo, d Datagram) {
+func (w *walk) checkSent(m *tickMemo, d transport.Datagram) {
 	h, _, ok := w.tap.of(d.Data) // the session and match the server's core wrote
 	if !ok || (h.Type != proto.TypeState && h.Type != proto.TypeAck) {
 		return
@@ -293,7 +294,7 @@ func (w *walk) observe() {
 			if !ok {
 				rc.overSince[r] = w.now
 				rc.stats.over++
-				w.logf("room %s: match %08x is over, winner %q", r.name, r.match.matchID(), r.winnerName())
+				w.logf("room %s: match %08x is over, winner seat %d", r.name, r.match.matchID(), r.match.current().State().Round.Winner)
 			} else if w.now.Sub(since) > rc.cfg.resultsFor+tickSlack {
 				w.fail(fmt.Sprintf("room %s has shown its results for %v (ResultsFor %v)", r.name, w.now.Sub(since), rc.cfg.resultsFor))
 				return
@@ -314,7 +315,7 @@ func (w *walk) observe() {
 	// The per-address caps hold across rooms.
 	for h := 0; h < rc.cfg.households; h++ {
 		ip := householdAddr(h, 0).Addr()
-		seats, specs := t.countFrom(ip, w.n.server.origin)
+		seats, specs := t.countFrom(ip, w.n.server.adm.origin)
 		if seats > rc.cfg.seatsPerAddr || specs > rc.cfg.specsPer {
 			w.fail(fmt.Sprintf("%v holds %d seats and %d spectator places in all rooms, the caps are %d and %d", ip, seats, specs, rc.cfg.seatsPerAddr, rc.cfg.specsPer))
 			return

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -296,7 +297,9 @@ func TestSSHPlayersCountByTheirOrigin(t *testing.T) {
 	home := netip.MustParseAddr("198.51.100.20")
 	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 3,
 		Origin: func(netip.AddrPort) (netip.Addr, bool) { return home, true }})
-	mem := func(i int) netip.AddrPort { return netip.AddrPortFrom(MemPrefix.Addr().Next(), uint16(100+i)) }
+	mem := func(i int) netip.AddrPort {
+		return netip.AddrPortFrom(transport.MemPrefix.Addr().Next(), uint16(100+i))
+	}
 	for i := 0; i < 3; i++ {
 		if _, why := rawJoin(t, s, simEpoch, mem(i), uint64(10+i), proto.Request{Name: "ssh", Kind: proto.RoomCreate, Room: fmt.Sprintf("s%d", i)}); why != 0 {
 			t.Fatalf("SSH player %d: %v", i, why)

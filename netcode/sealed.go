@@ -111,7 +111,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		return
 	}
 	rtt, resume := c.handshake()
-	l := link{conn: c.id(), addr: from, name: proto.SanitizeName(q.Name), heard: now, rtt: rtt, resume: resume, origin: s.origin(from)}
+	l := link{conn: c.id(), addr: from, name: proto.SanitizeName(q.Name), heard: now, rtt: rtt, resume: resume, origin: s.adm.origin(from)}
 	// A reconnect: the token of a place we still hold, from a connection
 	// that proved (onRequest) it holds the session the token was issued
 	// to. It takes the place over, score and all.
@@ -128,7 +128,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		s.inRoom(r, func() { r.supersede(from, c.id(), now) })
 	})
 	if !s.adm.isTrusted(from.Addr()) {
-		seats, specs := s.rooms.countFrom(s.origin(from), s.origin)
+		seats, specs := s.rooms.countFrom(s.adm.origin(from), s.adm.origin)
 		if (q.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!q.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
 			s.drop(DropAddrLimit)
 			s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectAddrLimit})
@@ -141,18 +141,6 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		return
 	}
 	s.inRoom(r, func() { r.seat(l, q.Spectate, now) })
-}
-
-// origin returns the address whose per-address limits a peer at addr
-// counts against (limitKey of its IP, or of its SSH client's).
-func (s *Server) origin(addr netip.AddrPort) netip.Addr {
-	ip := addr.Addr().Unmap()
-	if s.cfg.Origin != nil && MemPrefix.Contains(ip) {
-		if o, ok := s.cfg.Origin(addr); ok {
-			return limitKey(o)
-		}
-	}
-	return limitKey(ip)
 }
 
 // onInput routes an Input to its room by its match id: one map lookup.

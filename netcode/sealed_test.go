@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -22,7 +23,7 @@ import (
 // relay forwards datagrams between one client and a server; up and down,
 // if set, decide what goes on for each datagram (several, or none).
 type relay struct {
-	conn   *UDP
+	conn   *transport.UDP
 	server netip.AddrPort
 	up     func(b []byte) [][]byte
 	down   func(b []byte) [][]byte
@@ -36,7 +37,7 @@ type relay struct {
 
 func startRelay(t *testing.T, server netip.AddrPort) *relay {
 	t.Helper()
-	c, err := ListenUDP("127.0.0.1:0")
+	c, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,9 +82,9 @@ func (r *relay) run() {
 // sealedMatch starts a server with a bot seat on UDP and one client
 // through a relay (or, with direct, talking to the server itself); it
 // returns them once the client plays.
-func sealedMatch(t *testing.T, name string, direct bool, tr func(Transport) Transport, setup func(r *relay)) (*ServerDriver, *ClientDriver, *relay) {
+func sealedMatch(t *testing.T, name string, direct bool, tr func(transport.Transport) transport.Transport, setup func(r *relay)) (*ServerDriver, *ClientDriver, *relay) {
 	t.Helper()
-	st, err := ListenUDP("127.0.0.1:0")
+	st, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +102,11 @@ func sealedMatch(t *testing.T, name string, direct bool, tr func(Transport) Tran
 		setup(r)
 		r.mu.Unlock()
 	}
-	ct, err := ListenUDP("127.0.0.1:0")
+	ct, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ctr Transport = ct
+	var ctr transport.Transport = ct
 	if tr != nil {
 		ctr = tr(ct)
 	}
@@ -350,10 +351,10 @@ func TestNoPlaintextOnTheWire(t *testing.T) {
 // sends and receives go through a new one, on a new port.
 type rebindable struct {
 	mu  sync.Mutex
-	cur *UDP
+	cur *transport.UDP
 }
 
-func (r *rebindable) sock() *UDP {
+func (r *rebindable) sock() *transport.UDP {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cur
@@ -378,7 +379,7 @@ func (r *rebindable) Close() error { return r.sock().Close() }
 
 func (r *rebindable) rebind(t *testing.T) {
 	t.Helper()
-	n, err := ListenUDP("127.0.0.1:0")
+	n, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,8 +396,8 @@ func (r *rebindable) rebind(t *testing.T) {
 // no more than 100 ms of its inputs, and the seat is at the new address.
 func TestRebindLosesNoInputs(t *testing.T) {
 	var rb *rebindable
-	sd, cd, _ := sealedMatch(t, "mover", true, func(tr Transport) Transport {
-		rb = &rebindable{cur: tr.(*UDP)}
+	sd, cd, _ := sealedMatch(t, "mover", true, func(tr transport.Transport) transport.Transport {
+		rb = &rebindable{cur: tr.(*transport.UDP)}
 		return rb
 	}, nil)
 	playFor(t, cd, time.Second)

@@ -163,6 +163,18 @@ func (t *seatTable) free() int {
 	return n
 }
 
+// taken returns how many seats are taken, bots' included.
+func (t *seatTable) taken() int { return t.n - t.free() }
+
+// byTokenOf returns the place a reconnect token holds: a spectator's
+// when spectate, else a seat.
+func (t *seatTable) byTokenOf(tok *proto.Token, spectate bool, now time.Time) (*seat, *spectator) {
+	if spectate {
+		return nil, t.spectatorByToken(tok)
+	}
+	return t.byToken(tok, now), nil
+}
+
 // humans returns how many seats network players hold.
 func (t *seatTable) humans() int {
 	n := 0

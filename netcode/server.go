@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -69,16 +70,20 @@ type InputSource interface {
 type Server struct {
 	cfg   ServerConfig
 	rules roomRules
-	log   *slog.Logger
-	rng   game.RNG
-	adm   admission
-	conns connTable
-	rooms roomTable
-	clk   serverClock
-	tl    tally
-	next  time.Time // Advance's schedule: the next tick's time
-	out   outbox
-	drops [numDropReasons]uint64
+	// defaults are the settings of the rooms the server opens on its
+	// own; host is what its rooms see of it.
+	defaults roomConfig
+	host     *roomHost
+	log      *slog.Logger
+	rng      game.RNG
+	adm      admission
+	conns    connTable
+	rooms    roomTable
+	clk      serverClock
+	tl       tally
+	next     time.Time // Advance's schedule: the next tick's time
+	out      outbox
+	drops    [numDropReasons]uint64
 	// traffic counts what Receive saw.
 	traffic traffic
 	// tickDur holds the driver's tick durations.
@@ -108,34 +113,33 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted),
+	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted, cfg.Origin),
 		rooms: newRoomTable(), clk: serverClock{tick: cfg.StartTick}, tickDur: newWindow(600), conns: newConnTable(cfg.Key),
 		rules: roomRules{newBot: cfg.NewBot, maxSpectators: cfg.MaxSpectators, spectatorDelay: cfg.SpectatorDelay,
 			startWait: cfg.StartWait, rematchWait: cfg.RematchWait, resultsFor: cfg.ResultsFor}}
+	s.defaults = roomConfig{Players: cfg.Players, Bots: cfg.Bots, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
+		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds}
 	s.out = newOutbox(64<<10, s.conns.seal)
+	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log}
 	for i := 0; i < cfg.Rooms; i++ {
-		s.openRoom(roomName(i), s.defaultRoom(), false, time.Time{}).keep()
+		s.openRoom(roomName(i), s.defaults, false, true, time.Time{})
 	}
 	return s, nil
 }
 
-// defaultRoom returns the settings of a room the server opens on its own.
-func (s *Server) defaultRoom() roomConfig {
-	return roomConfig{Players: s.cfg.Players, Bots: s.cfg.Bots, MazeW: s.cfg.MazeW, MazeH: s.cfg.MazeH,
-		StateEvery: s.cfg.StateEvery, Rounds: s.cfg.Rounds}
-}
-
-// openRoom opens a room and its lobby; the caller has checked the name is
+// openRoom opens a room and its lobby: a permanent one never closes for
+// idleness and reopens after a fault. The caller has checked the name is
 // free and there is space.
-func (s *Server) openRoom(name string, cfg roomConfig, private bool, now time.Time) *room {
+func (s *Server) openRoom(name string, cfg roomConfig, private, permanent bool, now time.Time) *room {
 	code := ""
 	if private {
 		code = s.rooms.newCode(s.adm.random)
 	}
-	r := newRoom(s, s.rules, name, code, cfg, private, s.rng.Next()|1, now)
+	var rec Recorder
 	if s.cfg.NewRecorder != nil {
-		r.recordTo(s.cfg.NewRecorder(name))
+		rec = s.cfg.NewRecorder(name)
 	}
+	r := newRoom(s.host, s.rules, roomSpec{name: name, code: code, cfg: cfg, permanent: permanent, rec: rec}, s.rng.Next()|1, now)
 	s.rooms.add(r)
 	r.openLobby()
 	return r
@@ -144,7 +148,7 @@ func (s *Server) openRoom(name string, cfg roomConfig, private bool, now time.Ti
 // Match returns the match ID of the first room.
 func (s *Server) Match() uint32 {
 	if r := s.rooms.first(); r != nil {
-		return r.matchID()
+		return r.game().matchID()
 	}
 	return 0
 }
@@ -153,14 +157,14 @@ func (s *Server) Match() uint32 {
 // down to its first tick or being played.
 func (s *Server) Running() bool {
 	r := s.rooms.first()
-	return r != nil && r.live()
+	return r != nil && r.game().live()
 }
 
 // World returns the authoritative world of the first room's match, or nil
 // in its lobby. It must not be modified.
 func (s *Server) World() *game.World {
 	if r := s.rooms.first(); r != nil {
-		return r.world()
+		return r.game().current()
 	}
 	return nil
 }
@@ -168,13 +172,13 @@ func (s *Server) World() *game.World {
 // RoomMatch returns the match ID of the named room (0: no such room).
 func (s *Server) RoomMatch(name string) uint32 {
 	if r := s.rooms.byName(name); r != nil {
-		return r.matchID()
+		return r.game().matchID()
 	}
 	return 0
 }
 
 // Receive handles one datagram from addr.
-func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []Datagram {
+func (s *Server) Receive(now time.Time, from netip.AddrPort, b []byte) []transport.Datagram {
 	s.out.reset()
 	s.traffic.datagramsIn++
 	s.traffic.bytesIn += uint64(len(b))
@@ -225,7 +229,7 @@ func sessionOf(b []byte) uint64 {
 // player's, the last one held for at most HoldTicks, or neutral) and each
 // peer's Ack, or State every StateEvery ticks. It never runs extra steps
 // to catch anyone up.
-func (s *Server) Tick(now time.Time) []Datagram {
+func (s *Server) Tick(now time.Time) []transport.Datagram {
 	s.out.reset()
 	s.tick(now)
 	return s.out.datagrams()
@@ -235,7 +239,7 @@ func (s *Server) Tick(now time.Time) []Datagram {
 // which starts at the first call: normally one, a few in a row after a
 // stall, and beyond MaxCatchUpTicks the schedule restarts from now. It
 // returns the datagrams of all of them.
-func (s *Server) Advance(now time.Time) []Datagram {
+func (s *Server) Advance(now time.Time) []transport.Datagram {
 	s.out.reset()
 	if s.next.IsZero() {
 		s.next = now
@@ -269,16 +273,9 @@ func (s *Server) tick(now time.Time) {
 	clear(s.stepBuf)
 	s.guard(func() { s.closeIdle(now) })
 	if s.clk.every(connSweepEvery) {
-		s.conns.sweep(now, s.holdsPlace)
+		s.conns.sweep(now, s.rooms.holds)
 	}
 	s.clk.end()
-}
-
-// holdsPlace reports whether a room holds a seat or a spectator's place
-// for connection c.
-func (s *Server) holdsPlace(c *conn) bool {
-	r, _, _ := s.rooms.byConn(c.addr(), c.id())
-	return r != nil
 }
 
 // closeIdle closes the rooms opened on demand that have had no network
@@ -333,15 +330,17 @@ func (s *Server) inRoom(r *room, f func()) (ok bool) {
 func (s *Server) fault(r *room, p any, stack []byte) {
 	s.tl.fault()
 	name, _ := r.keys()
-	s.log.Error("room stopped after a server error", "room", name, "match", r.matchID(), "panic", fmt.Sprint(p), "stack", string(stack))
+	s.log.Error("room stopped after a server error", "room", name, "match", r.game().matchID(), "panic", fmt.Sprint(p), "stack", string(stack))
 	// Whatever the failed step produced for this room is not to be
 	// trusted; what it produced for other rooms is already out of the
 	// way only if it came first, so the Leaves go out on top.
 	r.abort()
-	s.rooms.remove(r) // first: it unroutes the match id the end clears
+	s.rooms.remove(r) // first: it unroutes the match id the close clears
 	func() {
 		defer func() { _ = recover() }()
-		r.end()
+		if err := r.close(); err != nil {
+			s.log.Error("closing a room's recorder", "room", name, "err", err)
+		}
 	}()
 	if cfg, private, ok := r.reopens(); ok {
 		// Should opening fail too, the server stays up with one room
@@ -352,7 +351,7 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 					s.log.Error("room failed to reopen after a server error", "room", name, "panic", fmt.Sprint(p))
 				}
 			}()
-			s.openRoom(name, cfg, private, time.Time{}).keep()
+			s.openRoom(name, cfg, private, true, time.Time{})
 		}()
 	}
 }
@@ -360,7 +359,7 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 // Kick ends the session of the player in slot of the named room with a
 // Leave saying so and frees the seat; it returns the Leave to send (none
 // if no network player held the seat).
-func (s *Server) Kick(roomName string, slot int) []Datagram {
+func (s *Server) Kick(roomName string, slot int) []transport.Datagram {
 	s.out.reset()
 	if r := s.rooms.byName(roomName); r != nil {
 		s.inRoom(r, func() { r.kick(slot) })
@@ -371,7 +370,7 @@ func (s *Server) Kick(roomName string, slot int) []Datagram {
 // Ban refuses every Hello and Join from addr for the server's life and
 // kicks its players and spectators in every room; it returns their
 // Leaves to send.
-func (s *Server) Ban(addr netip.Addr) []Datagram {
+func (s *Server) Ban(addr netip.Addr) []transport.Datagram {
 	s.out.reset()
 	addr = addr.Unmap()
 	s.adm.ban(addr)
@@ -382,10 +381,16 @@ func (s *Server) Ban(addr netip.Addr) []Datagram {
 }
 
 // Shutdown returns a Leave for every network peer, for a clean exit.
-func (s *Server) Shutdown() []Datagram {
+func (s *Server) Shutdown() []transport.Datagram {
 	s.out.reset()
 	s.rooms.each(func(r *room) { r.shutdown() })
 	return s.out.datagrams()
+}
+
+// drop counts a dropped datagram.
+func (s *Server) drop(r DropReason) {
+	s.drops[r]++
+	s.traffic.dropped++
 }
 
 // ObserveTickDuration records how long the driver's last Tick took.

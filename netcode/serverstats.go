@@ -105,7 +105,7 @@ func (s *Server) Stats() ServerStats {
 		st.Players = append(st.Players, rs.Players...)
 		st.Spectators += rs.Spectators
 		if i == 0 {
-			st.Match, st.Running, st.Tick, st.Need = rs.Match, r.live(), rs.Tick, r.freeSeats()
+			st.Match, st.Running, st.Tick, st.Need = rs.Match, r.game().live(), rs.Tick, r.places().free()
 		}
 		st.Rooms = append(st.Rooms, rs)
 	}

@@ -1,17 +1,11 @@
 package netcode
 
 import (
-	"crypto/ecdh"
-	"crypto/ed25519"
-	"io"
 	"time"
 
 	"ttytanks/game"
 	"ttytanks/proto"
 )
-
-// helloEvery is how often a connecting client repeats its Hello or Join.
-const helloEvery = 250 * time.Millisecond
 
 // Leave delivery: a closing client repeats its Leave every leaveEvery
 // until the server acknowledges it, for at most leaveFor.
@@ -28,30 +22,25 @@ const (
 	SilenceGone         = 20 * time.Second
 )
 
-// session is the client's life cycle with one server: the handshake, the
-// seat and match it was given, the roster, silence and reconnects, and how
-// it ended. Its status changes only through its methods.
+// session is the client's life cycle with one server: the seat and match
+// it was given, the roster, silence and reconnects, the repeated Leave,
+// and how it ended (the connection attempts are the handshake's). Its
+// status changes only through its methods.
 type session struct {
 	// room is where the player asked to play; once a Start names the
 	// room, later Joins (after a lost seat) ask for that room by name.
-	room      RoomRequest
-	roomName  string
-	roomCode  string
-	rounds    int
-	status    Status
-	err       error  // why it ended, once StatusClosed
-	note      string // a word for the player while reconnecting
-	id        uint64
-	cookie    proto.Cookie
-	hasCookie bool
-	token     proto.Token
+	room     RoomRequest
+	roomName string
+	roomCode string
+	rounds   int
+	status   Status
+	err      error  // why it ended, once StatusClosed
+	note     string // a word for the player while reconnecting
+	id       uint64
+	token    proto.Token
 	// tokenKey is the resume key of the connection token was issued on:
 	// a Request with the token proves it holds it.
-	tokenKey [proto.KeyLen]byte
-	// The connection of this attempt: the ephemeral key our Join sends,
-	// and from the server's Accept on, the connection.
-	eph       *ecdh.PrivateKey
-	conn      clientConn
+	tokenKey  [proto.KeyLen]byte
 	match     uint32
 	slot      int
 	slots     int
@@ -61,13 +50,7 @@ type session struct {
 	startTick game.Tick
 	seq       uint32
 	heard     time.Time // last genuine datagram from the server (or the first attempt)
-	// progressAt is when a reconnect attempt last moved on (it began, a
-	// Challenge or Accept came).
-	progressAt time.Time
-	nextHello  time.Time
-	helloAt    time.Time // when the first Hello of this attempt went out
-	handRTT    time.Duration
-	keepAlive  time.Time
+	keepAlive time.Time
 	// leaving: a Leave is out and not yet acknowledged.
 	leaving    bool
 	leaveUntil time.Time
@@ -102,6 +85,9 @@ func (s *session) end(err error) {
 // hear notes a genuine datagram from the server.
 func (s *session) hear(now time.Time) { s.heard = now }
 
+// lastHeard returns when the server was last heard from.
+func (s *session) lastHeard() time.Time { return s.heard }
+
 // silence returns how long the server has been silent at now.
 func (s *session) silence(now time.Time) time.Duration {
 	if s.heard.IsZero() {
@@ -110,67 +96,13 @@ func (s *session) silence(now time.Time) time.Duration {
 	return now.Sub(s.heard)
 }
 
-// challenged takes a Challenge's cookie; it reports whether we were
-// waiting for one.
-func (s *session) challenged(now time.Time, c proto.Cookie) bool {
-	if s.status == StatusClosed || s.status == StatusWaiting || s.hasCookie {
-		return false // the answer to a repeated Hello: our Join is out with the first cookie
-	}
-	if !s.helloAt.IsZero() {
-		s.handRTT = now.Sub(s.helloAt)
-		s.helloAt = time.Time{}
-	}
-	s.cookie, s.hasCookie = c, true
-	s.nextHello = now.Add(helloEvery)
-	s.progressAt = now
-	return true
-}
-
-// join returns our Join: the cookie and this attempt's ephemeral key.
-func (s *session) join(entropy io.Reader) *proto.Join {
-	if s.eph == nil {
-		var seed [32]byte
-		if _, err := io.ReadFull(entropy, seed[:]); err != nil {
-			panic("netcode: entropy source failed: " + err.Error()) // a key of zeros would be no secret
-		}
-		k, err := ecdh.X25519().NewPrivateKey(seed[:])
-		if err != nil {
-			panic("netcode: X25519 key: " + err.Error()) // 32 bytes are always a key
-		}
-		s.eph = k
-	}
-	j := &proto.Join{Header: proto.Header{Session: s.id}, Cookie: s.cookie}
-	copy(j.Eph[:], s.eph.PublicKey().Bytes())
-	return j
-}
-
-// accepted takes the server's Accept: it checks the signature, asks
-// trust whether the server's key is the one we expect, and derives the
-// connection's keys. ok is false for an Accept to ignore (unasked for,
-// or not signed by the key it names); err, from trust, ends the session.
-func (s *session) accepted(a *proto.Accept, trust func(ed25519.PublicKey) error) (ok bool, err error) {
-	if s.status == StatusClosed || s.eph == nil || !s.hasCookie || s.conn.up() {
-		return false, nil
-	}
-	c, ok, err := acceptConn(a, s.id, s.cookie, s.eph, trust)
-	if err != nil {
-		s.end(err)
-		return false, err
-	}
-	if !ok {
-		return false, nil
-	}
-	s.conn = c
-	s.progressAt = s.heard
-	return true, nil
-}
-
 // request returns our Request: the room we want, our name, and our
-// token with its proof when we held a place.
-func (s *session) request(name string, spectate bool) *proto.Request {
+// token with its proof, over the connection it goes on, when we held a
+// place.
+func (s *session) request(name string, spectate bool, proof func(resume [proto.KeyLen]byte) proto.Proof) *proto.Request {
 	j := &proto.Request{Header: proto.Header{Session: s.id}, Token: s.token, Spectate: spectate, Name: name}
 	if s.token != (proto.Token{}) {
-		j.Proof = s.conn.proof(s.tokenKey)
+		j.Proof = proof(s.tokenKey)
 	}
 	r := s.room
 	switch {
@@ -189,52 +121,20 @@ func (s *session) request(name string, spectate bool) *proto.Request {
 	return j
 }
 
-// sealing reports whether the server has accepted us: from then on
-// everything comes sealed.
-func (s *session) sealing() bool { return s.conn.up() }
-
-// unseal opens a sealed datagram of our connection into buf and returns
-// its header and body (clientConn.opened).
-func (s *session) unseal(sh proto.SealedHeader, b, buf []byte) (proto.Header, []byte, error) {
-	return s.conn.opened(sh, b, buf, s.id)
-}
-
-// seal appends pkt sealed for the server to dst; ok is false before the
-// server accepted us, and the packet is dropped.
-func (s *session) seal(dst []byte, pkt proto.Packet) ([]byte, bool) { return s.conn.sealed(dst, pkt) }
-
-// forgetConn drops this attempt's connection: the next handshake makes a
-// new one.
-func (s *session) forgetConn() {
-	s.hasCookie, s.eph, s.conn = false, nil, clientConn{}
-}
-
 // roomOf returns the room the session plays in, its join code (private
 // rooms) and the match's win condition, as the last Start said.
 func (s *session) roomOf() (name, code string, rounds int) { return s.roomName, s.roomCode, s.rounds }
 
-// hello returns our Hello. The handshake's round trip is measured from
-// the first Hello of an attempt (a retransmission's answer cannot be told
-// from the original's): too long rather than too short, so the first
-// inputs of a match arrive early rather than late.
-func (s *session) hello(now time.Time) *proto.Hello {
-	if s.helloAt.IsZero() {
-		s.helloAt = now
-	}
-	return &proto.Hello{Header: proto.Header{Session: s.id}}
-}
-
 // rejected takes a Reject; it ends the session unless the cookie was only
-// stale (then the handshake starts over).
+// stale: then it reports retry, and the handshake starts over.
 //
 // joining is set while we play without a world yet (our Join repeats
 // until the first State): the server answers a Join of a session it holds
 // with a Start, so a Reject then means our place is gone (its room closed,
 // say, and the Leave that told us was lost) and ends the session too.
-func (s *session) rejected(r proto.RejectReason, spectate, joining bool) {
+func (s *session) rejected(r proto.RejectReason, spectate, joining bool) (retry bool) {
 	if r == proto.RejectBadCookie && s.status != StatusClosed {
-		s.hasCookie = false // stale, or for an address we no longer have: start the handshake over
-		return
+		return true // stale, or for an address we no longer have
 	}
 	if s.status != StatusConnecting && s.status != StatusWaiting && s.status != StatusReconnecting && !(s.status == StatusPlaying && joining) {
 		return // a stray answer to a duplicate Join
@@ -251,6 +151,7 @@ func (s *session) rejected(r proto.RejectReason, spectate, joining bool) {
 	default:
 		s.end(&RefusedError{Reason: r})
 	}
+	return false
 }
 
 // startKind says what a Start meant to the session.
@@ -263,16 +164,17 @@ const (
 	startNew                      // a match to build (or, running, to join)
 )
 
-// started takes a Start and says what it means: the session moves to
-// waiting or playing. newMatch reports that the match id changed (a new
-// match or a new server).
-func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newMatch bool) {
+// started takes a Start that came on the connection whose resume key is
+// resume, and says what it means: the session moves to waiting or
+// playing. newMatch reports that the match id changed (a new match or a
+// new server).
+func (s *session) started(st *proto.Start, haveWorld bool, resume [proto.KeyLen]byte) (kind startKind, newMatch bool) {
 	if s.status == StatusClosed {
 		return startIgnored, false
 	}
 	s.slots, s.need = int(st.Slots), int(st.Need)
 	if st.Token != s.token {
-		s.token, s.tokenKey = st.Token, s.conn.resumeKey()
+		s.token, s.tokenKey = st.Token, resume
 	}
 	s.roomName, s.roomCode, s.rounds = st.Room, st.Code, int(st.Rounds)
 	for i := range s.names {
@@ -307,43 +209,21 @@ func (s *session) started(st *proto.Start, haveWorld bool) (kind startKind, newM
 	return startNew, newMatch
 }
 
-// lost moves a waiting or playing session to reconnecting after silence.
-func (s *session) lost(now time.Time) {
+// lost moves a waiting or playing session to reconnecting after silence
+// (the handshake starts a new attempt).
+func (s *session) lost() {
 	s.status, s.note = StatusReconnecting, "no word from the server: reconnecting…"
-	s.nextHello = now
-	s.forgetConn()
-	s.progressAt = now
 }
-
-// knock returns the next datagram of a connection attempt (the first, or
-// a reconnect) when one is due: a Hello, our Join, or our Request, each
-// repeated until the server answers. An attempt that stalls (the server
-// forgot our connection, say) starts over.
-func (s *session) knock(now time.Time, name string, spectate bool, entropy io.Reader) packet {
-	if now.Sub(s.progressAt) > knockStall {
-		s.forgetConn()
-		s.progressAt = now
-	}
-	return s.connect(now, name, spectate, entropy)
-}
-
-// knockStall is how long a connection attempt may go without moving on
-// before it starts over: longer than any round trip a match can be
-// played at (inputs may lead the server by at most MaxInputAhead ticks,
-// 2 s), short enough that a client that moved before its place came
-// connects within a few seconds. (The handshake's measured round trip is
-// no guide: it counts from the attempt's first Hello, so a cut inflates
-// it.)
-const knockStall = 2500 * time.Millisecond
 
 // close starts leaving: the Leave goes out now and is repeated until
 // acknowledged or leaveFor has passed. It returns the Leave, or nil when
 // there is no match to leave, or no connection the server placed us on
-// (none yet, or a new one while reconnecting): a Leave on it could not
-// name our place, and the server frees the place after FreeAfter.
-func (s *session) close(now time.Time) *proto.Leave {
+// (none yet, or a new one while reconnecting: placed tells): a Leave on
+// it could not name our place, and the server frees the place after
+// FreeAfter.
+func (s *session) close(now time.Time, placed func(match uint32, player uint8) bool) *proto.Leave {
 	h := s.header()
-	had := s.status != StatusClosed && s.match != 0 && s.conn.placed(h.Match, h.Player)
+	had := s.status != StatusClosed && s.match != 0 && placed(h.Match, h.Player)
 	s.end(ErrQuit)
 	if !had {
 		return nil
@@ -385,13 +265,14 @@ func (s *session) left(l *proto.Leave) {
 	}
 }
 
-// deadline returns the session's next timer at or after now (zero: none).
-func (s *session) deadline() time.Time {
+// deadline returns the session's next timer at or after now (zero: none),
+// nextHello being the handshake's.
+func (s *session) deadline(nextHello time.Time) time.Time {
 	switch {
 	case s.leaving:
 		return s.nextLeave
 	case s.status == StatusConnecting || s.status == StatusReconnecting:
-		return s.nextHello
+		return nextHello
 	case s.status == StatusWaiting:
 		return s.keepAlive
 	}
@@ -419,23 +300,13 @@ func (s *session) matchID() uint32 { return s.match }
 // pendingLeave reports whether our Leave awaits its acknowledgement.
 func (s *session) pendingLeave() bool { return s.leaving }
 
-// handshakeRTT returns the round trip of the handshake's first Hello.
-func (s *session) handshakeRTT() time.Duration { return s.handRTT }
-
-// connect returns the Hello, the Join once we hold a cookie, or the
-// Request once the server accepted us, that is due at now, or nil.
-func (s *session) connect(now time.Time, name string, spectate bool, entropy io.Reader) packet {
-	if now.Before(s.nextHello) {
-		return nil
+// addressee reports whether player is our seat (SpectatorSlot for a
+// spectator): a packet for another is not ours.
+func (s *session) addressee(player uint8) bool {
+	if s.slot < 0 {
+		return player == proto.SpectatorSlot
 	}
-	s.nextHello = now.Add(helloEvery)
-	switch {
-	case s.conn.up():
-		return s.request(name, spectate)
-	case s.hasCookie:
-		return s.join(entropy)
-	}
-	return s.hello(now)
+	return int(player) == s.slot
 }
 
 // keepAliveDue reports whether a lobby keep-alive is due at now (about

@@ -3,6 +3,7 @@ package netcode
 import (
 	"testing"
 	"time"
+	"ttytanks/netcode/transport"
 )
 
 // TestSpectatorMeasuresItsRTT: the server echoes a spectator's keep-alives,
@@ -10,7 +11,7 @@ import (
 // and a spectator shows no input lead.
 func TestSpectatorMeasuresItsRTT(t *testing.T) {
 	n := newSimnet(t, ServerConfig{Players: 2, Bots: 2, NewBot: func(int, uint64) InputSource { return walker{} }})
-	fast := Impairment{Latency: 5 * time.Millisecond}
+	fast := transport.Impairment{Latency: 5 * time.Millisecond}
 	sp := n.addClient(ClientConfig{Spectate: true}, fast, fast, 1)
 	if !n.runUntil(2*time.Second, func() bool { return sp.c.Status() == StatusPlaying && sp.c.World() != nil }) {
 		t.Fatalf("spectator status %v", sp.c.Status())
@@ -19,8 +20,8 @@ func TestSpectatorMeasuresItsRTT(t *testing.T) {
 	if rtt := sp.c.Metrics().RTT; rtt < 8*time.Millisecond || rtt > 20*time.Millisecond {
 		t.Fatalf("RTT %v over a 10 ms path", rtt)
 	}
-	slow := Impairment{Latency: 60 * time.Millisecond}
-	*sp.up, *sp.down = *NewNetsim(slow, 2), *NewNetsim(slow, 3)
+	slow := transport.Impairment{Latency: 60 * time.Millisecond}
+	*sp.up, *sp.down = *transport.NewNetsim(slow, 2), *transport.NewNetsim(slow, 3)
 	n.run(5 * time.Second)
 	m := sp.c.Metrics()
 	if m.RTT < 100*time.Millisecond || m.RTT > 140*time.Millisecond {

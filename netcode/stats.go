@@ -68,6 +68,13 @@ type ewma struct {
 	ok    bool
 }
 
+// newEWMA returns an average that moves by alpha of each new sample's
+// distance from it.
+func newEWMA(alpha float64) ewma { return ewma{alpha: alpha} }
+
+// value returns the average, and whether it has had a sample.
+func (e *ewma) value() (float64, bool) { return e.v, e.ok }
+
 func (e *ewma) add(x float64) {
 	if !e.ok {
 		e.v, e.ok = x, true
@@ -90,6 +97,11 @@ func (r *rate) add(now time.Time, n int) {
 	r.tick(now)
 }
 
+// perSecond returns the rate of the last whole window, in bytes per
+// second; sum the bytes ever counted.
+func (r *rate) perSecond() float64 { return r.perS }
+func (r *rate) sum() uint64        { return r.total }
+
 func (r *rate) tick(now time.Time) {
 	if r.start.IsZero() {
 		r.start = now
@@ -109,3 +121,6 @@ type spark struct {
 func newSpark() spark { return spark{w: newWindow(SparkLen)} }
 
 func (s spark) fill(dst *[SparkLen]float64) int { return s.w.last(dst[:]) }
+
+// add appends a sample, the oldest falling off.
+func (s spark) add(v float64) { s.w.add(v) }

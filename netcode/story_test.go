@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -88,7 +89,7 @@ func (w *wire) pastCountdown(cs ...*Client) {
 }
 
 // toClients delivers server datagrams to every client they are for.
-func (w *wire) toClients(out []Datagram) {
+func (w *wire) toClients(out []transport.Datagram) {
 	for _, d := range out {
 		for c, a := range w.addr {
 			if a == d.Addr {

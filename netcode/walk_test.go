@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // This file is the model-based lifecycle test of STYLE.md rule 12a: a
@@ -153,7 +154,7 @@ type walkClient struct {
 	name     string
 	sc       *simClient
 	spectate bool
-	path     Impairment
+	path     transport.Impairment
 	addrs    []netip.AddrPort // every address it has used
 	// gone: the process ended (Leave delivered or lost); it is no longer
 	// advanced or routed. goneAt is when.
@@ -345,7 +346,7 @@ func (w *walk) finish() {
 		if c.silent(w.now) {
 			c.silentUntil = w.now
 		}
-		c.path = Impairment{Latency: 20 * time.Millisecond}
+		c.path = transport.Impairment{Latency: 20 * time.Millisecond}
 		c.sc.up.Impairment, c.sc.down.Impairment = c.path, c.path
 	}
 	w.run(5 * time.Second)

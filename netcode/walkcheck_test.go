@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // The walk's invariants: checked after every event and every 250 ms of
@@ -205,7 +206,7 @@ func (w *walk) quiet() {
 	w.stats.quietChecks++
 	w.holdResumes = true
 	for _, c := range w.clients {
-		c.sc.up.Impairment, c.sc.down.Impairment = Impairment{Latency: 20 * time.Millisecond}, Impairment{Latency: 20 * time.Millisecond}
+		c.sc.up.Impairment, c.sc.down.Impairment = transport.Impairment{Latency: 20 * time.Millisecond}, transport.Impairment{Latency: 20 * time.Millisecond}
 	}
 	defer func() {
 		w.holdResumes = false

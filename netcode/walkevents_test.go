@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 )
 
 // The walk's events: how each is drawn and applied.
@@ -67,7 +68,7 @@ func (w *walk) join(name string, spectate bool, addr netip.AddrPort, from *walkC
 	} else {
 		w.made++
 	}
-	path := Impairment{Latency: time.Duration(5+w.ch.intn(40)) * time.Millisecond}
+	path := transport.Impairment{Latency: time.Duration(5+w.ch.intn(40)) * time.Millisecond}
 	if w.cfg.lossy {
 		path.Jitter = time.Duration(w.ch.intn(21)) * time.Millisecond
 		path.Loss = float64(w.ch.intn(9)) / 100
@@ -93,7 +94,7 @@ func (w *walk) join(name string, spectate bool, addr netip.AddrPort, from *walkC
 			return in
 		}
 	}
-	sc := &simClient{c: NewClient(cfg), addr: addr, up: NewNetsim(path, w.cfg.seed+uint64(id)*2), down: NewNetsim(path, w.cfg.seed+uint64(id)*2+1)}
+	sc := &simClient{c: NewClient(cfg), addr: addr, up: transport.NewNetsim(path, w.cfg.seed+uint64(id)*2), down: transport.NewNetsim(path, w.cfg.seed+uint64(id)*2+1)}
 	c.sc = sc
 	w.clients = append(w.clients, c)
 	w.n.clients = append(w.n.clients, sc)

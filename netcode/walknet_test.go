@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -24,7 +25,7 @@ func (w *walk) clientAt(addr netip.AddrPort) *walkClient {
 	return nil
 }
 
-func (w *walk) send(from, to netip.AddrPort, sim *Netsim, d []byte) {
+func (w *walk) send(from, to netip.AddrPort, sim *transport.Netsim, d []byte) {
 	w.plan = sim.Plan(w.now, w.plan[:0])
 	for _, at := range w.plan {
 		w.seq++
@@ -34,7 +35,7 @@ func (w *walk) send(from, to netip.AddrPort, sim *Netsim, d []byte) {
 
 // fromServer routes the server's datagrams to live clients, keeping a copy
 // of each State.
-func (w *walk) fromServer(out []Datagram) {
+func (w *walk) fromServer(out []transport.Datagram) {
 	for _, d := range out {
 		c := w.clientAt(d.Addr)
 		if c == nil {
@@ -77,7 +78,7 @@ func (w *walk) capture(c *walkClient, match uint32, data []byte) {
 }
 
 // fromClient routes a client's datagrams to the server, unless it is cut.
-func (w *walk) fromClient(c *walkClient, out []Datagram) {
+func (w *walk) fromClient(c *walkClient, out []transport.Datagram) {
 	if c.silent(w.now) {
 		return
 	}

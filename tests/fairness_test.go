@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestUDPFairShare(t *testing.T) {
 	_, saddr := serveUDP(t, netcode.ServerConfig{Players: 8})
 	start := func(local string) *netcode.ClientDriver {
-		ct, err := netcode.ListenUDP(local)
+		ct, err := transport.ListenUDP(local)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestUDPFairShare(t *testing.T) {
 
 	// A cookie is good for one session: a Join of another session with it
 	// is refused, from the same socket.
-	raw, err := netcode.ListenUDP("127.0.0.3:0")
+	raw, err := transport.ListenUDP("127.0.0.3:0")
 	if err != nil {
 		t.Fatal(err)
 	}

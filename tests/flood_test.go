@@ -12,6 +12,7 @@ import (
 	"ttytanks/game"
 	"ttytanks/game/bot"
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -23,7 +24,7 @@ import (
 // budget, every datagram is accepted or counted as dropped by reason (and
 // none of the junk is accepted), and the heap stays bounded.
 func TestFloodDuringMatch(t *testing.T) {
-	st, err := netcode.ListenUDP("127.0.0.1:0")
+	st, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestFloodDuringMatch(t *testing.T) {
 	var clients []*netcode.ClientDriver
 	var capture []byte // a genuine Input datagram, to replay and forge
 	for i := 0; i < 2; i++ {
-		ct, err := netcode.ListenUDP("127.0.0.1:0")
+		ct, err := transport.ListenUDP("127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}

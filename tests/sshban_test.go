@@ -8,6 +8,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/tui/sshplay"
 )
 
@@ -87,7 +88,7 @@ func TestSSHBanPlayerBySeat(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !netcode.MemPrefix.Contains(game.Addr()) || !r.ssh.BanPlayer(game) {
+	if !transport.MemPrefix.Contains(game.Addr()) || !r.ssh.BanPlayer(game) {
 		t.Fatalf("BanPlayer(%v) found no SSH player", game)
 	}
 	_ = within(t, 5*time.Second, "the banned player's connection to close", p.client.Wait) // fails the test if it stays open

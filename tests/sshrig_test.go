@@ -18,6 +18,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/tui"
 	"ttytanks/tui/sshplay"
 )
@@ -52,11 +53,11 @@ func startSSHRig(t *testing.T, tweak func(*sshplay.Config)) *sshRig {
 // one of them the sitting bot.
 func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRig {
 	t.Helper()
-	udp, err := netcode.ListenUDP("127.0.0.1:0")
+	udp, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := netcode.NewMuxTransport(udp)
+	mux := transport.NewMuxTransport(udp)
 	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1, MaxRooms: 1, // one match: a full one refuses
 		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
 	if err != nil {

@@ -9,13 +9,14 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 )
 
 // serveUDP runs a server with cfg over real UDP on 127.0.0.1 until the
 // test ends, and returns its driver and address.
 func serveUDP(t *testing.T, cfg netcode.ServerConfig) (*netcode.ServerDriver, netip.AddrPort) {
 	t.Helper()
-	st, err := netcode.ListenUDP("127.0.0.1:0")
+	st, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestUDPLoopbackMatch(t *testing.T) {
 	}
 	var clients []*netcode.ClientDriver
 	for i := 0; i < 2; i++ {
-		ct, err := netcode.ListenUDP("127.0.0.1:0")
+		ct, err := transport.ListenUDP("127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}

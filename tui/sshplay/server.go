@@ -16,7 +16,7 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
-	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
 	"ttytanks/tui"
 )
 
@@ -93,7 +93,7 @@ type Config struct {
 	// Net is the in-memory network the sessions' clients attach to, and
 	// Game the game server's address on it (MuxTransport's Network and
 	// MemAddr).
-	Net  *netcode.MemNetwork
+	Net  *transport.MemNetwork
 	Game netip.AddrPort
 	// Lobby lands each session in the room list (the player picks, plays,
 	// and comes back to it); without it a session quick-matches straight

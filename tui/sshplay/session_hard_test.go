@@ -12,11 +12,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"ttytanks/netcode/transport"
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
-
-	"ttytanks/netcode"
 )
 
 // eofWriter fails every Write with io.EOF, as a closed SSH channel does.
@@ -118,7 +117,7 @@ func TestSessionPanicIsContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mnet := netcode.NewMemNetwork()
+	mnet := transport.NewMemNetwork()
 	game := mnet.Listen()
 	defer game.Close()
 	var logs syncBuffer

@@ -1,4 +1,4 @@
-package netcode
+package transport
 
 import (
 	"net/netip"
@@ -29,9 +29,9 @@ type BatchTransport interface {
 	SendBatch(ds []Datagram) error
 }
 
-// recvBatch receives into ms through t's batch call, or one datagram
+// RecvBatch receives into ms through t's batch call, or one datagram
 // through Recv when t has none.
-func recvBatch(t Transport, ms []Message) (int, error) {
+func RecvBatch(t Transport, ms []Message) (int, error) {
 	if bt, ok := t.(BatchTransport); ok {
 		return bt.RecvBatch(ms)
 	}
@@ -43,9 +43,9 @@ func recvBatch(t Transport, ms []Message) (int, error) {
 	return 1, nil
 }
 
-// sendBatch sends ds through t's batch call, or one by one through Send
+// SendBatch sends ds through t's batch call, or one by one through Send
 // when t has none.
-func sendBatch(t Transport, ds []Datagram) {
+func SendBatch(t Transport, ds []Datagram) {
 	if len(ds) == 0 {
 		return
 	}
@@ -58,15 +58,15 @@ func sendBatch(t Transport, ds []Datagram) {
 	}
 }
 
-// sendQueue gathers the datagrams of several calls of a core (each valid
+// SendQueue gathers the datagrams of several calls of a core (each valid
 // only until the next) by copying them, to send them in one batch.
-type sendQueue struct {
+type SendQueue struct {
 	ds    []Datagram
 	arena []byte
 }
 
-// add copies ds into the queue.
-func (q *sendQueue) add(ds []Datagram) {
+// Add copies ds into the queue.
+func (q *SendQueue) Add(ds []Datagram) {
 	for _, d := range ds {
 		if len(q.arena)+len(d.Data) > cap(q.arena) {
 			// A new arena: the queued datagrams keep the old one alive.
@@ -78,9 +78,9 @@ func (q *sendQueue) add(ds []Datagram) {
 	}
 }
 
-// flush sends the queue through t and empties it.
-func (q *sendQueue) flush(t Transport) {
-	sendBatch(t, q.ds)
+// Flush sends the queue through t and empties it.
+func (q *SendQueue) Flush(t Transport) {
+	SendBatch(t, q.ds)
 	clear(q.ds) // drop references to an arena that may be replaced
 	q.ds, q.arena = q.ds[:0], q.arena[:0]
 }

@@ -1,4 +1,4 @@
-package netcode
+package transport
 
 import (
 	"errors"
@@ -15,6 +15,10 @@ type Datagram struct {
 	Addr netip.AddrPort
 	Data []byte
 }
+
+// RecvBufSize is the size of a receive buffer: larger than any valid
+// datagram, so an oversize one is seen as such.
+const RecvBufSize = 2048
 
 // Transport moves datagrams. Implementations are safe for concurrent use:
 // one goroutine may block in Recv while others Send.
@@ -64,7 +68,7 @@ func (u *UDP) RecvBatch(ms []Message) (int, error) {
 		return 0, nil
 	}
 	if u.mm != nil {
-		return u.mm.recvBatch(ms)
+		return u.mm.RecvBatch(ms)
 	}
 	n, from, err := u.Recv(ms[0].Buf)
 	if err != nil {
@@ -77,7 +81,7 @@ func (u *UDP) RecvBatch(ms []Message) (int, error) {
 // SendBatch implements BatchTransport.
 func (u *UDP) SendBatch(ds []Datagram) error {
 	if u.mm != nil {
-		return u.mm.sendBatch(ds)
+		return u.mm.SendBatch(ds)
 	}
 	for _, d := range ds {
 		if err := u.Send(d.Addr, d.Data); err != nil && errors.Is(err, net.ErrClosed) {

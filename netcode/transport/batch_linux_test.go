@@ -1,6 +1,6 @@
 //go:build linux
 
-package netcode
+package transport
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func batchPair(t testing.TB, sendOn string) (snd, rcv *UDP, to netip.AddrPort) {
 func newMessages(n int) []Message {
 	ms := make([]Message, n)
 	for i := range ms {
-		ms[i].Buf = make([]byte, maxDatagramBuf)
+		ms[i].Buf = make([]byte, RecvBufSize)
 	}
 	return ms
 }
@@ -143,7 +143,7 @@ func BenchmarkUDPSingle(b *testing.B) {
 	snd, rcv, to := batchPair(b, "127.0.0.1:0")
 	const batch = 64
 	msg := make([]byte, 127)
-	buf := make([]byte, maxDatagramBuf)
+	buf := make([]byte, RecvBufSize)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package netcode
+package transport
 
 import (
 	"errors"
@@ -13,5 +13,5 @@ type mmsgConn struct{}
 
 func newMmsgConn(*net.UDPConn) *mmsgConn { return nil }
 
-func (*mmsgConn) recvBatch([]Message) (int, error) { return 0, errors.ErrUnsupported }
-func (*mmsgConn) sendBatch([]Datagram) error       { return errors.ErrUnsupported }
+func (*mmsgConn) RecvBatch([]Message) (int, error) { return 0, errors.ErrUnsupported }
+func (*mmsgConn) SendBatch([]Datagram) error       { return errors.ErrUnsupported }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package netcode
+package transport
 
 import (
 	"net"
@@ -115,7 +115,7 @@ func (m *mmsgConn) sendmmsg(fd uintptr) bool {
 
 // recvBatch receives into ms (see BatchTransport.RecvBatch); datagrams
 // from the in-memory range are dropped as spoofs.
-func (m *mmsgConn) recvBatch(ms []Message) (int, error) {
+func (m *mmsgConn) RecvBatch(ms []Message) (int, error) {
 	m.rmu.Lock()
 	defer m.rmu.Unlock()
 	n := min(len(ms), len(m.recv.hs))
@@ -164,7 +164,7 @@ func (m *mmsgConn) recvBatch(ms []Message) (int, error) {
 }
 
 // sendBatch sends ds (see BatchTransport.SendBatch).
-func (m *mmsgConn) sendBatch(ds []Datagram) error {
+func (m *mmsgConn) SendBatch(ds []Datagram) error {
 	m.smu.Lock()
 	defer m.smu.Unlock()
 	for len(ds) > 0 {

@@ -1,4 +1,4 @@
-package netcode
+package transport
 
 import (
 	"math/rand/v2"
@@ -52,13 +52,17 @@ func (s *Netsim) Plan(now time.Time, dst []time.Time) []time.Time {
 	return dst
 }
 
+// reorderStep is what a reordered datagram is held back by, 1 to 3
+// times: a tick of the game's 60 Hz clock.
+const reorderStep = time.Second / 60
+
 func (s *Netsim) delay() time.Duration {
 	d := s.Latency
 	if s.Jitter > 0 {
 		d += time.Duration(s.rng.Int64N(int64(2*s.Jitter)+1)) - s.Jitter
 	}
 	if s.Reorder > 0 && s.rng.Float64() < s.Reorder {
-		d += time.Duration(1+s.rng.IntN(3)) * TickDuration
+		d += time.Duration(1+s.rng.IntN(3)) * reorderStep
 	}
 	return max(d, 0)
 }
