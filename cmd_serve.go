@@ -333,12 +333,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	keyPath := sf.hostKey
 	if keyPath == "" {
-		if keyPath, err = sshplay.DefaultHostKeyPath(); err != nil {
+		if keyPath, err = known.DefaultKeyPath(); err != nil {
 			fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 			return 1
 		}
 	}
-	key, created, err := sshplay.LoadOrCreateKey(keyPath)
+	key, created, err := known.LoadOrCreateKey(keyPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: --key: %v\n", err)
 		return 1

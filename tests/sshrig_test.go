@@ -17,6 +17,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"ttytanks/game"
+	"ttytanks/known"
 	"ttytanks/netcode"
 	"ttytanks/tui"
 	"ttytanks/tui/sshplay"
@@ -62,7 +63,11 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRi
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := sshplay.LoadOrCreateHostKey(filepath.Join(t.TempDir(), "host_key"))
+	priv, _, err := known.LoadOrCreateKey(filepath.Join(t.TempDir(), "host_key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
 		t.Fatal(err)
 	}

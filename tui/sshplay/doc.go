@@ -71,7 +71,8 @@
 //	driver := netcode.NewServerDriver(server, mux)
 //	go driver.Run(ctx)
 //
-//	key, _, _ := sshplay.LoadOrCreateHostKey(path)
+//	priv, _, _ := known.LoadOrCreateKey(path)
+//	key, _ := gossh.NewSignerFromKey(priv)
 //	ssh, _ := sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key})
 //	ln, _ := net.Listen("tcp", ":2222")
 //	go ssh.Serve(ln)

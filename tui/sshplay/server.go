@@ -99,7 +99,7 @@ type Config struct {
 	// and comes back to it); without it a session quick-matches straight
 	// into a game and ends with it.
 	Lobby bool
-	// HostKey is the server's host key (see LoadOrCreateHostKey).
+	// HostKey is the server's host key (see known.LoadOrCreateKey).
 	HostKey gossh.Signer
 	// AuthorizedKeys, if non-nil, admits only these public keys. When nil
 	// anyone may play: no authentication is asked for at all (the "none"

@@ -1,19 +1,24 @@
-package sshplay
+//go:build unix
+
+package known
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // TestHostKeyCreatedOnceAndKept: the first start creates the key 0600 in
 // a 0700 directory; the second start reads the same bytes and key.
 func TestHostKeyCreatedOnceAndKept(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "ttytanks")
-	path := filepath.Join(dir, HostKeyFile)
-	k1, created, err := LoadOrCreateHostKey(path)
+	path := filepath.Join(dir, KeyFile)
+	k1, created, err := LoadOrCreateKey(path)
 	if err != nil || !created {
 		t.Fatalf("first start: created=%v err=%v", created, err)
 	}
@@ -31,7 +36,7 @@ func TestHostKeyCreatedOnceAndKept(t *testing.T) {
 	if !bytes.HasPrefix(first, []byte("-----BEGIN OPENSSH PRIVATE KEY-----")) {
 		t.Errorf("key file is not in the OpenSSH format:\n%s", first)
 	}
-	k2, created, err := LoadOrCreateHostKey(path)
+	k2, created, err := LoadOrCreateKey(path)
 	if err != nil || created {
 		t.Fatalf("second start: created=%v err=%v", created, err)
 	}
@@ -39,10 +44,14 @@ func TestHostKeyCreatedOnceAndKept(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Error("the key file changed on the second start")
 	}
-	if !bytes.Equal(k1.PublicKey().Marshal(), k2.PublicKey().Marshal()) {
+	if !k1.Public().(ed25519.PublicKey).Equal(k2.Public()) {
 		t.Error("the second start has another key")
 	}
-	if typ := k2.PublicKey().Type(); typ != "ssh-ed25519" {
+	signer, err := gossh.NewSignerFromKey(k2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if typ := signer.PublicKey().Type(); typ != "ssh-ed25519" {
 		t.Errorf("key type %s, want ssh-ed25519", typ)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -53,13 +62,13 @@ func TestHostKeyCreatedOnceAndKept(t *testing.T) {
 
 func TestHostKeyOpenToOthersRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "key")
-	if _, _, err := LoadOrCreateHostKey(path); err != nil {
+	if _, _, err := LoadOrCreateKey(path); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadOrCreateHostKey(path); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, _, err := LoadOrCreateKey(path); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("a 0644 host key: err %v, want a refusal", err)
 	}
 }
@@ -69,19 +78,19 @@ func TestHostKeyGarbageRefused(t *testing.T) {
 	if err := os.WriteFile(path, []byte("not a key"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, created, err := LoadOrCreateHostKey(path); err == nil || created {
+	if _, created, err := LoadOrCreateKey(path); err == nil || created {
 		t.Errorf("garbage key file: created=%v err=%v, want an error and no new key", created, err)
 	}
 }
 
-func TestDefaultHostKeyPath(t *testing.T) {
+func TestDefaultKeyPath(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/srv/state")
-	if p, err := DefaultHostKeyPath(); err != nil || p != "/srv/state/ttytanks/ssh_host_ed25519" {
+	if p, err := DefaultKeyPath(); err != nil || p != "/srv/state/ttytanks/ssh_host_ed25519" {
 		t.Errorf("with XDG_STATE_HOME: %q, %v", p, err)
 	}
 	t.Setenv("XDG_STATE_HOME", "relative/ignored")
 	t.Setenv("HOME", "/home/tank")
-	if p, err := DefaultHostKeyPath(); err != nil || p != "/home/tank/.local/state/ttytanks/ssh_host_ed25519" {
+	if p, err := DefaultKeyPath(); err != nil || p != "/home/tank/.local/state/ttytanks/ssh_host_ed25519" {
 		t.Errorf("without XDG_STATE_HOME: %q, %v", p, err)
 	}
 }
@@ -91,14 +100,14 @@ func TestDefaultHostKeyPath(t *testing.T) {
 func TestHostKeySymlinkRefused(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real")
-	if _, _, err := LoadOrCreateHostKey(real); err != nil {
+	if _, _, err := LoadOrCreateKey(real); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadOrCreateHostKey(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, _, err := LoadOrCreateKey(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("a symlinked host key: %v, want a refusal", err)
 	}
 }
@@ -110,13 +119,13 @@ func TestHostKeyOtherOwnerRefused(t *testing.T) {
 		t.Skip("needs root to give a file away")
 	}
 	path := filepath.Join(t.TempDir(), "key")
-	if _, _, err := LoadOrCreateHostKey(path); err != nil {
+	if _, _, err := LoadOrCreateKey(path); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chown(path, 4242, 4242); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadOrCreateHostKey(path); err == nil || !strings.Contains(err.Error(), "owned by uid 4242") {
+	if _, _, err := LoadOrCreateKey(path); err == nil || !strings.Contains(err.Error(), "owned by uid 4242") {
 		t.Errorf("a host key of another user: %v, want a refusal", err)
 	}
 }
