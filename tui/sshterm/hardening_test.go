@@ -1,6 +1,7 @@
-package sshplay
+package sshterm
 
 import (
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -74,4 +75,39 @@ func TestTtyLastInputMonotonic(t *testing.T) {
 	if !strings.Contains(last.String(), "m=") || last.Before(before) {
 		t.Errorf("LastInput after a key: %s, want a monotonic time after %s", last, before)
 	}
+}
+
+// eofWriter fails every Write with io.EOF, as a closed SSH channel does.
+type eofWriter struct{}
+
+func (eofWriter) Write([]byte) (int, error) { return 0, io.EOF }
+
+// TestTtyOnGone: OnGone is called, once, when the channel's input ends
+// and when a Write finds the channel closed.
+func TestTtyOnGone(t *testing.T) {
+	t.Run("input ends", func(t *testing.T) {
+		ch, keys, closeAll := newPipeChannel(t)
+		defer closeAll()
+		tty := NewChannelTty(ch, 80, 24)
+		gone := make(chan error, 2)
+		tty.OnGone = func() { gone <- nil }
+		pumped := make(chan struct{})
+		go func() { defer close(pumped); tty.Pump() }()
+		keys.Close()
+		within(t, time.Second, gone, "OnGone after the input ended")
+		<-pumped
+	})
+	t.Run("write EOF", func(t *testing.T) {
+		tty := NewChannelTty(pipeChannel{Writer: eofWriter{}}, 80, 24)
+		calls := 0
+		tty.OnGone = func() { calls++ }
+		for range 2 {
+			if _, err := tty.Write([]byte("frame")); err != io.EOF {
+				t.Fatalf("Write: %v, want io.EOF", err)
+			}
+		}
+		if calls != 1 {
+			t.Errorf("OnGone called %d times, want 1", calls)
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package sshplay
+package sshterm
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package sshplay
+package sshfront
 
 import (
 	"net/netip"

@@ -1,9 +1,6 @@
-package sshplay
+package sshterm
 
-import (
-	"net"
-	"testing"
-)
+import "testing"
 
 func TestLocaleUTF8(t *testing.T) {
 	for _, tc := range []struct {
@@ -39,14 +36,5 @@ func TestLookupTerm(t *testing.T) {
 		if got != tc.want || ti == nil {
 			t.Errorf("lookupTerm(%q) = %q, %v; want %q", tc.term, got, ti != nil, tc.want)
 		}
-	}
-}
-
-func TestConnectHint(t *testing.T) {
-	if got := connectHint(&net.TCPAddr{Port: 2222}); got != "ssh -t -p 2222 HOST" {
-		t.Errorf("port 2222: %q", got)
-	}
-	if got := connectHint(&net.TCPAddr{Port: 22}); got != "ssh -t HOST" {
-		t.Errorf("port 22: %q", got)
 	}
 }

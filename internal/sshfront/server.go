@@ -1,4 +1,4 @@
-package sshplay
+package sshfront
 
 import (
 	"context"
@@ -15,21 +15,12 @@ import (
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
-
-	"ttytanks/netcode"
-	"ttytanks/tui"
 )
 
 // Defaults for Config.
 const (
 	DefaultIdle        = 2 * time.Minute
 	DefaultMaxSessions = 32
-	// DefaultFPS is a session's frame rate when UI.FPS is not set: half
-	// the tick rate. A tank crosses a cell in 8 ticks at top speed and a
-	// bullet in 4.3, so a frame every 2 ticks still shows every cell each
-	// passes through, and a session costs the server about half of what
-	// 60 frames cost (its frames and their SSH writes are most of it).
-	DefaultFPS = 30
 	// DefaultHandshakeTimeout is how long a new connection has to finish
 	// the SSH handshake, authenticate and open its first channel.
 	DefaultHandshakeTimeout = 20 * time.Second
@@ -76,9 +67,6 @@ const (
 	// timeout: a connection with no traffic either way for that long (a
 	// stalled handshake, a vanished peer) is closed.
 	ConnIdleSlack = 30 * time.Second
-	// WriteStall is how long one write to a session may stay blocked
-	// before the connection is dropped.
-	WriteStall = 30 * time.Second
 	// closeGrace is how long Close lets sessions say goodbye before it
 	// drops every connection, and then how long it waits for them.
 	closeGrace = 400 * time.Millisecond
@@ -90,15 +78,8 @@ const (
 
 // Config configures a Server.
 type Config struct {
-	// Net is the in-memory network the sessions' clients attach to, and
-	// Game the game server's address on it (MuxTransport's Network and
-	// MemAddr).
-	Net  *netcode.MemNetwork
-	Game netip.AddrPort
-	// Lobby lands each session in the room list (the player picks, plays,
-	// and comes back to it); without it a session quick-matches straight
-	// into a game and ends with it.
-	Lobby bool
+	// Play plays the game on each admitted session (required).
+	Play Handler
 	// HostKey is the server's host key (see known.LoadOrCreateKey).
 	HostKey gossh.Signer
 	// AuthorizedKeys, if non-nil, admits only these public keys. When nil
@@ -106,7 +87,8 @@ type Config struct {
 	// method succeeds), so "ssh -p 2222 host" works without a prompt.
 	AuthorizedKeys *AuthorizedKeys
 	// Idle ends a session after this long without a key press (default
-	// DefaultIdle).
+	// DefaultIdle): Play watches for it (Session.Idle), and a connection
+	// with no traffic at all for Idle + ConnIdleSlack is closed.
 	Idle time.Duration
 	// MaxSessions bounds the concurrent game sessions; the next one is
 	// told the server is busy and closed (default DefaultMaxSessions).
@@ -147,19 +129,16 @@ type Config struct {
 	// Ban and BanKey (nil: the server makes its own). A key can only be
 	// refused when keys are asked for, that is with AuthorizedKeys.
 	Bans *BanList
-	// UI is the base screen options of every session. Per session, ASCII
-	// is added when the client's locale is not UTF-8 and NoColor when it
-	// sends NO_COLOR. UI.FPS zero means DefaultFPS.
-	UI tui.Options
-	// Logger receives a line per session start and end (nil: discarded).
+	// Logger receives a line per connection refused or dropped and per
+	// session refused; Play gets it too, for a line per session start and
+	// end (Session.Logger) (nil: discarded).
 	Logger *slog.Logger
 }
 
-// Server serves the game over SSH: each session with a PTY gets its own
-// predicting netcode.Client, connected through Config.Net to the game
-// server, and the tcell UI of "ttytanks join", drawn into the session.
-// Shell commands, subsystems, port forwarding and agent forwarding are
-// refused. Its methods are safe for concurrent use.
+// Server serves the game over SSH: each session with a PTY that asks for
+// a shell, once it has a seat, is handed to Config.Play, which plays the
+// game in it. Shell commands, subsystems, port forwarding and agent
+// forwarding are refused. Its methods are safe for concurrent use.
 type Server struct {
 	cfg    Config
 	ssh    *ssh.Server
@@ -190,23 +169,20 @@ type sshPlayer struct {
 
 // NewServer checks cfg and returns a server; Serve starts it.
 func NewServer(cfg Config) (*Server, error) {
-	if cfg.Net == nil || !cfg.Game.IsValid() {
-		return nil, errors.New("sshplay: Config.Net and Config.Game are required")
+	if cfg.Play == nil {
+		return nil, errors.New("sshfront: Config.Play is required")
 	}
 	if cfg.HostKey == nil {
-		return nil, errors.New("sshplay: Config.HostKey is required")
+		return nil, errors.New("sshfront: Config.HostKey is required")
 	}
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultIdle
-	}
-	if cfg.UI.FPS <= 0 {
-		cfg.UI.FPS = DefaultFPS
 	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
 	if cfg.MaxSessions > 100000 || cfg.MaxConns > 400000 {
-		return nil, fmt.Errorf("sshplay: MaxSessions %d or MaxConns %d beyond 100000 and 400000", cfg.MaxSessions, cfg.MaxConns)
+		return nil, fmt.Errorf("sshfront: MaxSessions %d or MaxConns %d beyond 100000 and 400000", cfg.MaxSessions, cfg.MaxConns)
 	}
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 4 * cfg.MaxSessions
@@ -347,7 +323,7 @@ func (s *Server) Close() error {
 		_ = c.Close()
 	}
 	if !waitTimeout(&s.sessions, closeGrace) || !waitTimeout(&s.wg, closeGrace) {
-		return errors.New("sshplay: sessions did not end in time")
+		return errors.New("sshfront: sessions did not end in time")
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package sshplay
+package sshterm
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ const pumpBuf = 32 << 10
 
 // ErrDrained is what Read returns once Drain has been called, until the
 // next Start.
-var ErrDrained = errors.New("sshplay: tty drained")
+var ErrDrained = errors.New("sshterm: tty drained")
 
 // ChannelTty is a tcell.Tty on an SSH session channel, so that
 // tcell.NewTerminfoScreenFromTty draws into the channel and reads keys

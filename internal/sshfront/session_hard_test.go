@@ -1,4 +1,4 @@
-package sshplay
+package sshfront
 
 import (
 	"bytes"
@@ -15,44 +15,7 @@ import (
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
-
-	"ttytanks/netcode"
 )
-
-// eofWriter fails every Write with io.EOF, as a closed SSH channel does.
-type eofWriter struct{}
-
-func (eofWriter) Write([]byte) (int, error) { return 0, io.EOF }
-
-// TestTtyOnGone: OnGone is called, once, when the channel's input ends
-// and when a Write finds the channel closed.
-func TestTtyOnGone(t *testing.T) {
-	t.Run("input ends", func(t *testing.T) {
-		ch, keys, closeAll := newPipeChannel(t)
-		defer closeAll()
-		tty := NewChannelTty(ch, 80, 24)
-		gone := make(chan error, 2)
-		tty.OnGone = func() { gone <- nil }
-		pumped := make(chan struct{})
-		go func() { defer close(pumped); tty.Pump() }()
-		keys.Close()
-		within(t, time.Second, gone, "OnGone after the input ended")
-		<-pumped
-	})
-	t.Run("write EOF", func(t *testing.T) {
-		tty := NewChannelTty(pipeChannel{Writer: eofWriter{}}, 80, 24)
-		calls := 0
-		tty.OnGone = func() { calls++ }
-		for range 2 {
-			if _, err := tty.Write([]byte("frame")); err != io.EOF {
-				t.Fatalf("Write: %v, want io.EOF", err)
-			}
-		}
-		if calls != 1 {
-			t.Errorf("OnGone called %d times, want 1", calls)
-		}
-	})
-}
 
 // panickySession is an ssh.Session whose User panics, standing in for any
 // bug in a session; the rest is what handle needs to get there. Its
@@ -118,12 +81,12 @@ func TestSessionPanicIsContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mnet := netcode.NewMemNetwork()
-	game := mnet.Listen()
-	defer game.Close()
 	var logs syncBuffer
-	s, err := NewServer(Config{Net: mnet, Game: game.LocalAddr(), HostKey: key,
-		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	play := func(context.Context, *Session) (int, string, bool) {
+		t.Error("the game started for a session whose checks panicked")
+		return 0, "", false
+	}
+	s, err := NewServer(Config{Play: play, HostKey: key, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,31 +103,5 @@ func TestSessionPanicIsContained(t *testing.T) {
 	}
 	if n := s.Sessions(); n != 0 {
 		t.Errorf("%d sessions after the panic, want the seat freed", n)
-	}
-}
-
-// TestWatchIdle: the idle time counts only while the game is on, and a
-// tiny Idle works too.
-func TestWatchIdle(t *testing.T) {
-	for _, idle := range []time.Duration{2, 50 * time.Millisecond} {
-		s := &Server{cfg: Config{Idle: idle}}
-		tty := NewChannelTty(pipeChannel{}, 80, 24)
-		var mu sync.Mutex
-		on := false
-		active := func() bool { mu.Lock(); defer mu.Unlock(); return on }
-		ctx, cancel := context.WithCancelCause(context.Background())
-		done := make(chan error, 1)
-		go func() { s.watchIdle(ctx, cancel, tty, active); done <- nil }()
-		time.Sleep(max(4*idle, 20*time.Millisecond))
-		if ctx.Err() != nil {
-			t.Fatalf("Idle %v: idle while the game was not on", idle)
-		}
-		mu.Lock()
-		on = true
-		mu.Unlock()
-		within(t, 2*time.Second, done, "watchIdle")
-		if cause := context.Cause(ctx); cause != errIdle {
-			t.Errorf("Idle %v: cause %v, want errIdle", idle, cause)
-		}
 	}
 }
