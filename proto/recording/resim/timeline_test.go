@@ -1,4 +1,4 @@
-package replay
+package resim
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package replay
+package resim
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"ttytanks/game"
-	"ttytanks/netcode"
 	"ttytanks/proto/recording"
 )
 
@@ -188,15 +187,14 @@ func (tl *Timeline) RoundStart(n int) game.Tick {
 	return tl.rounds[i]
 }
 
-// View fills dst with the current position as a spectator following seat
-// follow (−1: none) sees it: status playing, the names, the world and its
-// maze.
-func (tl *Timeline) View(dst *netcode.View, follow int) {
-	*dst = netcode.View{Status: netcode.StatusPlaying, Slot: follow, Names: tl.names}
-	for i := range dst.Connected {
-		dst.Connected[i] = true
-	}
-	dst.World = *tl.world.State()
-	dst.Maze = *tl.world.Maze()
-	dst.Metrics.LocalTick, dst.Metrics.ServerTick = tl.world.Tick(), tl.world.Tick()
-}
+// Names returns the seats' player names at the playback position.
+func (tl *Timeline) Names() [game.MaxPlayers]string { return tl.names }
+
+// State returns the world at the playback position. It is the
+// timeline's own: read it, do not change it; it changes as the position
+// moves.
+func (tl *Timeline) State() *game.Snapshot { return tl.world.State() }
+
+// Maze returns the maze of the round at the playback position, the
+// timeline's own as State is.
+func (tl *Timeline) Maze() *game.Maze { return tl.world.Maze() }

@@ -1,4 +1,4 @@
-package replay
+package resim
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 // ErrRules means a recording was made under other game rules than this
 // build's (its header's Rules is not game.RulesVersion): it cannot be
 // re-simulated here.
-var ErrRules = errors.New("replay: recorded under other game rules")
+var ErrRules = errors.New("resim: recorded under other game rules")
 
 // ErrResult means a result recorded in the file (a round's winner, the
 // final scores) differs from what the simulation produced.
-var ErrResult = errors.New("replay: recorded result differs from the simulation")
+var ErrResult = errors.New("resim: recorded result differs from the simulation")
 
 // sim re-simulates a recording block by block: it applies each event at
 // its tick, steps the inputs and checks every checkpoint and result.
@@ -34,7 +34,7 @@ func newSim(h recording.Header) (*sim, error) {
 	}
 	w, err := game.NewWorld(h.Config())
 	if err != nil {
-		return nil, fmt.Errorf("replay: the header's match: %w", err)
+		return nil, fmt.Errorf("resim: the header's match: %w", err)
 	}
 	s := &sim{world: w}
 	copy(s.names[:], h.Names)
