@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/term"
 
+	"ttytanks/internal/sshfront"
 	"ttytanks/netcode"
 	"ttytanks/netcode/transport"
-	"ttytanks/tui/sshplay"
 )
 
 // operatorAction is what the operator asked for at the dashboard.
@@ -54,7 +54,7 @@ func (o *operatorKeys) key(b byte) (operatorAction, int) {
 // operator. An SSH player (its game address on the in-memory network) is
 // banned by the SSH server: its IP address and, with authorized keys, its
 // key.
-func operate(sd *netcode.ServerDriver, ssh *sshplay.Server, a operatorAction, num int) string {
+func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int) string {
 	var st netcode.ServerStats
 	sd.Do(func(s *netcode.Server) { st = s.Stats() })
 	if num < 0 || num >= len(st.Players) {

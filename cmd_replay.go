@@ -10,6 +10,7 @@ import (
 	"slices"
 	"syscall"
 
+	"ttytanks/proto/recording/resim"
 	"ttytanks/tui/replay"
 )
 
@@ -41,7 +42,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks replay: %v\n", err)
 		return 1
 	}
-	tl, err := replay.Load(bufio.NewReaderSize(f, 1<<16))
+	tl, err := resim.Load(bufio.NewReaderSize(f, 1<<16))
 	f.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks replay: %s: %v\n", fs.Arg(0), err)

@@ -26,11 +26,12 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/game/bot"
+	"ttytanks/internal/sshfront"
 	"ttytanks/known"
 	"ttytanks/netcode"
 	"ttytanks/netcode/transport"
 	"ttytanks/tui"
-	"ttytanks/tui/sshplay"
+	"ttytanks/tui/sshterm"
 )
 
 // serverFlags are the flags that configure an authoritative server.
@@ -137,9 +138,9 @@ func (f *sshFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "ssh", "", "also serve the game over SSH on this TCP address, e.g. :2222 (players run: ssh -p 2222 host)")
 	fs.StringVar(&f.hostKey, "key", "", "the server's key file (Ed25519, created on first start): it signs every handshake and is the SSH host key (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
 	fs.StringVar(&f.hostKey, "ssh-host-key", "", "the same as --key")
-	fs.DurationVar(&f.idle, "ssh-idle", sshplay.DefaultIdle, "end an SSH session after this long without a key press")
-	fs.IntVar(&f.max, "ssh-max", sshplay.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
-	fs.IntVar(&f.fps, "ssh-fps", sshplay.DefaultFPS, "display frames per second of SSH sessions (10-60)")
+	fs.DurationVar(&f.idle, "ssh-idle", sshfront.DefaultIdle, "end an SSH session after this long without a key press")
+	fs.IntVar(&f.max, "ssh-max", sshfront.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
+	fs.IntVar(&f.fps, "ssh-fps", sshterm.DefaultFPS, "display frames per second of SSH sessions (10-60)")
 	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
 }
 
@@ -166,14 +167,14 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 // start opens the SSH listener for the game server behind mux, with the
 // server's key as its host key; the returned server is serving. It also
 // returns the ssh command players use, for the dashboard.
-func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshplay.Server, share string, err error) {
+func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshfront.Server, share string, err error) {
 	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
 		return nil, "", err
 	}
-	var keys *sshplay.AuthorizedKeys
+	var keys *sshfront.AuthorizedKeys
 	if f.authorizedKeys != "" {
-		if keys, err = sshplay.LoadAuthorizedKeys(f.authorizedKeys); err != nil {
+		if keys, err = sshfront.LoadAuthorizedKeys(f.authorizedKeys); err != nil {
 			return nil, "", err
 		}
 	}
@@ -183,8 +184,11 @@ func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, u
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
 	ui.FPS = f.fps
-	s, err = sshplay.NewServer(sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
-		AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, UI: ui, Logger: logger, Lobby: true})
+	sshGame, err := sshterm.NewGame(sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true})
+	if err == nil {
+		s, err = sshfront.NewServer(sshfront.Config{HostKey: key, AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max, Logger: logger,
+			Play: func(ctx context.Context, p *sshfront.Session) (int, string, bool) { return sshGame.Play(ctx, p) }})
+	}
 	if err != nil {
 		ln.Close()
 		return nil, "", err
@@ -325,7 +329,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	// SSH players count against their SSH client's address's limits; the
 	// SSH server starts after the game server, so the lookup goes through
 	// a pointer set once it does.
-	var sshFront atomic.Pointer[sshplay.Server]
+	var sshFront atomic.Pointer[sshfront.Server]
 	cfg.Origin = func(mem netip.AddrPort) (netip.Addr, bool) {
 		if s := sshFront.Load(); s != nil {
 			return s.Origin(mem)
@@ -334,12 +338,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	keyPath := sf.hostKey
 	if keyPath == "" {
-		if keyPath, err = sshplay.DefaultHostKeyPath(); err != nil {
+		if keyPath, err = known.DefaultKeyPath(); err != nil {
 			fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 			return 1
 		}
 	}
-	key, created, err := sshplay.LoadOrCreateKey(keyPath)
+	key, created, err := known.LoadOrCreateKey(keyPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: --key: %v\n", err)
 		return 1
@@ -373,7 +377,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := udp.LocalAddr()
 	share := shareAddr(f.addr, addr.Port())
 	dash := tui.DashboardInfo{Share: share, Fingerprint: fingerprint}
-	var sshSrv *sshplay.Server
+	var sshSrv *sshfront.Server
 	if mux != nil {
 		sshLog := logger
 		if *play {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"ttytanks/game"
-	"ttytanks/tui/replay"
+	"ttytanks/proto/recording/resim"
 )
 
 // runVerify is "ttytanks verify FILE": it re-simulates a match recording
@@ -35,7 +35,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	defer f.Close()
 	start := time.Now()
-	sum, err := replay.Verify(bufio.NewReaderSize(f, 1<<16))
+	sum, err := resim.Verify(bufio.NewReaderSize(f, 1<<16))
 	elapsed := time.Since(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks verify: %s: FAILED after %d good ticks: %v\n", name, sum.Ticks, err)
@@ -47,7 +47,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 
 // verifyLine is the one-line summary of a verified recording simulated in
 // elapsed wall time.
-func verifyLine(s *replay.Summary, elapsed time.Duration) string {
+func verifyLine(s *resim.Summary, elapsed time.Duration) string {
 	res := fmt.Sprintf("interrupted at tick %d", s.End)
 	if s.Ended {
 		res = "a tie"
@@ -61,7 +61,7 @@ func verifyLine(s *replay.Summary, elapsed time.Duration) string {
 		s.Header.Match, plural(s.Ticks, "tick"), dur.Round(time.Second), plural(s.Rounds, "round"), plural(s.Checkpoints, "checkpoint"), res, rate, rate/60)
 }
 
-func seatName(s *replay.Summary, slot int) string {
+func seatName(s *resim.Summary, slot int) string {
 	if n := s.Names[slot]; n != "" {
 		return n
 	}

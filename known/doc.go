@@ -1,5 +1,8 @@
 // Package known is the client's store of known game-server keys, the
-// known_servers file: trust on first use, as OpenSSH's known_hosts.
+// known_servers file: trust on first use, as OpenSSH's known_hosts. It
+// also keeps the server's own key file (LoadOrCreateKey), the other
+// ttytanks file in the same state directory, read and written under the
+// same rules.
 //
 // # Trust model
 //
@@ -54,4 +57,30 @@
 // replaced line is written to a temporary file in the same directory that
 // is renamed over the old one. The lock needs a Unix system; elsewhere
 // Check and CheckPinned return an error that wraps errors.ErrUnsupported.
+//
+// # The server's key
+//
+// "ttytanks serve" signs its handshakes with an Ed25519 key that is also
+// its SSH host key, kept at DefaultKeyPath (ssh_host_ed25519 beside
+// known_servers) unless --key says otherwise:
+//
+//	path, _ := known.DefaultKeyPath()
+//	key, created, err := known.LoadOrCreateKey(path) // made 0600 on first start
+//
+// The key file must be a regular file, not a symbolic link, owned by this
+// user and accessible by no one else, as sshd wants of a host key; like
+// the lock, the checks need a Unix system, and elsewhere LoadOrCreateKey
+// returns an error that wraps errors.ErrUnsupported.
+//
+// # Files
+//
+//	store.go        Store: Open, Check, CheckPinned; DefaultPath; reading and rewriting the file
+//	line.go         one line of the file: a server and its key, parsed and formatted
+//	server.go       CanonicalServer: the name a server is known by
+//	fingerprint.go  Fingerprint and ParseFingerprint ("SHA256:…")
+//	errors.go       the sentinel errors, ChangedError and PinError
+//	keyfile.go      the server's key file: DefaultKeyPath, LoadOrCreateKey
+//	statefile.go    what both files share: the state directory, the rules a file must meet, the temporary file a new version is written to
+//	file_unix.go    opening a file checked against its rules, the known_servers lock (Unix)
+//	file_other.go   the same off Unix: unsupported
 package known

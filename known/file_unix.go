@@ -5,6 +5,7 @@ package known
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -20,7 +21,7 @@ const lockWait = 10 * time.Second
 // returns it under an exclusive flock, taken on the file that is at path
 // once the lock is held. It refuses (ErrUnsafeFile) a symbolic link, a
 // file that is not regular, that another user owns, or that group or
-// others may write, as the SSH host key loader and sshd do; unlike a
+// others may write (sharedRule), as openKey and sshd do; unlike a
 // private key, the file may be readable by all.
 func openLocked(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -63,16 +64,49 @@ func checkFile(f *os.File, path string) error {
 	if err != nil {
 		return fmt.Errorf("known: %w", err)
 	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is not a regular file", ErrUnsafeFile, path)
-	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
-		return fmt.Errorf("%w: %s is owned by uid %d, not by this user (%d)", ErrUnsafeFile, path, sys.Uid, os.Geteuid())
-	}
-	if st.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%w: %s is writable by others (mode %#o): chmod go-w it", ErrUnsafeFile, path, st.Mode().Perm())
+	if why := sharedRule.refuses(st); why != "" {
+		return fmt.Errorf("%w: %s %s", ErrUnsafeFile, path, why)
 	}
 	return nil
+}
+
+// openKey opens the server's key file at path for reading, never through
+// a symbolic link, and refuses it unless privateRule allows it: a
+// regular file owned by this process's effective user and accessible by
+// no one else, checked on the one open file that is then read.
+func openKey(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("known: host key %s is a symbolic link: %w", path, err)
+		}
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if why := privateRule.refuses(st); why != "" {
+		f.Close()
+		return nil, fmt.Errorf("known: host key %s %s", path, why)
+	}
+	return f, nil
+}
+
+// refuses says why r refuses the file st describes ("is not a regular
+// file", ...), or "" if it allows it.
+func (r fileRule) refuses(st fs.FileInfo) string {
+	if !st.Mode().IsRegular() {
+		return "is not a regular file"
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
+		return fmt.Sprintf("is owned by uid %d, not by this user (%d)", sys.Uid, os.Geteuid())
+	}
+	if st.Mode().Perm()&r.forbid != 0 {
+		return fmt.Sprintf("is %s by others (mode %#o): %s", r.open, st.Mode().Perm(), r.fix)
+	}
+	return ""
 }
 
 // flock takes an exclusive flock on f, polling until deadline.

@@ -23,14 +23,11 @@ const MaxFileSize = 1 << 20
 // ~/.local/state/ttytanks/known_servers when XDG_STATE_HOME is unset or
 // not absolute (the directory of serve's SSH host key).
 func DefaultPath() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "ttytanks", FileName), nil
-	}
-	home, err := os.UserHomeDir()
+	dir, err := stateDir()
 	if err != nil {
 		return "", fmt.Errorf("known: no place for %s (set XDG_STATE_HOME or HOME): %w", FileName, err)
 	}
-	return filepath.Join(home, ".local", "state", "ttytanks", FileName), nil
+	return filepath.Join(dir, FileName), nil
 }
 
 // Verdict is what Check found. On error it is 0, neither Known nor Added.
@@ -301,7 +298,7 @@ func (s *Store) replace(data []byte, e entry) error {
 // in the same directory, synced and renamed into place, so that a reader
 // sees the old file or the new, whole.
 func writeReplacing(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}
@@ -311,18 +308,7 @@ func writeReplacing(path string, data []byte) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	// CreateTemp makes the file 0600 already; Chmod states it.
-	err = tmp.Chmod(0o600)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := writeTemp(tmp, data); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {

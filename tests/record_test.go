@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"ttytanks/proto/recording"
-	"ttytanks/tui/replay"
+	"ttytanks/proto/recording/resim"
 )
 
 // runBin runs the binary to completion and returns its exit code, stdout
@@ -94,7 +94,7 @@ func TestRecordVerifyTamper(t *testing.T) {
 		if fs, _ := filepath.Glob(filepath.Join(dir, "*.ttrec")); len(fs) == 1 {
 			file = fs[0]
 			if f, err := os.Open(file); err == nil {
-				sum, _ := replay.Verify(f)
+				sum, _ := resim.Verify(f)
 				f.Close()
 				if sum.Ticks >= 240 {
 					break
@@ -238,7 +238,7 @@ func recordBots(t *testing.T, d time.Duration) string {
 		fs, _ := filepath.Glob(filepath.Join(dir, "*.ttrec"))
 		if len(fs) == 1 {
 			if f, err := os.Open(fs[0]); err == nil {
-				sum, _ := replay.Verify(f)
+				sum, _ := resim.Verify(f)
 				f.Close()
 				if sum.Ticks >= want {
 					srv.Process.Signal(os.Interrupt)

@@ -10,7 +10,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"ttytanks/game"
-	"ttytanks/tui/sshplay"
+	"ttytanks/internal/sshfront"
 )
 
 // sshWaitFor polls cond every 10 ms until it holds, for at most d.
@@ -255,7 +255,7 @@ func TestSSHRefusals(t *testing.T) {
 
 // TestSSHBusy: beyond --ssh-max the next session is told and closed.
 func TestSSHBusy(t *testing.T) {
-	r := startSSHRig(t, func(c *sshplay.Config) { c.MaxSessions = 1 })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.MaxSessions = 1 })
 	first := r.dial("first", 100, 30)
 	first.waitScreen(10*time.Second, "the first player's match", sshPlaying)
 	second := r.dial("second", 100, 30)
@@ -272,7 +272,7 @@ func TestSSHBusy(t *testing.T) {
 // message and frees the seat.
 func TestSSHIdle(t *testing.T) {
 	const idle = 800 * time.Millisecond
-	r := startSSHRig(t, func(c *sshplay.Config) { c.Idle = idle })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.Idle = idle })
 	p := r.dial("sleepy", 100, 30)
 	p.waitScreen(5*time.Second, "the match", sshPlaying)
 	err := p.waitExit(idle + 2*time.Second)
@@ -289,11 +289,11 @@ func TestSSHIdle(t *testing.T) {
 // in; other keys and no authentication at all fail.
 func TestSSHAuthorizedKeys(t *testing.T) {
 	good, bad := newClientKey(t), newClientKey(t)
-	keys, err := sshplay.ParseAuthorizedKeys(append([]byte("# players\n"), gossh.MarshalAuthorizedKey(good.PublicKey())...))
+	keys, err := sshfront.ParseAuthorizedKeys(append([]byte("# players\n"), gossh.MarshalAuthorizedKey(good.PublicKey())...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startSSHRig(t, func(c *sshplay.Config) { c.AuthorizedKeys = keys })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.AuthorizedKeys = keys })
 	for _, tc := range []struct {
 		name string
 		auth []gossh.AuthMethod

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
-
-	"ttytanks/tui/sshplay"
 )
 
 // All of 127.0.0.0/8 is loopback on Linux: binding a client socket to
@@ -136,7 +134,7 @@ func TestSSHChannelOnlyAttack(t *testing.T) {
 		scale = 3
 	}
 	setup, chSetup, slack := 2*time.Second*scale, 500*time.Millisecond*scale, time.Second*scale
-	r := startSSHRig(t, func(c *sshplay.Config) {
+	r := startSSHRig(t, func(c *sshRigConfig) {
 		c.SetupTimeout, c.ChannelSetupTimeout = setup, chSetup
 		c.Rand = rand.NewPCG(16, 4)
 	})
@@ -282,7 +280,7 @@ func TestSSHChannelOnlyAttack(t *testing.T) {
 // deadline.
 func TestSSHChannelDoesNotStopSetupDeadline(t *testing.T) {
 	const setup, chSetup = 1500 * time.Millisecond, 300 * time.Millisecond
-	r := startSSHRig(t, func(c *sshplay.Config) { c.SetupTimeout, c.ChannelSetupTimeout = setup, chSetup })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.SetupTimeout, c.ChannelSetupTimeout = setup, chSetup })
 	began := time.Now()
 	client, err := r.sshFrom("127.0.0.1", "lurker")
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"ttytanks/internal/sshfront"
 	"ttytanks/netcode"
 	"ttytanks/netcode/transport"
-	"ttytanks/tui/sshplay"
 )
 
 // TestSSHBan: Ban refuses an address and drops its connections; BanKey
@@ -17,12 +17,12 @@ import (
 // it; other addresses and keys play on.
 func TestSSHBan(t *testing.T) {
 	k1, k2 := newClientKey(t), newClientKey(t)
-	keys, err := sshplay.ParseAuthorizedKeys(append(gossh.MarshalAuthorizedKey(k1.PublicKey()),
+	keys, err := sshfront.ParseAuthorizedKeys(append(gossh.MarshalAuthorizedKey(k1.PublicKey()),
 		gossh.MarshalAuthorizedKey(k2.PublicKey())...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startSSHRig(t, func(c *sshplay.Config) { c.AuthorizedKeys = keys })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.AuthorizedKeys = keys })
 
 	// By key: the connection that used it is dropped, the key is refused
 	// from then on, another key gets in.

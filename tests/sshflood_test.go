@@ -15,7 +15,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"ttytanks/tui/sshplay"
+	"ttytanks/internal/sshfront"
 )
 
 // TestSSHFloodAdmitsPlayer: under a flood of silent TCP connections from
@@ -45,12 +45,12 @@ func testSSHFlood(t *testing.T, penalty time.Duration, want int) {
 		bound    = 5 * time.Second
 	)
 	key := newClientKey(t)
-	keys, err := sshplay.ParseAuthorizedKeys(gossh.MarshalAuthorizedKey(key.PublicKey()))
+	keys, err := sshfront.ParseAuthorizedKeys(gossh.MarshalAuthorizedKey(key.PublicKey()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &lockedBuffer{}
-	r := startSSHRig(t, func(c *sshplay.Config) {
+	r := startSSHRig(t, func(c *sshRigConfig) {
 		c.AuthorizedKeys = keys
 		c.Rand = rand.NewPCG(2026, 16)
 		c.Penalty = penalty

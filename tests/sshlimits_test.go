@@ -10,7 +10,7 @@ import (
 	"go.uber.org/goleak"
 	gossh "golang.org/x/crypto/ssh"
 
-	"ttytanks/tui/sshplay"
+	"ttytanks/internal/sshfront"
 )
 
 // sshConnect opens an SSH connection to the rig as user, closed at the
@@ -145,7 +145,7 @@ func TestSSHWindowChangeAfterRefusal(t *testing.T) {
 // but keeps the connection open leaves the game at once, not at the idle
 // timeout.
 func TestSSHChannelCloseFreesSeat(t *testing.T) {
-	r := startSSHRig(t, func(c *sshplay.Config) { c.Idle = time.Minute })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.Idle = time.Minute })
 	p := r.dial("zombie", 100, 30)
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
 	closed := time.Now()
@@ -167,7 +167,7 @@ func TestSSHChannelsPerConnection(t *testing.T) {
 	r := startSSHRig(t, nil)
 	client := r.sshConnect("hydra")
 	var open []*gossh.Session
-	for range sshplay.MaxChannelsPerConn {
+	for range sshfront.MaxChannelsPerConn {
 		s, err := client.NewSession()
 		if err != nil {
 			t.Fatalf("session %d: %v", len(open)+1, err)
@@ -207,7 +207,7 @@ func readUntilClosed(t *testing.T, conn net.Conn, d time.Duration) (string, time
 // TestSSHHandshakeDeadline: a connection that never completes the
 // handshake is closed after Config.HandshakeTimeout.
 func TestSSHHandshakeDeadline(t *testing.T) {
-	r := startSSHRig(t, func(c *sshplay.Config) { c.HandshakeTimeout = 300 * time.Millisecond })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.HandshakeTimeout = 300 * time.Millisecond })
 	conn, err := net.Dial("tcp", r.addr)
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +239,7 @@ func TestSSHHandshakeDeadline(t *testing.T) {
 // one address the next is closed at once, and once one closes another
 // gets in.
 func TestSSHConnectionsPerIP(t *testing.T) {
-	r := startSSHRig(t, func(c *sshplay.Config) { c.MaxConnsPerIP = 2 })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.MaxConnsPerIP = 2 })
 	var conns []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", r.addr)
@@ -278,7 +278,7 @@ func TestSSHConnectionsPerIP(t *testing.T) {
 // ended as idle; the idle time counts only while the match runs.
 func TestSSHLobbyIsNotIdle(t *testing.T) {
 	const idle = 500 * time.Millisecond
-	r := startSSHRigN(t, 3, func(c *sshplay.Config) { c.Idle = idle }) // two humans needed
+	r := startSSHRigN(t, 3, func(c *sshRigConfig) { c.Idle = idle }) // two humans needed
 	p := r.dial("patient", 100, 30)
 	p.waitScreen(5*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "waiting for") })
 	select {

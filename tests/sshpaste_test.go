@@ -1,3 +1,5 @@
+//go:build unix
+
 package tests
 
 import (
@@ -9,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"ttytanks/tui/sshplay"
 )
 
 // cpuTime is the CPU time (user and system) this process has used.
@@ -33,7 +33,7 @@ func cpuTime(t *testing.T) time.Duration {
 func TestSSHPasteIsCheap(t *testing.T) {
 	const size = 16 << 20
 	logs := &lockedBuffer{}
-	r := startSSHRig(t, func(c *sshplay.Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
 	p := r.dial("paster", 100, 30)
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
 

@@ -17,10 +17,12 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"ttytanks/game"
+	"ttytanks/internal/sshfront"
+	"ttytanks/known"
 	"ttytanks/netcode"
 	"ttytanks/netcode/transport"
 	"ttytanks/tui"
-	"ttytanks/tui/sshplay"
+	"ttytanks/tui/sshterm"
 )
 
 // sshRig is serve --ssh in-process: a game server with 2 seats, one taken
@@ -30,7 +32,7 @@ import (
 type sshRig struct {
 	t       *testing.T
 	sd      *netcode.ServerDriver
-	ssh     *sshplay.Server
+	ssh     *sshfront.Server
 	addr    string
 	hostKey gossh.PublicKey
 	cancel  context.CancelFunc
@@ -44,14 +46,21 @@ type sitter struct{}
 
 func (sitter) Input(*game.Snapshot, *game.Maze, int) game.Input { return game.Input{} }
 
-func startSSHRig(t *testing.T, tweak func(*sshplay.Config)) *sshRig {
+// sshRigConfig is the rig's configuration, for a test to change: the
+// SSH front end's and, in Game, the game's on each session.
+type sshRigConfig struct {
+	sshfront.Config
+	Game sshterm.Config
+}
+
+func startSSHRig(t *testing.T, tweak func(*sshRigConfig)) *sshRig {
 	t.Helper()
 	return startSSHRigN(t, 2, tweak)
 }
 
 // startSSHRigN is startSSHRig with a game of the given number of seats,
 // one of them the sitting bot.
-func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRig {
+func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig {
 	t.Helper()
 	udp, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
@@ -63,16 +72,25 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshplay.Config)) *sshRi
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := sshplay.LoadOrCreateHostKey(filepath.Join(t.TempDir(), "host_key"))
+	priv, _, err := known.LoadOrCreateKey(filepath.Join(t.TempDir(), "host_key"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sshplay.Config{Net: mux.Network(), Game: mux.MemAddr(), HostKey: key,
-		UI: tui.Options{FPS: 30}}
+	key, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sshRigConfig{Config: sshfront.Config{HostKey: key},
+		Game: sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: tui.Options{FPS: 30}}}
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	ss, err := sshplay.NewServer(cfg)
+	sg, err := sshterm.NewGame(cfg.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Play = func(ctx context.Context, s *sshfront.Session) (int, string, bool) { return sg.Play(ctx, s) }
+	ss, err := sshfront.NewServer(cfg.Config)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"ttytanks/tui/sshplay"
+	"ttytanks/tui/sshterm"
 )
 
 // TestSSHTankMovesEveryCell watches an SSH player's screen as it arrives,
@@ -18,7 +18,7 @@ import (
 // drives through is drawn, as a frame that writes only the cells it
 // changed must still do. (At 5 frames a second this test fails.)
 func TestSSHTankMovesEveryCell(t *testing.T) {
-	r := startSSHRig(t, func(c *sshplay.Config) { c.UI.FPS = sshplay.DefaultFPS })
+	r := startSSHRig(t, func(c *sshRigConfig) { c.Game.UI.FPS = sshterm.DefaultFPS })
 	p := r.dial("alice", 80, 24)
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
 	p.waitScreen(5*time.Second, "the end of the round's countdown", func(s string) bool {

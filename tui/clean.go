@@ -50,12 +50,6 @@ func cleanText(s string) string {
 	return b.String()
 }
 
-// fitText returns the plain text s cleaned (see cleanText) and cut to at
-// most w cells, ending in ellipsis when cut.
-func fitText(s string, w int, ellipsis string) string {
-	return truncate(cleanText(s), w, ellipsis)
-}
-
 // padText returns the plain text s cut to w cells (ending in ellipsis when
 // cut) and padded with spaces to exactly w cells, on the right or, when
 // right is set, on the left.

@@ -92,9 +92,6 @@ func NewControls(mode ControlMode) *Controls {
 	return &Controls{mode: mode}
 }
 
-// Mode returns the control mode.
-func (c *Controls) Mode() ControlMode { return c.mode }
-
 // Key applies the key event ev received at now and reports whether it asks
 // to quit (q, Q or Ctrl-C). Keys that mean nothing to the game are ignored.
 func (c *Controls) Key(ev *tcell.EventKey, now time.Time) (quit bool) {

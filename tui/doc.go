@@ -148,4 +148,37 @@
 // ErrToLobby on l (Options.Lobby), and a session the server ended brings
 // the lobby back with a line saying why. The UDP join and every SSH
 // session run this same loop.
+//
+// # Files
+//
+//	run.go           Run: the game's select loop over a Session
+//	play.go          Play: the lobby and the games picked from it on one screen; Host, Seat
+//	sharedscreen.go  SharedScreen, WithScreen: one Init and one Fini for several loops
+//	options.go       Options, ControlMode
+//	controls.go      Controls: keys to held inputs (hold and sticky modes)
+//	render.go        Renderer, Draw: one frame of a View
+//	layout.go        where the field, the sidebar and the title go for a screen size
+//	field.go         the maze, tanks, bullets, labels and the title row
+//	smooth.go        correction smoothing: a decaying render-layer offset
+//	effects.go       hit flashes and bursts
+//	countdown.go     the round's countdown
+//	results.go       the match's results: standings and accuracy
+//	feed.go          the event feed (kills, joins, rounds)
+//	hud.go           HUD: the sidebar's detail level and the player followed
+//	sidebar.go       the lipgloss sidebar: figures, levels, frame
+//	spark.go         sparklines
+//	panels.go        message boxes and the "terminal too small" screen
+//	help.go          the help panel
+//	glyphs.go        the box-drawing and ASCII glyph sets
+//	theme.go         colours and styles, NO_COLOR and --ascii
+//	sgr.go           lipgloss output (SGR sequences) painted into cells
+//	table.go         column fitting
+//	format.go        figures as text (HP, ticks, ms, %)
+//	clean.go         text cleaned of control characters, padded to a width
+//	lobby.go         Lobby, LobbySource, LobbyOptions
+//	lobbymodel.go    the lobby's state: the room list, the modes, the choice
+//	lobbydraw.go     the lobby drawn
+//	lobbyform.go     the create-a-room form
+//	dashboard.go     RenderDashboard: the server's status screen
+//	logring.go       LogRing: the dashboard's last log lines
 package tui

@@ -12,7 +12,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/netcode"
-	"ttytanks/tui/replay"
+	"ttytanks/proto/recording/resim"
 )
 
 // playMatch tells d about a match of 2 seats and ticks ticks, as the
@@ -72,14 +72,14 @@ func listDir(t *testing.T, path string) []string {
 	return names
 }
 
-func verifyFile(t *testing.T, path string) replay.Summary {
+func verifyFile(t *testing.T, path string) resim.Summary {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sum, err := replay.Verify(f)
+	sum, err := resim.Verify(f)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

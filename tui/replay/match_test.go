@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"ttytanks/game"
-	"ttytanks/game/bot"
 	"ttytanks/proto/recording"
 )
 
@@ -69,15 +68,6 @@ func randomInputs(seed uint64) func(*game.World, int) game.Input {
 	}
 }
 
-// botInputs returns an input source of game/bot's bots, one per seat.
-func botInputs() func(*game.World, int) game.Input {
-	var bots [game.MaxPlayers]*bot.Bot
-	for i := range bots {
-		bots[i] = bot.New(uint64(i + 1))
-	}
-	return func(w *game.World, s int) game.Input { return bots[s].Input(w.State(), w.Maze(), s) }
-}
-
 var (
 	sampleOnce sync.Once
 	sampleFile []byte
@@ -87,23 +77,4 @@ var (
 func sample(t testing.TB) []byte {
 	sampleOnce.Do(func() { sampleFile = record(t, 4, 7200, true, true, randomInputs(3)) })
 	return sampleFile
-}
-
-// blocks returns each block of file with its offset.
-func blocks(t testing.TB, file []byte) ([]recording.Block, []int64) {
-	t.Helper()
-	r, err := recording.NewReader(bytes.NewReader(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ks []recording.Block
-	var offs []int64
-	for {
-		off := r.Offset()
-		k, err := r.Next()
-		if err != nil {
-			return ks, offs
-		}
-		ks, offs = append(ks, k), append(offs, off)
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/netcode"
+	"ttytanks/proto/recording/resim"
 	"ttytanks/tui"
 )
 
@@ -32,7 +33,7 @@ const SeekStep = 5 * game.TickRate
 // Player is the state of a replay being watched: the timeline, paused or
 // not, the speed, the player followed. Its methods are the keys.
 type Player struct {
-	TL     *Timeline
+	TL     *resim.Timeline
 	Paused bool
 	// Speed indexes Speeds.
 	Speed int
@@ -43,7 +44,7 @@ type Player struct {
 }
 
 // NewPlayer returns a Player at the start of tl, playing at 1x.
-func NewPlayer(tl *Timeline) *Player { return &Player{TL: tl, Speed: 2, Follow: -1} }
+func NewPlayer(tl *resim.Timeline) *Player { return &Player{TL: tl, Speed: 2, Follow: -1} }
 
 // Advance plays dt of wall time at the current speed, stepping the whole
 // ticks it owes (at most 2 s of play in one call, so a stalled terminal
@@ -233,7 +234,7 @@ func Play(ctx context.Context, screen tcell.Screen, p *Player, opts tui.Options,
 			}
 			screen.SetContent(x, h-1, r, nil, barStyle)
 		}
-		p.TL.View(&v, p.Follow)
+		timelineView(&v, p.TL, p.Follow)
 		renderer.Draw(&v) // shows the screen, status line included
 		if hooks.AfterDraw != nil {
 			hooks.AfterDraw()
@@ -268,4 +269,17 @@ func Play(ctx context.Context, screen tcell.Screen, p *Player, opts tui.Options,
 			return ctx.Err()
 		}
 	}
+}
+
+// timelineView fills dst with tl's playback position as a spectator
+// following seat follow (−1: none) sees it: status playing, the names,
+// the world and its maze.
+func timelineView(dst *netcode.View, tl *resim.Timeline, follow int) {
+	*dst = netcode.View{Status: netcode.StatusPlaying, Slot: follow, Names: tl.Names()}
+	for i := range dst.Connected {
+		dst.Connected[i] = true
+	}
+	dst.World = *tl.State()
+	dst.Maze = *tl.Maze()
+	dst.Metrics.LocalTick, dst.Metrics.ServerTick = tl.Tick(), tl.Tick()
 }

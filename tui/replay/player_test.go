@@ -9,12 +9,13 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"ttytanks/proto/recording/resim"
 	"ttytanks/tui"
 )
 
 func samplePlayer(t *testing.T) *Player {
 	t.Helper()
-	tl, err := Load(bytes.NewReader(sample(t)))
+	tl, err := resim.Load(bytes.NewReader(sample(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

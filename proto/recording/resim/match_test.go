@@ -1,0 +1,109 @@
+package resim
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"ttytanks/game"
+	"ttytanks/game/bot"
+	"ttytanks/proto/recording"
+)
+
+// record writes a match of slots seats and ticks ticks whose inputs come
+// from input; seat 1 leaves at a third and someone joins it at two
+// thirds when churn is set. It returns the file.
+func record(t testing.TB, slots, ticks int, churn, end bool, input func(w *game.World, slot int) game.Input) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	names := []string{"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"}[:slots]
+	w, err := recording.NewWriter(&buf, recording.Header{Rules: game.RulesVersion, Match: 9, Seed: 5, Slots: slots,
+		Start: 77, Server: "test", Names: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	world, err := game.NewWorld(w.Header().Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]game.Input, slots)
+	for i := 0; i < ticks; i++ {
+		if churn && slots > 1 && (i == ticks/3 || i == 2*ticks/3) {
+			on := i != ticks/3
+			world.Seat(1, on)
+			if err := w.Seat(1, "zed", on); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for s := range in {
+			in[s] = input(world, s)
+			in[s].Tick = world.Tick()
+		}
+		tk := world.Tick()
+		world.Step(in)
+		if err := w.Step(tk, in, world.Hash()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if end {
+		if err := w.End(); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// randomInputs returns an input source that holds each seat's input for
+// 8 ticks on average, seeded.
+func randomInputs(seed uint64) func(*game.World, int) game.Input {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var held [game.MaxPlayers]game.Input
+	return func(_ *game.World, s int) game.Input {
+		if rng.IntN(8) == 0 {
+			held[s] = game.Input{MoveX: int8(rng.IntN(3) - 1), MoveY: int8(rng.IntN(3) - 1), Buttons: game.Buttons(rng.IntN(2))}
+		}
+		return held[s]
+	}
+}
+
+// botInputs returns an input source of game/bot's bots, one per seat.
+func botInputs() func(*game.World, int) game.Input {
+	var bots [game.MaxPlayers]*bot.Bot
+	for i := range bots {
+		bots[i] = bot.New(uint64(i + 1))
+	}
+	return func(w *game.World, s int) game.Input { return bots[s].Input(w.State(), w.Maze(), s) }
+}
+
+var (
+	sampleOnce sync.Once
+	sampleFile []byte
+)
+
+// sample is a 2-minute, 4-seat match with seat changes, recorded once.
+func sample(t testing.TB) []byte {
+	sampleOnce.Do(func() { sampleFile = record(t, 4, 7200, true, true, randomInputs(3)) })
+	return sampleFile
+}
+
+// blocks returns each block of file with its offset.
+func blocks(t testing.TB, file []byte) ([]recording.Block, []int64) {
+	t.Helper()
+	r, err := recording.NewReader(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ks []recording.Block
+	var offs []int64
+	for {
+		off := r.Offset()
+		k, err := r.Next()
+		if err != nil {
+			return ks, offs
+		}
+		ks, offs = append(ks, k), append(offs, off)
+	}
+}

@@ -1,0 +1,199 @@
+package sshterm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/netip"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
+	"ttytanks/tui"
+)
+
+// DefaultFPS is a session's frame rate when Config.UI.FPS is not set:
+// half the tick rate. A tank crosses a cell in 8 ticks at top speed and
+// a bullet in 4.3, so a frame every 2 ticks still shows every cell each
+// passes through, and a session costs the server about half of what 60
+// frames cost (its frames and their SSH writes are most of it).
+const DefaultFPS = 30
+
+// WriteStall is how long one write to a session may stay blocked before
+// its connection is dropped (Session.Drop).
+const WriteStall = 30 * time.Second
+
+// Why a session's game ended, as the cause of its context.
+var (
+	errIdle     = errors.New("idle")
+	errShutdown = errors.New("the server is shutting down")
+	errGone     = errors.New("the session channel is closed")
+)
+
+// Session is an SSH session as the game needs it: the channel, what the
+// client said of its terminal, and the SSH server's part in the
+// session's life. The SSH front end's sessions are ones
+// (internal/sshfront.Session documents each method); the command that
+// serves hands them to Game.Play.
+type Session interface {
+	io.ReadWriter // the player's keys in, the screen out
+	Name() string // the player name
+	Term() string // the client's TERM
+	Environ() []string
+	Window() (width, height int) // the newest size, in cells
+	Resized() <-chan struct{}    // a token after each window-change
+	Closed() <-chan struct{}     // closed once the channel is gone
+	Closing() context.Context    // done once the server is closing
+	Idle() time.Duration         // how long without a key press ends a game
+	Logger() *slog.Logger
+	Drop()                      // close the whole connection
+	Go(f func())                // run f in a goroutine the server waits for
+	Enlist(game netip.AddrPort) // this player plays at game
+	Delist(game netip.AddrPort) // ... no longer
+}
+
+// Config configures a Game.
+type Config struct {
+	// Net is the in-memory network the sessions' clients attach to, and
+	// Game the game server's address on it (MuxTransport's Network and
+	// MemAddr).
+	Net  *transport.MemNetwork
+	Game netip.AddrPort
+	// Lobby lands each session in the room list (the player picks, plays,
+	// and comes back to it); without it a session quick-matches straight
+	// into a game and ends with it.
+	Lobby bool
+	// UI is the base screen options of every session. Per session, ASCII
+	// is added when the client's locale is not UTF-8 and NoColor when it
+	// sends NO_COLOR. UI.FPS zero means DefaultFPS.
+	UI tui.Options
+}
+
+// Game plays ttytanks on SSH sessions: each gets its own predicting
+// netcode.Client, connected through Config.Net to the game server, and
+// the tcell UI of "ttytanks join", drawn into the session by a
+// ChannelTty. It is safe for concurrent use: each Play is one session.
+type Game struct {
+	cfg Config
+}
+
+// NewGame checks cfg and returns a Game.
+func NewGame(cfg Config) (*Game, error) {
+	if cfg.Net == nil || !cfg.Game.IsValid() {
+		return nil, errors.New("sshterm: Config.Net and Config.Game are required")
+	}
+	if cfg.UI.FPS <= 0 {
+		cfg.UI.FPS = DefaultFPS
+	}
+	return &Game{cfg: cfg}, nil
+}
+
+// Play plays the game on s until the player quits, the game ends, the
+// player goes idle (s.Idle without a key press while a match is on), the
+// channel goes or ctx is done, or the server closes. It returns the
+// session's exit status and what to tell the player, or gone when the
+// player has gone (Handler in internal/sshfront). It logs a line as the
+// game starts and one as it ends.
+func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone bool) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(s.Closing(), func() { cancel(errShutdown) })
+	defer stop()
+
+	w, h := s.Window()
+	tty := NewChannelTty(s, w, h)
+	tty.WriteTimeout = WriteStall
+	tty.OnWriteTimeout = s.Drop
+	tty.OnGone = func() { cancel(errGone) }
+	defer tty.Close()
+	s.Go(tty.Pump)
+	s.Go(func() {
+		for {
+			select {
+			case <-s.Resized():
+				tty.Resize(s.Window())
+			case <-s.Closed(): // the channel is closed: the player is gone
+				cancel(errGone)
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+
+	name := s.Name()
+	env := s.Environ()
+	opts := g.cfg.UI
+	opts.ASCII = opts.ASCII || !localeUTF8(env) || !localeUTF8(nil)
+	opts.NoColor = opts.NoColor || envValue(env, "NO_COLOR") != ""
+	term, ti := lookupTerm(s.Term())
+	began := time.Now()
+	log := s.Logger()
+	size, _ := tty.WindowSize()
+	log.Info("ssh session", "term", term, "size", fmt.Sprintf("%dx%d", size.Width, size.Height), "ascii", opts.ASCII)
+
+	// The screen first: the player joins the game only once there is a
+	// terminal to play in.
+	var v netcode.View
+	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	cause := context.Cause(ctx) // nil while the session runs
+	if err == nil && g.cfg.Lobby {
+		err = g.playLobby(ctx, cancel, tty, screen, s, name, opts)
+		cause = context.Cause(ctx)
+		cancel(nil)
+	} else if err == nil {
+		err = screen.Init()
+	}
+	if err == nil && !g.cfg.Lobby {
+		mem := g.cfg.Net.Listen()
+		s.Enlist(mem.LocalAddr())
+		defer s.Delist(mem.LocalAddr())
+		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name}), mem)
+		defer client.Close() // after a panic too
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			watchIdle(ctx, cancel, tty, s.Idle(), func() bool {
+				var st netcode.Status
+				client.Do(func(c *netcode.Client) { st = c.Status() })
+				return st == netcode.StatusPlaying || st == netcode.StatusReconnecting
+			})
+		}()
+		err = tui.Run(ctx, initedScreen{screen}, client, opts)
+		cause = context.Cause(ctx)
+		client.View(&v) // before Close, which closes the view with "quit"
+		client.Close()  // the game seat is free from here on
+		cancel(nil)
+		<-watched
+	}
+
+	code, reason := 0, "quit"
+	switch {
+	case errors.Is(cause, errIdle):
+		code, reason = 1, "idle"
+		msg = fmt.Sprintf("ttytanks: no key pressed for %v, session closed", s.Idle())
+	case errors.Is(cause, errShutdown):
+		code, reason = 1, "shutdown"
+		msg = "ttytanks: " + errShutdown.Error()
+	case cause != nil: // errGone, or the connection closed
+		reason = "disconnected"
+	case err != nil:
+		code, reason = 1, "error"
+		msg = "ttytanks: " + err.Error()
+	case v.Status == netcode.StatusClosed && v.Message != "":
+		code, reason = 1, "closed"
+		msg = "ttytanks: " + v.Message
+	}
+	log.Info("ssh session ended", "reason", reason, "after", time.Since(began).Round(time.Millisecond),
+		"input_dropped", tty.Dropped())
+	return code, msg, reason == "disconnected"
+}
+
+// initedScreen is a screen already initialised: tui.Run's Init is a no-op.
+type initedScreen struct{ tcell.Screen }
+
+func (initedScreen) Init() error { return nil }

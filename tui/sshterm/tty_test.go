@@ -1,0 +1,269 @@
+package sshterm
+
+import (
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
+	"go.uber.org/goleak"
+)
+
+// pipeChannel stands in for an SSH channel: the test writes the client's
+// keys into in, and the screen's output is drained from out.
+type pipeChannel struct {
+	io.Reader
+	io.Writer
+}
+
+func newPipeChannel(t *testing.T) (ch pipeChannel, keys *io.PipeWriter, closeAll func()) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		_, _ = io.Copy(io.Discard, outR)
+	}()
+	return pipeChannel{inR, outW}, inW, func() {
+		inW.Close()
+		outW.Close()
+		<-drained
+	}
+}
+
+func readAsync(tty *ChannelTty, p []byte) chan error {
+	done := make(chan error, 1)
+	go func() {
+		n, err := tty.Read(p)
+		if err == nil && n == 0 {
+			err = errors.New("empty read")
+		}
+		done <- err
+	}()
+	return done
+}
+
+func within(t *testing.T, d time.Duration, ch chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(d):
+		t.Fatalf("%s: still blocked after %v", what, d)
+		return nil
+	}
+}
+
+// newTtyScreen starts a ChannelTty of w x h cells on ch, its Pump (pumped
+// is closed when Pump returns) and an xterm-256color tcell screen on it.
+func newTtyScreen(t *testing.T, ch pipeChannel, w, h int) (*ChannelTty, tcell.Screen, chan struct{}) {
+	t.Helper()
+	tty := NewChannelTty(ch, w, h)
+	pumped := make(chan struct{})
+	go func() { defer close(pumped); tty.Pump() }()
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Init(); err != nil {
+		t.Fatal(err)
+	}
+	return tty, screen, pumped
+}
+
+// TestTtyDrainWakesReader: a Read blocked on a quiet client returns when
+// Drain is called; after Start, Read gets input again; Close ends reads.
+func TestTtyDrainWakesReader(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ch, keys, closeAll := newPipeChannel(t)
+	defer closeAll()
+	tty := NewChannelTty(ch, 80, 24)
+	pumped := make(chan struct{})
+	go func() { defer close(pumped); tty.Pump() }()
+	if err := tty.Start(); err != nil {
+		t.Fatal(err)
+	}
+	blocked := readAsync(tty, make([]byte, 8))
+	if err := tty.Drain(); err != nil {
+		t.Fatal(err)
+	}
+	if err := within(t, time.Second, blocked, "Read after Drain"); !errors.Is(err, ErrDrained) {
+		t.Errorf("Read after Drain: %v, want ErrDrained", err)
+	}
+	if err := tty.Start(); err != nil {
+		t.Fatal(err)
+	}
+	before := tty.LastInput()
+	p := make([]byte, 4)
+	got := readAsync(tty, p)
+	if _, err := keys.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := within(t, time.Second, got, "Read of input"); err != nil || string(p) != "hell" {
+		t.Fatalf("Read: %q, %v; want \"hell\"", p, err)
+	}
+	if n, err := tty.Read(p); err != nil || string(p[:n]) != "o" {
+		t.Errorf("Read of the rest: %q, %v; want \"o\"", p[:n], err)
+	}
+	if !tty.LastInput().After(before) {
+		t.Error("LastInput did not move on input")
+	}
+	blocked = readAsync(tty, p)
+	tty.Close()
+	if err := within(t, time.Second, blocked, "Read after Close"); !errors.Is(err, io.EOF) {
+		t.Errorf("Read after Close: %v, want io.EOF", err)
+	}
+	keys.Close() // the channel ends: Pump returns
+	<-pumped
+}
+
+// TestTtyScreenFiniNeverHangs: a tcell screen on a ChannelTty starts,
+// reports a window-change as a resize event, and finishes at once although
+// the client sends nothing: Drain wakes tcell's reader.
+func TestTtyScreenFiniNeverHangs(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ch, keys, closeAll := newPipeChannel(t)
+	defer closeAll()
+	tty, screen, pumped := newTtyScreen(t, ch, 100, 30)
+	if w, h := screen.Size(); w != 100 || h != 30 {
+		t.Errorf("screen %dx%d, want the client's 100x30", w, h)
+	}
+	screen.SetContent(0, 0, '█', nil, tcell.StyleDefault)
+	screen.Show()
+
+	events := make(chan tcell.Event, 16)
+	quit := make(chan struct{})
+	go screen.ChannelEvents(events, quit)
+	tty.Resize(120, 40)
+	key := make(chan struct{})
+	go func() { _, _ = keys.Write([]byte("q")); close(key) }()
+	var resized, pressed bool
+	deadline := time.After(2 * time.Second)
+	for !resized || !pressed {
+		select {
+		case ev := <-events:
+			switch ev := ev.(type) {
+			case *tcell.EventResize:
+				if w, h := ev.Size(); w == 120 && h == 40 {
+					resized = true
+				}
+			case *tcell.EventKey:
+				pressed = pressed || ev.Rune() == 'q'
+			}
+		case <-deadline:
+			t.Fatalf("events: resize to 120x40 %v, key q %v", resized, pressed)
+		}
+	}
+	<-key
+	close(quit)
+
+	finished := make(chan error, 1)
+	go func() { screen.Fini(); finished <- nil }()
+	within(t, time.Second, finished, "Fini")
+	keys.Close()
+	<-pumped
+}
+
+// blockingWriter blocks every Write until released.
+type blockingWriter struct{ release chan struct{} }
+
+func (w blockingWriter) Write(p []byte) (int, error) {
+	<-w.release
+	return 0, io.ErrClosedPipe
+}
+
+// TestTtyWriteStall: a Write blocked longer than WriteTimeout calls
+// OnWriteTimeout once (the server drops the connection there, which fails
+// the Write).
+func TestTtyWriteStall(t *testing.T) {
+	w := blockingWriter{release: make(chan struct{})}
+	tty := NewChannelTty(pipeChannel{Writer: w}, 80, 24)
+	tty.WriteTimeout = 20 * time.Millisecond
+	calls := 0
+	tty.OnWriteTimeout = func() { calls++; close(w.release) }
+	done := make(chan error, 1)
+	go func() { _, err := tty.Write([]byte("frame")); done <- err }()
+	if err := within(t, 2*time.Second, done, "stalled Write"); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("stalled Write: %v, want the channel's error", err)
+	}
+	if _, err := tty.Write([]byte("again")); err == nil {
+		t.Error("Write on a dropped channel succeeded")
+	}
+	if calls != 1 {
+		t.Errorf("OnWriteTimeout called %d times, want 1", calls)
+	}
+}
+
+func TestTtyResizeClamps(t *testing.T) {
+	if ws, _ := NewChannelTty(pipeChannel{}, 0, 0).WindowSize(); ws.Width != 80 || ws.Height != 24 {
+		t.Errorf("an unknown size starts as %dx%d, want 80x24", ws.Width, ws.Height)
+	}
+	for _, tc := range []struct{ w, h, ww, wh int }{
+		{0, 0, 80, 24},
+		{132, 43, 132, 43},
+		{1 << 20, 1 << 20, MaxWidth, MaxHeight},
+		{-5, 10, 80, 24},
+	} {
+		tty := NewChannelTty(pipeChannel{}, 80, 24) // a first window-change is told at once
+		tty.Resize(tc.w, tc.h)
+		if ws, _ := tty.WindowSize(); ws.Width != tc.ww || ws.Height != tc.wh {
+			t.Errorf("Resize(%d, %d): %dx%d, want %dx%d", tc.w, tc.h, ws.Width, ws.Height, tc.ww, tc.wh)
+		}
+	}
+}
+
+// TestTtyResizeCoalesced: a storm of window-changes tells tcell the first
+// at once and then at most one size per ResizeEvery (WindowSize, which
+// tcell also reads on every frame, changes only when told), and the last
+// told is the last the client sent.
+func TestTtyResizeCoalesced(t *testing.T) {
+	tty := NewChannelTty(pipeChannel{}, 80, 24)
+	told := make(chan tcell.WindowSize, 1000)
+	tty.NotifyResize(func() {
+		ws, _ := tty.WindowSize()
+		told <- ws
+	})
+	start := time.Now()
+	for i := range 1000 {
+		tty.Resize(20+i%200, 5+i%90)
+	}
+	tty.Resize(77, 33)
+	burst := time.Since(start)
+	if ws, _ := tty.WindowSize(); burst < ResizeEvery/2 && (ws.Width != 20 || ws.Height != 5) {
+		// tcell asks the size on every frame: until told, it is the old one.
+		t.Errorf("WindowSize right after the storm is %dx%d, want the size told, 20x5", ws.Width, ws.Height)
+	}
+	if ws := <-told; ws.Width != 20 || ws.Height != 5 {
+		t.Errorf("first size told %dx%d, want the first sent, 20x5", ws.Width, ws.Height)
+	}
+	var last tcell.WindowSize
+	n := 1
+	for last != (tcell.WindowSize{Width: 77, Height: 33}) {
+		select {
+		case last = <-told:
+			n++
+		case <-time.After(5 * ResizeEvery):
+			t.Fatalf("the last size told is %dx%d, want the last sent, 77x33", last.Width, last.Height)
+		}
+	}
+	if most := 2 + int(time.Since(start)/ResizeEvery); n > most || n >= 1001 {
+		t.Errorf("%d sizes told for 1001 window-changes over %v, want at most %d", n, burst, most)
+	}
+	// Once quiet for ResizeEvery, the next one is told at once.
+	time.Sleep(ResizeEvery) // the time the rule is about, not a synchronisation
+	tty.Resize(100, 30)
+	select {
+	case ws := <-told:
+		if ws.Width != 100 || ws.Height != 30 {
+			t.Errorf("after a quiet spell told %dx%d, want 100x30", ws.Width, ws.Height)
+		}
+	case <-time.After(ResizeEvery / 2):
+		t.Error("after a quiet spell the next window-change was not told at once")
+	}
+}
