@@ -1,14 +1,16 @@
 // Command ttytanks is a real-time multiplayer maze-tank game for the
 // terminal with server-authoritative rollback netcode.
+//
+// This file is the command table and its dispatch; each command lives in
+// package internal/cli.
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/spf13/pflag"
+	"ttytanks/internal/cli"
 )
 
 // version is the release version; the build may override it with
@@ -24,15 +26,20 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"play", "play against bots right here: an embedded server, you and bots", runPlay},
-		{"serve", "run the authoritative game server (UDP)", runServe},
-		{"join", "join a server and play (or watch with --spectate)", runJoin},
-		{"replay", "watch a match recording (serve --record)", runReplay},
-		{"verify", "check a match recording by re-simulating it", runVerify},
-		{"loadtest", "load a server with many protocol clients and report what they saw", runLoadtest},
-		{"version", "print the version and exit", runVersion},
+		{"play", "play against bots right here: an embedded server, you and bots", cli.Play},
+		{"serve", "run the authoritative game server (UDP)", withVersion(cli.Serve)},
+		{"join", "join a server and play (or watch with --spectate)", cli.Join},
+		{"replay", "watch a match recording (serve --record)", cli.Replay},
+		{"verify", "check a match recording by re-simulating it", cli.Verify},
+		{"loadtest", "load a server with many protocol clients and report what they saw", cli.Loadtest},
+		{"version", "print the version and exit", withVersion(cli.Version)},
 		{"help", "show help for ttytanks or one of its commands", runHelp},
 	}
+}
+
+// withVersion gives a command that needs it the binary's version.
+func withVersion(run func(version string, args []string, stdout, stderr io.Writer) int) func(args []string, stdout, stderr io.Writer) int {
+	return func(args []string, stdout, stderr io.Writer) int { return run(version, args, stdout, stderr) }
 }
 
 func main() {
@@ -72,48 +79,8 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "\nRun 'ttytanks COMMAND --help' for a command's flags.\n")
 }
 
-// newFlagSet returns a pflag set that reports errors instead of exiting, so
-// every command maps a usage error to exit code 2 with a clear message.
-// Help (--help) goes to stdout.
-func newFlagSet(name, synopsis string, stdout io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard) // parseFlags reports errors itself
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "Usage: ttytanks %s\n", synopsis)
-		if fs.HasFlags() {
-			fmt.Fprintf(stdout, "\nFlags:\n%s", fs.FlagUsages())
-		}
-	}
-	return fs
-}
-
-// parseFlags parses args into fs; it returns (code, true) when the command
-// should exit now with code (help requested or a usage error).
-func parseFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (int, bool) {
-	err := fs.Parse(args)
-	if errors.Is(err, pflag.ErrHelp) {
-		return 0, true
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "ttytanks %s: %v\nRun 'ttytanks %s --help' for usage.\n", fs.Name(), err, fs.Name())
-		return 2, true
-	}
-	return 0, false
-}
-
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version", "version", stdout)
-	if code, done := parseFlags(fs, args, stderr); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ttytanks version: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	fmt.Fprintf(stdout, "ttytanks %s\n", version)
-	return 0
-}
-
+// runHelp is "ttytanks help [COMMAND]": the usage, or a command's
+// --help.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 0 || len(args) == 1 && args[0] == "help":

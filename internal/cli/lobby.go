@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"ttytanks/netcode"
+	"ttytanks/netcode/transport"
+	"ttytanks/tui"
+)
+
+// udpHost is a server over UDP as the lobby sees it: a lobby client on a
+// socket of its own for the room list, and a new client session (with its
+// own socket) for each room joined.
+type udpHost struct {
+	lobby *netcode.Lobby
+	cs    *clientSetup
+}
+
+// Rooms copies the lobby client's newest room list into dst.
+func (h *udpHost) Rooms(dst *netcode.RoomList) { h.lobby.Rooms(dst) }
+
+// Join starts a client session in the room req names.
+func (h *udpHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
+	d, err := startClient(h.cs, req)
+	if err != nil {
+		return nil, err
+	}
+	return leavingClient{d}, nil
+}
+
+// leavingClient is a client session as a lobby seat: Leave waits (a
+// moment) for the server to acknowledge.
+type leavingClient struct{ *netcode.ClientDriver }
+
+func (c leavingClient) Leave() { c.Close() }
+
+// runLobbyUI shows the server's lobby and plays in the rooms the player
+// picks, until the player quits; it returns the exit code.
+func runLobbyUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string, stderr io.Writer) int {
+	lt, err := transport.ListenUDP(":0")
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	lobby, err := netcode.StartLobby(cs.target, cs.sim.wrap(lt), nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	defer lobby.Close()
+	screen, err := openGameScreen(cs.botLevel != nil, stderr)
+	if err != nil {
+		return 1
+	}
+	opts := uf.options(share)
+	opts.Server = cs.target.String()
+	host := &udpHost{lobby: lobby, cs: cs}
+	err = tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: cs.name})
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"ttytanks/netcode"
+	"ttytanks/netcode/recordings"
+)
+
+// recordFlags are serve's match recording flags.
+type recordFlags struct {
+	dir  string
+	keep string
+}
+
+func (f *recordFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.dir, "record", "", "record every match to its own file in this directory (watch with 'ttytanks replay FILE', check with 'ttytanks verify FILE')")
+	fs.StringVar(&f.keep, "record-keep", "500MB", "with --record, keep at most this many recordings (e.g. 50) or this total size (e.g. 100MB); the oldest go first")
+}
+
+func (f *recordFlags) check() error {
+	if _, err := recordings.ParseKeep(f.keep); err != nil {
+		return fmt.Errorf("--record-keep: %v", err)
+	}
+	return nil
+}
+
+// roomRecorders gives each room its own recordings.Dir in the --record
+// directory (files are named by match, so rooms do not collide) and closes
+// them all at exit.
+type roomRecorders struct {
+	dir    string
+	keep   recordings.Keep
+	writer string // the program that writes the recordings: "ttytanks VERSION"
+	logger *slog.Logger
+	mu     sync.Mutex // the server's loop opens, the exit closes
+	open   []*recordings.Dir
+}
+
+// forRoom returns a new room's Recorder; nil (no recording) if the
+// directory cannot be used, which is logged.
+func (r *roomRecorders) forRoom(room string) netcode.Recorder {
+	d, err := recordings.NewDir(r.dir, r.keep, r.writer, r.logger.With("room", room))
+	if err != nil {
+		r.logger.Error("recording: cannot open the directory", "room", room, "err", err)
+		return nil
+	}
+	r.mu.Lock()
+	r.open = append(r.open, d)
+	r.mu.Unlock()
+	return d
+}
+
+// Close closes every room's Recorder.
+func (r *roomRecorders) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var first error
+	for _, d := range r.open {
+		if err := d.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// open returns the room recorders for --record, or nil without it; the
+// recordings name ttytanks of this version as their writer. It checks the
+// directory can be made.
+func (f *recordFlags) open(logger *slog.Logger, version string) (*roomRecorders, error) {
+	if f.dir == "" {
+		return nil, nil
+	}
+	keep, _ := recordings.ParseKeep(f.keep)
+	writer := "ttytanks " + version
+	d, err := recordings.NewDir(f.dir, keep, writer, logger)
+	if err != nil {
+		return nil, fmt.Errorf("--record: %v", err)
+	}
+	_ = d.Close()
+	return &roomRecorders{dir: f.dir, keep: keep, writer: writer, logger: logger}, nil
+}

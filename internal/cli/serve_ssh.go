@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+	gossh "golang.org/x/crypto/ssh"
+
+	"ttytanks/internal/sshfront"
+	"ttytanks/netcode/transport"
+	"ttytanks/tui"
+	"ttytanks/tui/sshterm"
+)
+
+// sshFlags configure serve --ssh: the game served to ssh clients.
+type sshFlags struct {
+	addr           string
+	hostKey        string
+	idle           time.Duration
+	max            int
+	fps            int
+	authorizedKeys string
+}
+
+func (f *sshFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.addr, "ssh", "", "also serve the game over SSH on this TCP address, e.g. :2222 (players run: ssh -p 2222 host)")
+	fs.StringVar(&f.hostKey, "key", "", "the server's key file (Ed25519, created on first start): it signs every handshake and is the SSH host key (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
+	fs.StringVar(&f.hostKey, "ssh-host-key", "", "the same as --key")
+	fs.DurationVar(&f.idle, "ssh-idle", sshfront.DefaultIdle, "end an SSH session after this long without a key press")
+	fs.IntVar(&f.max, "ssh-max", sshfront.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
+	fs.IntVar(&f.fps, "ssh-fps", sshterm.DefaultFPS, "display frames per second of SSH sessions (10-60)")
+	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
+}
+
+func (f *sshFlags) check(fs *pflag.FlagSet) error {
+	if f.addr == "" {
+		for _, n := range []string{"ssh-idle", "ssh-max", "ssh-fps", "ssh-authorized-keys"} {
+			if fs.Changed(n) {
+				return fmt.Errorf("--%s is for SSH play: give --ssh ADDR too", n)
+			}
+		}
+	}
+	if f.idle <= 0 {
+		return fmt.Errorf("--ssh-idle must be positive")
+	}
+	if f.max < 1 || f.max > 100000 {
+		return fmt.Errorf("--ssh-max must be 1..100000")
+	}
+	if f.fps < 10 || f.fps > 60 {
+		return fmt.Errorf("--ssh-fps must be 10..60")
+	}
+	return nil
+}
+
+// start opens the SSH listener for the game server behind mux, with the
+// server's key as its host key; the returned server is serving. It also
+// returns the ssh command players use, for the dashboard.
+func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshfront.Server, share string, err error) {
+	key, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		return nil, "", err
+	}
+	var keys *sshfront.AuthorizedKeys
+	if f.authorizedKeys != "" {
+		if keys, err = sshfront.LoadAuthorizedKeys(f.authorizedKeys); err != nil {
+			return nil, "", err
+		}
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot listen on %s: %w", f.addr, err)
+	}
+	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
+	ui.FPS = f.fps
+	sshGame, err := sshterm.NewGame(sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true})
+	if err == nil {
+		s, err = sshfront.NewServer(sshfront.Config{HostKey: key, AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max,
+			Logger: logger, Play: func(ctx context.Context, p *sshfront.Session) (int, string, bool) { return sshGame.Play(ctx, p) }})
+	}
+	if err != nil {
+		ln.Close()
+		return nil, "", err
+	}
+	go func() {
+		if err := s.Serve(ln); err != nil {
+			logger.Error("ssh server stopped", "err", err)
+		}
+	}()
+	access := "anyone"
+	if keys != nil {
+		access = fmt.Sprintf("%d authorized keys", keys.Len())
+	}
+	logger.Info("ssh listening", "addr", ln.Addr().String(), "fingerprint", gossh.FingerprintSHA256(key.PublicKey()),
+		"access", access, "idle", f.idle, "max", f.max, "fps", f.fps)
+	return s, ui.Share, nil
+}
+
+// sshOrigin is the server's Origin with SSH play: SSH players count
+// against their SSH client's address's limits. The SSH server starts
+// after the game server, so the lookup goes through front, set once it
+// does.
+func sshOrigin(front *atomic.Pointer[sshfront.Server]) func(mem netip.AddrPort) (netip.Addr, bool) {
+	return func(mem netip.AddrPort) (netip.Addr, bool) {
+		if s := front.Load(); s != nil {
+			return s.Origin(mem)
+		}
+		return netip.Addr{}, false
+	}
+}

@@ -1,0 +1,156 @@
+package loadtest
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"ttytanks/internal/statsfile"
+)
+
+// Report is what a load test of UDP clients (Run) reports, as a table
+// and as JSON.
+type Report struct {
+	Server          string          `json:"server"`
+	Clients         int             `json:"clients"`
+	Predict         bool            `json:"predict"`
+	DurationS       float64         `json:"duration_s"`
+	Connected       int             `json:"connected"`
+	PlayingAtEnd    int             `json:"playing_at_end"`
+	Retries         int             `json:"retries"`
+	HandshakeP50ms  float64         `json:"handshake_p50_ms"`
+	HandshakeP99ms  float64         `json:"handshake_p99_ms"`
+	StatesReceived  int64           `json:"states_received"`
+	StatesExpected  int64           `json:"states_expected"`
+	RTTP50ms        float64         `json:"rtt_p50_ms"`
+	RTTP99ms        float64         `json:"rtt_p99_ms"`
+	TicksPlayed     int64           `json:"ticks_played"`
+	InputsGuessed   uint64          `json:"inputs_guessed"`
+	HashMismatches  uint64          `json:"hash_mismatches"`
+	Resyncs         uint64          `json:"resyncs"`
+	BytesUpPerS     float64         `json:"bytes_up_per_s_per_client"`
+	BytesDownPerS   float64         `json:"bytes_down_per_s_per_client"`
+	DatagramsUpPerS float64         `json:"datagrams_up_per_s"`
+	Errors          map[string]int  `json:"errors"`
+	LoadCPUPerS     float64         `json:"loadgen_cpu_per_s"`
+	ServerLoad      *statsfile.Load `json:"server_load,omitempty"`
+	ServerStatsErr  string          `json:"server_stats_error,omitempty"` // why --server-stats gave no figures
+}
+
+// ErrorsTotal is how many clients ended with an error (or never
+// connected).
+func (r *Report) ErrorsTotal() int {
+	n := 0
+	for _, v := range r.Errors {
+		n += v
+	}
+	return n
+}
+
+// Print writes the report as a table.
+func (r *Report) Print(w io.Writer) {
+	pct := func(a, b float64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return 100 * a / b
+	}
+	mode := "light"
+	if r.Predict {
+		mode = "predicting"
+	}
+	fmt.Fprintf(w, "load test of %s: %d %s clients for %.1fs\n", r.Server, r.Clients, mode, r.DurationS)
+	row := func(k, v string, a ...any) { fmt.Fprintf(w, "  %-22s "+v+"\n", append([]any{k}, a...)...) }
+	row("connected", "%d of %d (%d playing at the end, %d retries after a refusal)", r.Connected, r.Clients, r.PlayingAtEnd, r.Retries)
+	row("handshake", "p50 %.1f ms, p99 %.1f ms", r.HandshakeP50ms, r.HandshakeP99ms)
+	row("States", "%d of %d received (%.2f%%)", r.StatesReceived, r.StatesExpected, pct(float64(r.StatesReceived), float64(r.StatesExpected)))
+	row("RTT", "p50 %.2f ms, p99 %.2f ms", r.RTTP50ms, r.RTTP99ms)
+	row("inputs guessed", "%d of %d ticks (%.3f%%)", r.InputsGuessed, r.TicksPlayed, pct(float64(r.InputsGuessed), float64(r.TicksPlayed)))
+	if r.Predict {
+		row("hash mismatches", "%d (%d resyncs)", r.HashMismatches, r.Resyncs)
+	}
+	row("bandwidth per client", "%.0f B/s up, %.0f B/s down", r.BytesUpPerS, r.BytesDownPerS)
+	row("errors", "%s", fmtErrors(r.Errors))
+	row("load generator CPU", "%.1f%% of a core", 100*r.LoadCPUPerS)
+	if s := r.ServerLoad; s != nil {
+		perPlayer := ""
+		if s.Players > 0 {
+			perPlayer = fmt.Sprintf(": %.3f%% per player", 100*s.CPUPerS/float64(s.Players))
+		}
+		row("server CPU", "%.1f%% of a core for %d players in %d rooms%s", 100*s.CPUPerS, s.Players, s.Rooms, perPlayer)
+		row("server tick", "p50 %.0f µs, p99 %.0f µs (%.1f%% of the 16.7 ms tick)", s.TickP50us, s.TickP99us, s.TickP99us/166.67)
+		row("server datagrams", "%.0f/s in, %.0f/s out", s.DatagramsInPerS, s.DatagramsOutPerS)
+	}
+}
+
+// fmtErrors lists the errors and their counts, by name.
+func fmtErrors(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SSHReport is what an SSH load test (RunSSH) reports, as a table and as
+// JSON.
+type SSHReport struct {
+	Server        string          `json:"server"`
+	Sessions      int             `json:"sessions"`
+	Size          string          `json:"size"`
+	DurationS     float64         `json:"duration_s"`
+	Connected     int             `json:"connected"`
+	InGame        int             `json:"in_game"`
+	ConnectP50ms  float64         `json:"connect_p50_ms"`
+	ConnectP99ms  float64         `json:"connect_p99_ms"`
+	InGameP50ms   float64         `json:"in_game_p50_ms"`
+	BytesPerS     float64         `json:"bytes_per_s_per_session"`
+	KeysSent      int64           `json:"keys_sent"`
+	Errors        map[string]int  `json:"errors"`
+	LoadCPUPerS   float64         `json:"loadgen_cpu_per_s"`
+	ServerLoad    *statsfile.Load `json:"server_load,omitempty"`
+	ServerPerSess float64         `json:"server_cpu_per_session,omitempty"`
+	// ServerStatsErr is why --server-stats gave no figures.
+	ServerStatsErr string `json:"server_stats_error,omitempty"`
+}
+
+// Print writes the report as a table.
+func (r *SSHReport) Print(w io.Writer) {
+	fmt.Fprintf(w, "SSH load test of %s: %s at %s for %.1fs\n", r.Server, plural(r.Sessions, "session"), r.Size, r.DurationS)
+	row := func(k, v string, a ...any) { fmt.Fprintf(w, "  %-22s "+v+"\n", append([]any{k}, a...)...) }
+	row("connected", "%d of %d (%d reached a game)", r.Connected, r.Sessions, r.InGame)
+	row("connect", "p50 %.1f ms, p99 %.1f ms; in a game after p50 %.0f ms", r.ConnectP50ms, r.ConnectP99ms, r.InGameP50ms)
+	row("screen stream", "%.0f B/s per session (%d keys sent)", r.BytesPerS, r.KeysSent)
+	row("errors", "%s", fmtErrors(r.Errors))
+	row("load generator CPU", "%.1f%% of a core", 100*r.LoadCPUPerS)
+	if s := r.ServerLoad; s != nil {
+		row("server CPU", "%.1f%% of a core: %.2f%% per session in a game", 100*s.CPUPerS, 100*r.ServerPerSess)
+		row("server tick", "p50 %.0f µs, p99 %.0f µs (%.1f%% of the 16.7 ms tick)", s.TickP50us, s.TickP99us, s.TickP99us/166.67)
+	}
+}
+
+// quantile returns the q-quantile of xs (0 when empty), sorting xs.
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[min(len(xs)-1, int(q*float64(len(xs))))]
+}
+
+// plural is "1 session", "2 sessions".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
