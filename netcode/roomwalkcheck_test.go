@@ -428,56 +428,18 @@ func (w *walk) checkRooms() string {
 		}
 	}
 	// Spectators, as in the single-room walk, summed over the rooms.
-	specMay, specMust := 0, 0
-	for _, c := range w.clients {
-		if !c.spectate {
-			continue
-		}
-		if c.gone {
-			if w.mayHold(c) {
-				specMay += len(c.addrs)
-			}
-			continue
-		}
-		if c.sc.c.Slot() >= 0 {
-			return fmt.Sprintf("spectator %v has seat %d", c, c.sc.c.Slot())
-		}
-		if w.mayHold(c) {
-			specMay += len(c.addrs)
-		}
-		if w.stable(c, SilenceReconnecting+2*time.Second) && (c.status == StatusWaiting || c.status == StatusPlaying) {
-			specMust++
-		}
-	}
-	if st.Spectators > specMay {
-		return fmt.Sprintf("the server counts %d spectators, spectator clients may hold only %d places", st.Spectators, specMay)
-	}
-	if st.Spectators < specMust {
-		return fmt.Sprintf("the server counts %d spectators, %d spectator clients are watching", st.Spectators, specMust)
+	if msg := w.checkSpectators(st.Spectators); msg != "" {
+		return msg
 	}
 	// Every client: a known status, a message when closed, never stuck,
 	// and, settled, in the room it believes it is in.
 	for _, c := range w.clients {
-		if c.gone {
+		cs, msg, open := w.checkClient(c)
+		if msg != "" {
+			return msg
+		}
+		if !open {
 			continue
-		}
-		cs := c.sc.c.Status()
-		if cs > StatusClosed {
-			return fmt.Sprintf("%v has an unknown status %d", c, cs)
-		}
-		if cs == StatusClosed {
-			var v View
-			c.sc.c.View(&v)
-			if v.Message == "" {
-				return fmt.Sprintf("%v is closed without a message", c)
-			}
-			continue
-		}
-		if (cs == StatusConnecting || cs == StatusReconnecting) && w.stable(c, 3*time.Second) {
-			return fmt.Sprintf("%v is stuck %v: routed normally for %v", c.describe(), cs, w.now.Sub(maxTime(c.routedSince, c.statusSince)))
-		}
-		if cs == StatusPlaying && w.stable(c, 3*time.Second) && c.sc.c.World() == nil {
-			return fmt.Sprintf("%v plays without a world for %v", c.describe(), w.now.Sub(c.statusSince))
 		}
 		if (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
 			name, code, _ := c.sc.c.Room()

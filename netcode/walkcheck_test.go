@@ -118,6 +118,40 @@ func (w *walk) check() string {
 	// hold a place at each address: the server cannot tell that the Join
 	// from the new address is the same client; the old place lingers until
 	// FreeAfter. The same holds for seats.)
+	if msg := w.checkSpectators(st.Spectators); msg != "" {
+		return msg
+	}
+	// Every client: a known status, a message when closed, never stuck.
+	for _, c := range w.clients {
+		cs, msg, open := w.checkClient(c)
+		if msg != "" {
+			return msg
+		}
+		if !open {
+			continue
+		}
+		// A seated client that has been routed normally for long enough to
+		// notice a silence and reconnect holds the seat it believes it
+		// holds, at its address.
+		if sl := c.sc.c.Slot(); sl >= 0 && (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
+			held := false
+			for _, p := range st.Players {
+				if p.Slot == sl && !p.Bot && p.Addr == c.sc.addr.String() {
+					held = true
+				}
+			}
+			if !held {
+				return fmt.Sprintf("%v believes it holds seat %d, the server disagrees: %+v", c.describe(), sl, st.Players)
+			}
+		}
+	}
+	return ""
+}
+
+// checkSpectators checks the n spectator places the server counts:
+// never seated, within the places spectator clients may hold, and at
+// least those that have been watching undisturbed.
+func (w *walk) checkSpectators(n int) string {
 	specMay, specMust := 0, 0
 	for _, c := range w.clients {
 		if !c.spectate {
@@ -139,54 +173,42 @@ func (w *walk) check() string {
 			specMust++
 		}
 	}
-	if st.Spectators > specMay {
-		return fmt.Sprintf("the server counts %d spectators, spectator clients may hold only %d places", st.Spectators, specMay)
+	if n > specMay {
+		return fmt.Sprintf("the server counts %d spectators, spectator clients may hold only %d places", n, specMay)
 	}
-	if st.Spectators < specMust {
-		return fmt.Sprintf("the server counts %d spectators, %d spectator clients are watching", st.Spectators, specMust)
-	}
-	// Every client: a known status, a message when closed, never stuck.
-	for _, c := range w.clients {
-		if c.gone {
-			continue
-		}
-		cs := c.sc.c.Status()
-		if cs > StatusClosed {
-			return fmt.Sprintf("%v has an unknown status %d", c, cs)
-		}
-		if cs == StatusClosed {
-			var v View
-			c.sc.c.View(&v)
-			if v.Message == "" {
-				return fmt.Sprintf("%v is closed without a message", c)
-			}
-			continue
-		}
-		if c.gone {
-			continue
-		}
-		if (cs == StatusConnecting || cs == StatusReconnecting) && w.stable(c, 3*time.Second) {
-			return fmt.Sprintf("%v is stuck %v: routed normally for %v", c.describe(), cs, w.now.Sub(maxTime(c.routedSince, c.statusSince)))
-		}
-		if cs == StatusPlaying && w.stable(c, 3*time.Second) && c.sc.c.World() == nil {
-			return fmt.Sprintf("%v plays without a world for %v", c.describe(), w.now.Sub(c.statusSince))
-		}
-		// A seated client that has been routed normally for long enough to
-		// notice a silence and reconnect holds the seat it believes it
-		// holds, at its address.
-		if sl := c.sc.c.Slot(); sl >= 0 && (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
-			held := false
-			for _, p := range st.Players {
-				if p.Slot == sl && !p.Bot && p.Addr == c.sc.addr.String() {
-					held = true
-				}
-			}
-			if !held {
-				return fmt.Sprintf("%v believes it holds seat %d, the server disagrees: %+v", c.describe(), sl, st.Players)
-			}
-		}
+	if n < specMust {
+		return fmt.Sprintf("the server counts %d spectators, %d spectator clients are watching", n, specMust)
 	}
 	return ""
+}
+
+// checkClient checks one client: a known status, a message when closed,
+// never stuck connecting, never playing without a world. open reports
+// whether the client is in a session to check further (not gone, not
+// closed), with its status cs.
+func (w *walk) checkClient(c *walkClient) (cs Status, msg string, open bool) {
+	if c.gone {
+		return 0, "", false
+	}
+	cs = c.sc.c.Status()
+	if cs > StatusClosed {
+		return cs, fmt.Sprintf("%v has an unknown status %d", c, cs), false
+	}
+	if cs == StatusClosed {
+		var v View
+		c.sc.c.View(&v)
+		if v.Message == "" {
+			return cs, fmt.Sprintf("%v is closed without a message", c), false
+		}
+		return cs, "", false
+	}
+	if (cs == StatusConnecting || cs == StatusReconnecting) && w.stable(c, 3*time.Second) {
+		return cs, fmt.Sprintf("%v is stuck %v: routed normally for %v", c.describe(), cs, w.now.Sub(maxTime(c.routedSince, c.statusSince))), false
+	}
+	if cs == StatusPlaying && w.stable(c, 3*time.Second) && c.sc.c.World() == nil {
+		return cs, fmt.Sprintf("%v plays without a world for %v", c.describe(), w.now.Sub(c.statusSince)), false
+	}
+	return cs, "", true
 }
 
 // maxTime returns the later of two times.
