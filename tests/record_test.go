@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"ttytanks/proto/recording"
+	"ttytanks/proto/recording/rectest"
 	"ttytanks/proto/recording/resim"
 )
 
@@ -36,29 +36,6 @@ func runBin(t *testing.T, args ...string) (int, string, string) {
 	}
 	t.Fatal(err)
 	return 0, "", ""
-}
-
-// blockOffsets reads file and returns each complete block with its
-// offset.
-func blockOffsets(t *testing.T, file []byte) ([]recording.Block, []int64) {
-	t.Helper()
-	r, err := recording.NewReader(bytes.NewReader(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ks []recording.Block
-	var offs []int64
-	for {
-		off := r.Offset()
-		k, err := r.Next()
-		if err == io.EOF {
-			return ks, offs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		ks, offs = append(ks, k), append(offs, off)
-	}
 }
 
 // TestRecordVerifyTamper records a bots-only match through the real
@@ -120,7 +97,10 @@ func TestRecordVerifyTamper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, offs := blockOffsets(t, data)
+	ks, offs, err := rectest.Blocks(data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := len(ks) / 2
 	write := func(name string, b []byte) string {
 		p := filepath.Join(t.TempDir(), name)

@@ -9,13 +9,14 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"ttytanks/proto/recording/rectest"
 	"ttytanks/proto/recording/resim"
 	"ttytanks/tui"
 )
 
 func samplePlayer(t *testing.T) *Player {
 	t.Helper()
-	tl, err := resim.Load(bytes.NewReader(sample(t)))
+	tl, err := resim.Load(bytes.NewReader(rectest.Sample(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ttytanks/game"
+	"ttytanks/proto/recording/rectest"
 )
 
 // botFiles caches a 2-minute bots-only recording per seat count.
@@ -16,7 +17,7 @@ func botFile(b *testing.B, slots int) []byte {
 	if f, ok := botFiles.Load(slots); ok {
 		return f.([]byte)
 	}
-	f := record(b, slots, 2*60*game.TickRate, false, true, botInputs())
+	f := rectest.Record(b, slots, 2*60*game.TickRate, false, true, botInputs())
 	botFiles.Store(slots, f)
 	return f
 }

@@ -3,12 +3,13 @@ package resim
 import (
 	"bytes"
 	"testing"
+	"ttytanks/proto/recording/rectest"
 )
 
 // FuzzVerify: Verify and Load of any bytes return an error or a result,
 // never panic, and a loaded timeline seeks anywhere and steps to its end.
 func FuzzVerify(f *testing.F) {
-	file := record(f, 2, 300, true, true, randomInputs(1))
+	file := rectest.Record(f, 2, 300, true, true, rectest.RandomInputs(1))
 	f.Add(file)
 	f.Add(file[:len(file)/2])
 	f.Fuzz(func(t *testing.T, b []byte) {

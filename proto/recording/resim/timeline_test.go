@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"ttytanks/game"
+	"ttytanks/proto/recording/rectest"
 )
 
 // TestSeekEqualsPlaying: seeking to any tick, forwards or back, gives the
 // world, names and hash that playing from the start reaches there.
 func TestSeekEqualsPlaying(t *testing.T) {
-	tl, err := Load(bytes.NewReader(sample(t)))
+	tl, err := Load(bytes.NewReader(rectest.Sample(t)))
 	if err != nil || tl.Err() != nil {
 		t.Fatal(err, tl.Err())
 	}
@@ -41,7 +42,7 @@ func TestSeekEqualsPlaying(t *testing.T) {
 // TestRoundStarts: the round starts step through the rounds, each
 // landing on a tick whose round number is one more than the last.
 func TestRoundStarts(t *testing.T) {
-	tl, err := Load(bytes.NewReader(sample(t)))
+	tl, err := Load(bytes.NewReader(rectest.Sample(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +69,8 @@ func TestRoundStarts(t *testing.T) {
 // TestLoadCutFile: a file cut mid-block loads up to its last complete
 // block and says it was interrupted.
 func TestLoadCutFile(t *testing.T) {
-	file := sample(t)
-	ks, offs := blocks(t, file)
+	file := rectest.Sample(t)
+	ks, offs, _ := rectest.Blocks(file)
 	tl, err := Load(bytes.NewReader(file[:offs[10]+3]))
 	if err != nil || tl.End() != ks[10].First || !tl.Interrupted() {
 		t.Fatalf("got end %d, interrupted %v, %v; want end %d, interrupted", tl.End(), tl.Interrupted(), err, ks[10].First)

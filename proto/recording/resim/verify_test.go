@@ -7,12 +7,13 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/proto/recording"
+	"ttytanks/proto/recording/rectest"
 )
 
 // TestVerifyAcceptsAMatch: a recorded match verifies, with its ticks,
 // rounds, checkpoints and result.
 func TestVerifyAcceptsAMatch(t *testing.T) {
-	sum, err := Verify(bytes.NewReader(sample(t)))
+	sum, err := Verify(bytes.NewReader(rectest.Sample(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +29,8 @@ func TestVerifyAcceptsAMatch(t *testing.T) {
 // TestVerifyNamesTheCorruptBlock: one input bit flipped in a copy makes
 // Verify fail with a checksum error naming that block's offset and ticks.
 func TestVerifyNamesTheCorruptBlock(t *testing.T) {
-	file := bytes.Clone(sample(t))
-	ks, offs := blocks(t, file)
+	file := bytes.Clone(rectest.Sample(t))
+	ks, offs, _ := rectest.Blocks(file)
 	v := len(ks) / 2
 	file[offs[v]+12] ^= 0x04 // inside the input bits (tag, length, first, count, input length come first)
 	_, err := Verify(bytes.NewReader(file))
@@ -45,8 +46,8 @@ func TestVerifyNamesTheCorruptBlock(t *testing.T) {
 // simulation can catch it, makes Verify fail naming that checkpoint's
 // tick and block.
 func TestVerifyNamesTheCheckpoint(t *testing.T) {
-	file := bytes.Clone(sample(t))
-	ks, offs := blocks(t, file)
+	file := bytes.Clone(rectest.Sample(t))
+	ks, offs, _ := rectest.Blocks(file)
 	v := len(ks) / 3
 	k := ks[v]
 	k.Checkpoints[0].Chain ^= 1 << 17
@@ -65,8 +66,8 @@ func TestVerifyNamesTheCheckpoint(t *testing.T) {
 // every tank is dead or the round is over ignores its inputs, so the test
 // tries blocks until one matters, and requires that one does.)
 func TestVerifyCatchesAChangedInput(t *testing.T) {
-	orig := sample(t)
-	ks, offs := blocks(t, orig)
+	orig := rectest.Sample(t)
+	ks, offs, _ := rectest.Blocks(orig)
 	for v := len(ks) / 4; v < len(ks)/4+10; v++ {
 		k := ks[v]
 		k.Inputs = append([]game.Input(nil), k.Inputs...)
@@ -95,8 +96,8 @@ func TestVerifyCatchesAChangedInput(t *testing.T) {
 // TestVerifyInterrupted: a recording cut inside a block verifies up to
 // its last complete block and says it was interrupted there.
 func TestVerifyInterrupted(t *testing.T) {
-	file := sample(t)
-	ks, offs := blocks(t, file)
+	file := rectest.Sample(t)
+	ks, offs, _ := rectest.Blocks(file)
 	v := len(ks) / 2
 	sum, err := Verify(bytes.NewReader(file[:offs[v]+5]))
 	if err != nil || sum.Interrupted == nil || sum.Ended || sum.End != ks[v].First {
@@ -108,8 +109,8 @@ func TestVerifyInterrupted(t *testing.T) {
 // TestVerifyChecksResults: a round result that the simulation does not
 // produce (the winner changed, CRC recomputed) fails with ErrResult.
 func TestVerifyChecksResults(t *testing.T) {
-	file := bytes.Clone(sample(t))
-	ks, offs := blocks(t, file)
+	file := bytes.Clone(rectest.Sample(t))
+	ks, offs, _ := rectest.Blocks(file)
 	for v, k := range ks {
 		for i := range k.Events {
 			if k.Events[i].Kind != recording.EventRound {
@@ -141,7 +142,7 @@ func splice(file []byte, offs []int64, v int, enc []byte) []byte {
 // TestVerifyRefusesOtherRules: a recording whose header names other game
 // rules is refused with ErrRules, not re-simulated into a false mismatch.
 func TestVerifyRefusesOtherRules(t *testing.T) {
-	file := sample(t)
+	file := rectest.Sample(t)
 	r, err := recording.NewReader(bytes.NewReader(file))
 	if err != nil {
 		t.Fatal(err)

@@ -1,20 +1,27 @@
-package resim
+// Package rectest makes and reads match recordings for the tests of the
+// packages that replay and verify them, as net/http/httptest does for
+// servers: a recorded match of any size with seat changes, a seeded
+// source of inputs, a shared sample, and the blocks of a file with their
+// offsets.
+package rectest
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"ttytanks/game"
-	"ttytanks/game/bot"
 	"ttytanks/proto/recording"
 )
 
-// record writes a match of slots seats and ticks ticks whose inputs come
-// from input; seat 1 leaves at a third and someone joins it at two
-// thirds when churn is set. It returns the file.
-func record(t testing.TB, slots, ticks int, churn, end bool, input func(w *game.World, slot int) game.Input) []byte {
+// Record writes a match of slots seats and ticks ticks whose inputs come
+// from input; seat 1 leaves at a third and someone joins it at two thirds
+// when churn is set; the file ends with the match's end when end is set,
+// else it is flushed as a killed server leaves it. It returns the file.
+func Record(t testing.TB, slots, ticks int, churn, end bool, input func(w *game.World, slot int) game.Input) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	names := []string{"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"}[:slots]
@@ -56,9 +63,9 @@ func record(t testing.TB, slots, ticks int, churn, end bool, input func(w *game.
 	return buf.Bytes()
 }
 
-// randomInputs returns an input source that holds each seat's input for
+// RandomInputs returns an input source that holds each seat's input for
 // 8 ticks on average, seeded.
-func randomInputs(seed uint64) func(*game.World, int) game.Input {
+func RandomInputs(seed uint64) func(*game.World, int) game.Input {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var held [game.MaxPlayers]game.Input
 	return func(_ *game.World, s int) game.Input {
@@ -69,40 +76,33 @@ func randomInputs(seed uint64) func(*game.World, int) game.Input {
 	}
 }
 
-// botInputs returns an input source of game/bot's bots, one per seat.
-func botInputs() func(*game.World, int) game.Input {
-	var bots [game.MaxPlayers]*bot.Bot
-	for i := range bots {
-		bots[i] = bot.New(uint64(i + 1))
-	}
-	return func(w *game.World, s int) game.Input { return bots[s].Input(w.State(), w.Maze(), s) }
-}
-
 var (
 	sampleOnce sync.Once
 	sampleFile []byte
 )
 
-// sample is a 2-minute, 4-seat match with seat changes, recorded once.
-func sample(t testing.TB) []byte {
-	sampleOnce.Do(func() { sampleFile = record(t, 4, 7200, true, true, randomInputs(3)) })
+// Sample returns a 2-minute, 4-seat match with seat changes, recorded once
+// per test binary. It must not be modified.
+func Sample(t testing.TB) []byte {
+	sampleOnce.Do(func() { sampleFile = Record(t, 4, 7200, true, true, RandomInputs(3)) })
 	return sampleFile
 }
 
-// blocks returns each block of file with its offset.
-func blocks(t testing.TB, file []byte) ([]recording.Block, []int64) {
-	t.Helper()
+// Blocks reads file and returns each complete block with its offset, up
+// to the first that does not read; err is why, nil at the file's end.
+func Blocks(file []byte) (ks []recording.Block, offs []int64, err error) {
 	r, err := recording.NewReader(bytes.NewReader(file))
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	var ks []recording.Block
-	var offs []int64
 	for {
 		off := r.Offset()
 		k, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return ks, offs, nil
+		}
 		if err != nil {
-			return ks, offs
+			return ks, offs, err
 		}
 		ks, offs = append(ks, k), append(offs, off)
 	}
