@@ -16,8 +16,9 @@ type spectatorFeed struct {
 	n     int // entries between a State saved and the same State sent
 	head  int // the next entry to write
 	count int
-	delay int    // in ticks
-	sent  uint32 // the match of the last State sent
+	delay int         // in ticks
+	sent  uint32      // the match of the last State sent
+	st    proto.State // the State being sent: one buffer, not one per tick
 }
 
 // feedEntry is one saved State and what a Start for its match needs.
@@ -75,6 +76,12 @@ func (f *spectatorFeed) startFor(st *proto.Start, clock game.Tick) {
 	}
 }
 
+// state returns the feed's State buffer holding e's snapshot and hash.
+func (f *spectatorFeed) state(e *feedEntry) *proto.State {
+	f.st.Snapshot, f.st.Hash = e.snap, e.hash
+	return &f.st
+}
+
 // moved reports, once, that the State due is of another match than the
 // last one sent: spectators need that match's Start first.
 func (f *spectatorFeed) moved(match uint32) bool {
@@ -106,7 +113,7 @@ func (r *room) feedSpectators(now time.Time) {
 	if r.delay.moved(e.match) {
 		r.seats.eachSpectator(func(sp *spectator) { r.sendStart(&sp.link, -1) })
 	}
-	st := proto.State{Snapshot: e.snap, Hash: e.hash}
+	st := r.delay.state(e)
 	clk := r.h.clock()
 	r.seats.eachSpectator(func(sp *spectator) {
 		if silent := now.Sub(sp.heard); sp.started && silent > LostAfter && !clk.every(quietEvery) {
@@ -114,6 +121,6 @@ func (r *room) feedSpectators(now time.Time) {
 		}
 		st.Header = proto.Header{Match: e.match, Player: proto.SpectatorSlot}
 		st.AckInfo = sp.ackInfo(now, e.snap.Tick)
-		r.h.send(sp.conn, &st)
+		r.h.send(sp.conn, st)
 	})
 }
