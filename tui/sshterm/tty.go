@@ -101,6 +101,7 @@ type ChannelTty struct {
 	toldAt    time.Duration // since base
 	resizeDue bool          // a tell is scheduled
 
+	clock     ttyClock
 	base      time.Time    // when the Tty was made, with its monotonic reading
 	lastInput atomic.Int64 // nanoseconds since base
 	dropped   atomic.Int64 // input bytes discarded
@@ -111,13 +112,35 @@ type ChannelTty struct {
 // NewChannelTty returns a Tty on ch with the client's initial window size
 // in cells. The caller must run Pump.
 func NewChannelTty(ch io.ReadWriter, width, height int) *ChannelTty {
+	return newChannelTty(ch, width, height, wallClock{})
+}
+
+// newChannelTty is NewChannelTty on the clock clock.
+func newChannelTty(ch io.ReadWriter, width, height int, clock ttyClock) *ChannelTty {
 	t := &ChannelTty{ch: ch, ready: make(chan struct{}, 1), closed: make(chan struct{}), drain: make(chan struct{}),
 		in: make([]byte, 0, InputBurst), tokens: InputBurst}
 	t.size = clampSize(width, height)
 	t.newest = t.size
-	t.base = time.Now()
+	t.clock = clock
+	t.base = clock.Now()
 	return t
 }
+
+// ttyClock is the clock the window-size rule reads and schedules on:
+// the wall clock, or a test's.
+type ttyClock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func())
+}
+
+// wallClock is the real ttyClock.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time                      { return time.Now() }
+func (wallClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
+
+// since returns the time since the Tty was made, by its clock.
+func (t *ChannelTty) since() time.Duration { return t.clock.Now().Sub(t.base) }
 
 func clampSize(w, h int) tcell.WindowSize {
 	if w <= 0 || h <= 0 {
@@ -135,7 +158,7 @@ func (t *ChannelTty) Pump() {
 	for {
 		n, err := t.ch.Read(buf)
 		if n > 0 {
-			now := time.Since(t.base)
+			now := t.since()
 			t.lastInput.Store(int64(now))
 			if !t.queue(buf[:n], now) {
 				return
@@ -364,10 +387,10 @@ func (t *ChannelTty) Resize(width, height int) {
 		t.mu.Unlock()
 		return // the pending tell will give the newest size
 	}
-	now := time.Since(t.base)
+	now := t.since()
 	if wait := t.toldAt + ResizeEvery - now; t.told && wait > 0 {
 		t.resizeDue = true
-		time.AfterFunc(wait, t.tellResize)
+		t.clock.AfterFunc(wait, t.tellResize)
 		t.mu.Unlock()
 		return
 	}
@@ -383,7 +406,7 @@ func (t *ChannelTty) Resize(width, height int) {
 func (t *ChannelTty) tellResize() {
 	t.mu.Lock()
 	t.resizeDue = false
-	t.toldAt, t.size = time.Since(t.base), t.newest
+	t.toldAt, t.size = t.since(), t.newest
 	cb := t.onResize
 	if t.isClosed {
 		cb = nil

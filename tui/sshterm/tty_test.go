@@ -3,6 +3,7 @@ package sshterm
 import (
 	"errors"
 	"io"
+	"sync"
 	"testing"
 	"time"
 
@@ -218,52 +219,90 @@ func TestTtyResizeClamps(t *testing.T) {
 	}
 }
 
+// fakeClock is a ttyClock a test moves by hand: its timers fire, in
+// order, when Advance passes their time.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	f  func()
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timers = append(c.timers, fakeTimer{c.now.Add(d), f})
+}
+
+// Advance moves the clock by d and runs the timers due by then.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	keep := c.timers[:0]
+	for _, t := range c.timers {
+		if !t.at.After(c.now) {
+			due = append(due, t.f)
+		} else {
+			keep = append(keep, t)
+		}
+	}
+	c.timers = keep
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
 // TestTtyResizeCoalesced: a storm of window-changes tells tcell the first
 // at once and then at most one size per ResizeEvery (WindowSize, which
 // tcell also reads on every frame, changes only when told), and the last
-// told is the last the client sent.
+// told is the last the client sent; once quiet for ResizeEvery, the next
+// is told at once. The clock is the test's, so the rule is checked to
+// the tick.
 func TestTtyResizeCoalesced(t *testing.T) {
-	tty := NewChannelTty(pipeChannel{}, 80, 24)
-	told := make(chan tcell.WindowSize, 1000)
+	clock := &fakeClock{now: time.Unix(1000, 0)}
+	tty := newChannelTty(pipeChannel{}, 80, 24, clock)
+	var told []tcell.WindowSize
 	tty.NotifyResize(func() {
 		ws, _ := tty.WindowSize()
-		told <- ws
+		told = append(told, ws)
 	})
-	start := time.Now()
 	for i := range 1000 {
 		tty.Resize(20+i%200, 5+i%90)
+		if i%100 == 0 {
+			clock.Advance(ResizeEvery / 20) // the storm lasts half a coalescing window
+		}
 	}
 	tty.Resize(77, 33)
-	burst := time.Since(start)
-	if ws, _ := tty.WindowSize(); burst < ResizeEvery/2 && (ws.Width != 20 || ws.Height != 5) {
-		// tcell asks the size on every frame: until told, it is the old one.
+	if len(told) != 1 || told[0] != (tcell.WindowSize{Width: 20, Height: 5}) {
+		t.Fatalf("during the storm tcell was told %v, want only the first size, 20x5", told)
+	}
+	// tcell asks the size on every frame: until told, it is the old one.
+	if ws, _ := tty.WindowSize(); ws.Width != 20 || ws.Height != 5 {
 		t.Errorf("WindowSize right after the storm is %dx%d, want the size told, 20x5", ws.Width, ws.Height)
 	}
-	if ws := <-told; ws.Width != 20 || ws.Height != 5 {
-		t.Errorf("first size told %dx%d, want the first sent, 20x5", ws.Width, ws.Height)
+	clock.Advance(ResizeEvery)
+	if len(told) != 2 || told[1] != (tcell.WindowSize{Width: 77, Height: 33}) {
+		t.Fatalf("after ResizeEvery tcell was told %v, want 20x5 then the last size sent, 77x33", told)
 	}
-	var last tcell.WindowSize
-	n := 1
-	for last != (tcell.WindowSize{Width: 77, Height: 33}) {
-		select {
-		case last = <-told:
-			n++
-		case <-time.After(5 * ResizeEvery):
-			t.Fatalf("the last size told is %dx%d, want the last sent, 77x33", last.Width, last.Height)
-		}
-	}
-	if most := 2 + int(time.Since(start)/ResizeEvery); n > most || n >= 1001 {
-		t.Errorf("%d sizes told for 1001 window-changes over %v, want at most %d", n, burst, most)
+	clock.Advance(10 * ResizeEvery)
+	if len(told) != 2 {
+		t.Fatalf("%d sizes told for 1001 window-changes, want 2", len(told))
 	}
 	// Once quiet for ResizeEvery, the next one is told at once.
-	time.Sleep(ResizeEvery) // the time the rule is about, not a synchronisation
 	tty.Resize(100, 30)
-	select {
-	case ws := <-told:
-		if ws.Width != 100 || ws.Height != 30 {
-			t.Errorf("after a quiet spell told %dx%d, want 100x30", ws.Width, ws.Height)
-		}
-	case <-time.After(ResizeEvery / 2):
-		t.Error("after a quiet spell the next window-change was not told at once")
+	if len(told) != 3 || told[2] != (tcell.WindowSize{Width: 100, Height: 30}) {
+		t.Errorf("after a quiet spell tcell was told %v, want 100x30 at once", told)
 	}
 }
