@@ -56,7 +56,7 @@ func TestFloodDuringMatch(t *testing.T) {
 			c.Close()
 		}
 	}()
-	waitFor(t, 5*time.Second, func() bool {
+	waitFor(t, 5*time.Second, "the match to run for a second", func() bool {
 		var ok bool
 		sd.Do(func(s *netcode.Server) { ok = s.Running() && s.World().Tick() > 60 })
 		return ok
@@ -130,7 +130,7 @@ func TestFloodDuringMatch(t *testing.T) {
 	// datagram count stops moving.
 	var st1 netcode.ServerStats
 	prev := uint64(0)
-	waitFor(t, 5*time.Second, func() bool {
+	waitFor(t, 5*time.Second, "the server to take in the flood", func() bool {
 		sd.Do(func(s *netcode.Server) { st1 = s.Stats() })
 		settled := st1.DatagramsIn-prev < 200 // the clients' own traffic goes on
 		prev = st1.DatagramsIn

@@ -30,14 +30,7 @@ func TestSSHTankMovesEveryCell(t *testing.T) {
 	var lastScreen string
 	p.vt.OnWrite(func() {
 		s := p.vt.Screen()
-		var cells [][2]int
-		for y, l := range strings.Split(sshField(s), "\n") {
-			for x, r := range []rune(l) {
-				if strings.ContainsRune(sshArrows, r) {
-					cells = append(cells, [2]int{x, y})
-				}
-			}
-		}
+		cells := tanks(s)
 		mu.Lock()
 		screens = append(screens, cells)
 		lastScreen = s

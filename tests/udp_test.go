@@ -72,7 +72,7 @@ func TestUDPLoopbackMatch(t *testing.T) {
 		}
 	}()
 	// Scripted play: 10 s after the match starts.
-	start := waitFor(t, 5*time.Second, func() bool {
+	start := waitFor(t, 5*time.Second, "the match to start", func() bool {
 		var running bool
 		sd.Do(func(s *netcode.Server) { running = s.Running() })
 		return running
@@ -98,7 +98,7 @@ func TestUDPLoopbackMatch(t *testing.T) {
 		}
 		return true
 	}
-	waitFor(t, 5*time.Second, equal)
+	waitFor(t, 5*time.Second, "the clients' worlds to hash equal to the server's", equal)
 	for i, c := range clients {
 		c.Do(func(cl *netcode.Client) {
 			m := cl.Metrics()
@@ -109,18 +109,4 @@ func TestUDPLoopbackMatch(t *testing.T) {
 		})
 	}
 	t.Logf("equal hashes at server tick %d: %016x", tick, hash)
-}
-
-// waitFor polls cond every 5 ms until it holds or d passes, and returns the
-// time it first held.
-func waitFor(t *testing.T, d time.Duration, cond func() bool) time.Time {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatal("timed out waiting")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return time.Now()
 }
