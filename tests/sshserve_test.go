@@ -38,11 +38,12 @@ func hostKeyOf(t *testing.T, path string) ([]byte, gossh.PublicKey) {
 
 // TestSSHServeBinary runs the built binary's serve --ssh twice with one
 // host key path: the first start creates the key 0600 and serves with it,
-// a player plays, and SIGINT ends the player's session and the process
-// promptly; the second start reuses the identical key, and SIGTERM stops
-// it promptly too. "Promptly" is within 3 s, a loose bound for CI (2 cores,
-// -race, packages in parallel); the log shows the times, about a second
-// (the server's own shutdown bound) or less.
+// a player plays, and SIGINT ends the player's session and the process;
+// the second start reuses the identical key, and SIGTERM stops it, each
+// with exit status 0. The 3 s each may take is a safety net against a
+// hang, loose for CI (2 cores, -race, packages in parallel); the log
+// shows the times, about a second (the server's own shutdown bound) or
+// less.
 func TestSSHServeBinary(t *testing.T) {
 	keyPath := filepath.Join(t.TempDir(), "state", "ttytanks", "ssh_host_ed25519")
 
