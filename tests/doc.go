@@ -6,6 +6,12 @@
 // dashboard or waiting screen in a terminal, or the listener in-process.
 // Each tmux has a server of its own; each test its own temp dirs.
 //
+// Under go test -short the long end-to-end runs and soaks (a 60 s match,
+// load tests, a restart, a whole best-of match) are skipped, and the
+// in-process soaks run shorter (fewer datagrams, seconds or cycles); a
+// few quick runs of the binary remain, so that -short still catches a
+// broken one. Plain go test runs everything.
+//
 // Helpers:
 //
 //	binary_test.go     building the binary once; TestMain's state directory

@@ -14,6 +14,9 @@ import (
 // real rollbacks (between them), bandwidth within budget (≤ 6 KB/s down, ≤ 3 KB/s up), and
 // the bots must finish at least 3 rounds with a kill.
 func TestHeadlessBotMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")

@@ -18,6 +18,9 @@ import (
 // stays up throughout (it exits 0 on SIGINT), every client plays its whole
 // duration, and serve --stats-json reports the players who left.
 func TestBinaryLifecycle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	binary(t) // built once, before the subtests run in parallel
 	for _, tc := range []struct{ players, bots int }{{2, 0}, {2, 1}, {3, 0}, {3, 1}} {
 		t.Run(fmt.Sprintf("players=%d,bots=%d", tc.players, tc.bots), func(t *testing.T) {

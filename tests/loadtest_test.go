@@ -38,6 +38,9 @@ type loadReport struct {
 // States arrive, and the server's own figures (read from its
 // --stats-every file) count the players and their datagrams.
 func TestLoadtest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -103,6 +106,9 @@ type sshLoadReport struct {
 // addresses each reach a game through the lobby and stream its screen,
 // with no error, and the report divides the server's CPU by the sessions.
 func TestLoadtestSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

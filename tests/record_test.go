@@ -49,6 +49,9 @@ func blockOffsets(t *testing.T, file []byte) ([]recording.Block, []int64) {
 // catch it, makes verify exit 1 naming that checkpoint's tick; a copy cut
 // inside a block verifies up to the block before it.
 func TestRecordVerifyTamper(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -160,6 +163,9 @@ func replayStatus(screen string) (string, int) {
 // exactly 5 s forward while paused; q quits with exit status 0. replay
 // --help lists the keys.
 func TestReplayInTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	code, out, _ := runBin(t, "replay", "--help")
 	for _, k := range []string{"space", "+ / -", "← / →", "[ / ]", "1-8", "q, Esc"} {
 		if code != 0 || !strings.Contains(out, k) {

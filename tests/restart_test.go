@@ -13,6 +13,9 @@ import (
 // hang: each rejoins the new server, or exits with a clear message, within
 // 20 s of the restart.
 func TestServerRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")

@@ -16,6 +16,9 @@ import (
 // spectator sees room a's and takes no seat, and the server's stats list
 // both rooms.
 func TestBinaryRooms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -90,6 +93,9 @@ func TestBinaryRooms(t *testing.T) {
 // wins; a spectator's stats report the winner and each player's round
 // wins and kills; the bots' votes start a rematch in the same room.
 func TestBinaryMatchEndsAndRematch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

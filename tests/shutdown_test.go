@@ -13,6 +13,9 @@ import (
 // its own shutdown at a second; the test's 2 s is a safety net against a
 // hang, and the log shows the time taken.
 func TestServeShutsDownCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2", "--bots", "1")

@@ -26,6 +26,9 @@ func mapText(s string) string {
 // (hit marks beside it) while a heart is gone from the roster, the marks
 // go with the hitstun, and the feed under the map reports a kill.
 func TestTmuxHitsAndKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	tm := startTmux(t, "hits", 100, 30, binary(t), "play", "--name", "e2e", "--bots", "3", "--bot-level", "hard")
 	tm.waitScreen(10*time.Second, "the match", playing)
 	hit := tm.waitScreenEvery(40*time.Second, 10*time.Millisecond, "a tank flashing from a hit", func(s string) bool {

@@ -37,9 +37,9 @@ func serveUDP(t *testing.T, cfg netcode.ServerConfig) (*netcode.ServerDriver, ne
 }
 
 // TestUDPLoopbackMatch: a server and two clients over real UDP on
-// 127.0.0.1 and the real handshake play 10 s of scripted inputs, then go
-// neutral; the clients' worlds then hash equal to the server's at the same
-// tick, with no hash mismatch on the way.
+// 127.0.0.1 and the real handshake play 10 s of scripted inputs (3 s
+// under -short), then go neutral; the clients' worlds then hash equal to
+// the server's at the same tick, with no hash mismatch on the way.
 func TestUDPLoopbackMatch(t *testing.T) {
 	sd, saddr := serveUDP(t, netcode.ServerConfig{Players: 2, Seed: 11})
 
@@ -71,13 +71,17 @@ func TestUDPLoopbackMatch(t *testing.T) {
 			c.Close()
 		}
 	}()
-	// Scripted play: 10 s after the match starts.
+	// Scripted play: 10 s (3 under -short) after the match starts.
+	play := 10 * time.Second
+	if testing.Short() {
+		play = 3 * time.Second
+	}
 	start := waitFor(t, 5*time.Second, "the match to start", func() bool {
 		var running bool
 		sd.Do(func(s *netcode.Server) { running = s.Running() })
 		return running
 	})
-	time.Sleep(10*time.Second - time.Since(start)) // real-time play; not synchronisation
+	time.Sleep(play - time.Since(start)) // real-time play; not synchronisation
 	neutral.Store(true)
 	// Once every input is neutral and has landed, each client's world at
 	// the server's tick must hash equal to the server's: wait (bounded) for
