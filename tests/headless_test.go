@@ -2,43 +2,11 @@ package tests
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// freeUDPPort returns a UDP port on 127.0.0.1 that was free a moment ago.
-func freeUDPPort(t *testing.T) int {
-	t.Helper()
-	c, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	return c.LocalAddr().(*net.UDPAddr).Port
-}
-
-type stats struct {
-	Status          string  `json:"status"`
-	Seconds         float64 `json:"seconds"`
-	Rollbacks       uint64  `json:"rollbacks"`
-	ReplayP99Micros float64 `json:"replay_cost_p99_us"`
-	RTTMillis       float64 `json:"rtt_ms"`
-	LossUp          float64 `json:"loss_up"`
-	LossDown        float64 `json:"loss_down"`
-	HashMismatches  uint64  `json:"hash_mismatches"`
-	Resyncs         uint64  `json:"resyncs"`
-	BytesUpPerSec   float64 `json:"bytes_up_per_s"`
-	BytesDownPerSec float64 `json:"bytes_down_per_s"`
-	RoundsPlayed    int     `json:"rounds"`
-	RoundsWithKill  int     `json:"rounds_with_kill"`
-}
 
 // TestHeadlessBotMatch runs the real binary: serve, plus two headless bot
 // clients over real UDP on 127.0.0.1 with a simulated bad network (60 ms
@@ -46,55 +14,34 @@ type stats struct {
 // real rollbacks (between them), bandwidth within budget (≤ 6 KB/s down, ≤ 3 KB/s up), and
 // the bots must finish at least 3 rounds with a kill.
 func TestHeadlessBotMatch(t *testing.T) {
-	bin := binary(t)
-	port := freeUDPPort(t)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--players", "2")
-	var srvLog syncBuffer
-	srv.Stderr = &srvLog
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-		if t.Failed() {
-			t.Logf("server log:\n%s", srvLog.String())
-		}
-	}()
-	dir := t.TempDir()
-	var clients []*exec.Cmd
+	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")
+	var clients []*joinProc
 	for i := 0; i < 2; i++ {
-		c := exec.CommandContext(ctx, bin, "join", addr, "--headless", "--bot", "--name", fmt.Sprintf("bot%d", i),
+		clients = append(clients, srv.headless(t, ctx, fmt.Sprintf("bot%d", i), "--bot",
 			"--duration", "60s", "--sim-latency", "60ms", "--sim-jitter", "10ms", "--sim-loss", "5%",
-			"--sim-seed", fmt.Sprint(i+1), "--stats-json", filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
-		var out syncBuffer
-		c.Stderr = &out
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		clients = append(clients, c)
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("client stderr: %s", out.String())
-			}
-		})
+			"--sim-seed", fmt.Sprint(i+1)))
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, c := range clients {
+				t.Logf("%s stderr: %s", c.name, c.stderr.String())
+			}
+		}
+	})
 	for i, c := range clients {
-		if err := c.Wait(); err != nil {
+		if err := c.wait(); err != nil {
 			t.Fatalf("client %d: %v", i, err)
 		}
 	}
 	var rollbacks uint64
-	for i := 0; i < 2; i++ {
-		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
+	for i, c := range clients {
+		s, b, err := c.stats()
 		if err != nil {
-			t.Fatal(err)
-		}
-		var s stats
-		if err := json.Unmarshal(b, &s); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("client %d: %s", i, strings.Join(strings.Fields(string(b)), " "))

@@ -3,11 +3,9 @@ package tests
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,58 +18,25 @@ import (
 // stays up throughout (it exits 0 on SIGINT), every client plays its whole
 // duration, and serve --stats-json reports the players who left.
 func TestBinaryLifecycle(t *testing.T) {
-	bin := binary(t)
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
+	binary(t) // built once, before the subtests run in parallel
 	for _, tc := range []struct{ players, bots int }{{2, 0}, {2, 1}, {3, 0}, {3, 1}} {
 		t.Run(fmt.Sprintf("players=%d,bots=%d", tc.players, tc.bots), func(t *testing.T) {
 			t.Parallel()
-			addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
-			dir := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			srvStats := filepath.Join(dir, "server.json")
-			srv := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--players", fmt.Sprint(tc.players),
-				"--bots", fmt.Sprint(tc.bots), "--stats-json", srvStats)
-			var srvLog syncBuffer
-			srv.Stderr = &srvLog
-			if err := srv.Start(); err != nil {
-				t.Fatal(err)
+			srv := startServe(t, ctx, "--players", fmt.Sprint(tc.players), "--bots", fmt.Sprint(tc.bots))
+			start := func(name, duration string, extra ...string) *joinProc {
+				return srv.headless(t, ctx, name, append([]string{"--duration", duration}, extra...)...)
 			}
-			srvDone := make(chan error, 1)
-			go func() { srvDone <- srv.Wait() }()
-			defer func() {
-				if t.Failed() {
-					t.Logf("server log:\n%s", srvLog.String())
-				}
-			}()
-			type client struct {
-				name string
-				cmd  *exec.Cmd
-				out  *syncBuffer
-			}
-			start := func(name, duration string, extra ...string) *client {
-				args := append([]string{"join", addr, "--headless", "--name", name, "--duration", duration,
-					"--stats-json", filepath.Join(dir, name+".json")}, extra...)
-				c := &client{name: name, cmd: exec.CommandContext(ctx, bin, args...), out: &syncBuffer{}}
-				c.cmd.Stderr = c.out
-				if err := c.cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				return c
-			}
-			wait := func(c *client, endStatus string) {
+			wait := func(c *joinProc, endStatus string) {
 				t.Helper()
-				if err := c.cmd.Wait(); err != nil {
-					t.Errorf("%s: %v: %s", c.name, err, c.out.String())
+				if err := c.wait(); err != nil {
+					t.Errorf("%s: %v: %s", c.name, err, c.stderr.String())
 				}
-				var st struct {
-					Status         string  `json:"status"`
-					Seconds        float64 `json:"seconds"`
-					HashMismatches uint64  `json:"hash_mismatches"`
-				}
-				b, err := os.ReadFile(filepath.Join(dir, c.name+".json"))
-				if err == nil {
-					err = json.Unmarshal(b, &st)
-				}
+				st, b, err := c.stats()
 				if err != nil || st.Status != endStatus || st.HashMismatches != 0 || st.Seconds < 1 {
 					t.Errorf("%s: %v, stats %s", c.name, err, b)
 				}
@@ -80,7 +45,7 @@ func TestBinaryLifecycle(t *testing.T) {
 			// The spectator comes first, while the lobby waits (unless bots
 			// fill it); it watches the whole story.
 			spec := start("watcher", "9s", "--spectate")
-			var first []*client
+			var first []*joinProc
 			for i := 0; i < humans; i++ {
 				d := "6s"
 				if i == 0 {
@@ -98,17 +63,14 @@ func TestBinaryLifecycle(t *testing.T) {
 			// spectator, which watched it, ends in the new lobby.
 			wait(spec, "waiting")
 			select {
-			case err := <-srvDone:
-				t.Fatalf("the server exited during the story: %v", err)
+			case <-srv.exited:
+				t.Fatalf("the server exited during the story: %v", srv.err)
 			default:
 			}
-			if err := srv.Process.Signal(os.Interrupt); err != nil {
-				t.Fatal(err)
-			}
-			if err := <-srvDone; err != nil {
+			if _, err := srv.stop(t, os.Interrupt, 30*time.Second); err != nil {
 				t.Fatalf("server exit: %v", err)
 			}
-			b, err := os.ReadFile(srvStats)
+			b, err := os.ReadFile(srv.stats)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,36 +102,15 @@ func TestBinaryLifecycle(t *testing.T) {
 // TestFullServerSuggestsSpectating: a join to a full server says so, and
 // how to watch instead, and exits 1.
 func TestFullServerSuggestsSpectating(t *testing.T) {
-	bin := binary(t)
-	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--players", "2", "--bots", "2")
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = srv.Process.Signal(os.Interrupt)
-		_ = srv.Wait()
-	}()
+	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2", "--bots", "2")
 	var out syncBuffer
-	c := exec.CommandContext(ctx, bin, "join", addr, "--headless", "--bot", "--duration", "2s")
+	c := exec.CommandContext(ctx, binary(t), "join", srv.addr, "--headless", "--bot", "--duration", "2s")
 	c.Stderr = &out
 	err := c.Run()
-	want := "the server is full: try again later, or watch: ttytanks join " + addr + " --spectate"
+	want := "the server is full: try again later, or watch: ttytanks join " + srv.addr + " --spectate"
 	if code := exitCode(err); code != 1 || !strings.Contains(out.String(), want) {
 		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, out.String(), want)
 	}
-}
-
-// exitCode returns a finished command's exit code (0 for a nil error).
-func exitCode(err error) int {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
 }

@@ -38,6 +38,9 @@ type loadReport struct {
 // States arrive, and the server's own figures (read from its
 // --stats-every file) count the players and their datagrams.
 func TestLoadtest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -103,31 +106,18 @@ type sshLoadReport struct {
 // addresses each reach a game through the lobby and stream its screen,
 // with no error, and the report divides the server's CPU by the sessions.
 func TestLoadtestSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	dir := t.TempDir()
-	stats := filepath.Join(dir, "server.json")
-	cmd, addr, lines := serveSSHWith(t, filepath.Join(dir, "host_key"), "--players", "4",
-		"--stats-json", stats, "--stats-every", "500ms")
-	var log syncBuffer
-	logged := make(chan struct{})
-	go func() { // the server blocks on a full stderr pipe unless it is read
-		defer close(logged)
-		for l := range lines {
-			log.Write([]byte(l + "\n"))
-		}
-	}()
-	t.Cleanup(func() {
-		if t.Failed() {
-			cmd.Process.Kill()
-			<-logged
-			t.Logf("server log:\n%s", log.String())
-		}
-	})
-	out := filepath.Join(dir, "load.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	text, err := exec.CommandContext(ctx, binary(t), "loadtest", "--ssh", addr, "--clients", "6", "--ramp", "20",
-		"--duration", "6s", "--size", "80x24", "--per-addr", "2", "--json", out, "--server-stats", stats).CombinedOutput()
+	srv := startServe(t, ctx, "--ssh", "127.0.0.1:0", "--ssh-host-key", filepath.Join(dir, "host_key"), "--players", "4",
+		"--stats-every", "500ms")
+	out := filepath.Join(dir, "load.json")
+	text, err := exec.CommandContext(ctx, binary(t), "loadtest", "--ssh", srv.sshAddr(t), "--clients", "6", "--ramp", "20",
+		"--duration", "6s", "--size", "80x24", "--per-addr", "2", "--json", out, "--server-stats", srv.stats).CombinedOutput()
 	t.Logf("loadtest --ssh:\n%s", text)
 	if err != nil {
 		t.Fatalf("loadtest --ssh: %v", err)

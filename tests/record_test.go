@@ -3,10 +3,8 @@ package tests
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -19,25 +17,6 @@ import (
 	"ttytanks/proto/recording/resim"
 )
 
-// runBin runs the binary to completion and returns its exit code, stdout
-// and stderr.
-func runBin(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	c := exec.Command(binary(t), args...)
-	c.Stdout, c.Stderr = &out, &errb
-	err := c.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, out.String(), errb.String()
-	case errors.As(err, &ee):
-		return ee.ExitCode(), out.String(), errb.String()
-	}
-	t.Fatal(err)
-	return 0, "", ""
-}
-
 // TestRecordVerifyTamper records a bots-only match through the real
 // server (serve --bots 2 --players 2 --record DIR) for a few seconds and
 // stops it with SIGINT: ttytanks verify accepts the file, as interrupted.
@@ -47,22 +26,13 @@ func runBin(t *testing.T, args ...string) (int, string, string) {
 // catch it, makes verify exit 1 naming that checkpoint's tick; a copy cut
 // inside a block verifies up to the block before it.
 func TestRecordVerifyTamper(t *testing.T) {
-	bin := binary(t)
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t)),
-		"--bots", "2", "--players", "2", "--record", dir, "--record-keep", "5")
-	var srvLog syncBuffer
-	srv.Stderr = &srvLog
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if t.Failed() {
-			t.Logf("server log:\n%s", srvLog.String())
-		}
-	}()
+	srv := serveBin(t, ctx, "127.0.0.1:0", "--bots", "2", "--players", "2", "--record", dir, "--record-keep", "5")
 	// The server writes a block every second; wait (polling the file, the
 	// only thing there is to watch) until 4 s of play are on disk.
 	var file string
@@ -83,8 +53,7 @@ func TestRecordVerifyTamper(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	srv.Process.Signal(os.Interrupt)
-	if err := srv.Wait(); err != nil {
+	if _, err := srv.stop(t, os.Interrupt, 30*time.Second); err != nil {
 		t.Fatalf("serve: %v", err)
 	}
 
@@ -174,6 +143,9 @@ func replayStatus(screen string) (string, int) {
 // exactly 5 s forward while paused; q quits with exit status 0. replay
 // --help lists the keys.
 func TestReplayInTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	code, out, _ := runBin(t, "replay", "--help")
 	for _, k := range []string{"space", "+ / -", "← / →", "[ / ]", "1-8", "q, Esc"} {
 		if code != 0 || !strings.Contains(out, k) {
@@ -205,13 +177,7 @@ func TestReplayInTerminal(t *testing.T) {
 func recordBots(t *testing.T, d time.Duration) string {
 	t.Helper()
 	dir := t.TempDir()
-	srv := exec.Command(binary(t), "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t)),
-		"--bots", "2", "--players", "2", "--record", dir)
-	var log syncBuffer
-	srv.Stderr = &log
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv := serveBin(t, context.Background(), "127.0.0.1:0", "--bots", "2", "--players", "2", "--record", dir)
 	want := int(d.Seconds() * 60)
 	deadline := time.Now().Add(d + 20*time.Second)
 	for {
@@ -221,16 +187,14 @@ func recordBots(t *testing.T, d time.Duration) string {
 				sum, _ := resim.Verify(f)
 				f.Close()
 				if sum.Ticks >= want {
-					srv.Process.Signal(os.Interrupt)
-					srv.Wait()
+					srv.cmd.Process.Signal(os.Interrupt)
+					srv.wait()
 					return fs[0]
 				}
 			}
 		}
 		if time.Now().After(deadline) {
-			srv.Process.Kill()
-			srv.Wait()
-			t.Fatalf("no recording of %v; server log:\n%s", d, log.String())
+			t.Fatalf("no recording of %v", d) // the server's log follows
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -2,11 +2,6 @@ package tests
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,50 +13,26 @@ import (
 // hang: each rejoins the new server, or exits with a clear message, within
 // 20 s of the restart.
 func TestServerRestart(t *testing.T) {
-	bin := binary(t)
-	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	serve := func() *exec.Cmd {
-		c := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--players", "2")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	srv := serve()
-	dir := t.TempDir()
-	type client struct {
-		cmd    *exec.Cmd
-		stderr *syncBuffer
-		done   chan error
-	}
-	var clients []client
+	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")
+	var clients []*joinProc
 	for i := 0; i < 2; i++ {
-		c := exec.CommandContext(ctx, bin, "join", addr, "--headless", "--bot", "--duration", "20s",
-			"--stats-json", filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
-		var se syncBuffer
-		c.Stderr = &se
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cl := client{c, &se, make(chan error, 1)}
-		go func() { cl.done <- cl.cmd.Wait() }()
-		clients = append(clients, cl)
+		clients = append(clients, startJoin(t, ctx, srv.addr, "", "--bot", "--duration", "20s"))
 	}
 	time.Sleep(5 * time.Second) // let the match run: this is the scenario, not synchronisation
-	srv.Process.Signal(syscall.SIGKILL)
-	srv.Wait()
+	srv.cmd.Process.Signal(syscall.SIGKILL)
+	srv.wait()
 	restarted := time.Now()
-	srv = serve()
-	defer func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-	}()
+	serveBin(t, ctx, srv.addr, "--players", "2") // on the same port, which the killed server held
 	for i, c := range clients {
 		var err error
 		select {
-		case err = <-c.done:
+		case <-c.exited:
+			err = c.err
 		case <-time.After(40 * time.Second):
 			t.Fatalf("client %d hangs %v after the restart", i, time.Since(restarted))
 		}
@@ -69,15 +40,7 @@ func TestServerRestart(t *testing.T) {
 		if strings.Contains(se, "panic") || strings.Contains(se, "goroutine ") {
 			t.Fatalf("client %d crashed: %s", i, se)
 		}
-		b, rerr := os.ReadFile(filepath.Join(dir, fmt.Sprintf("c%d.json", i)))
-		var s struct {
-			Status         string `json:"status"`
-			Message        string `json:"message"`
-			HashMismatches uint64 `json:"hash_mismatches"`
-		}
-		if rerr == nil {
-			json.Unmarshal(b, &s)
-		}
+		s, _, _ := c.stats() // a client that gave up may have written none
 		t.Logf("client %d: exit %v after %v; status %q %q; stderr %q", i, err, time.Since(restarted).Round(time.Second), s.Status, s.Message, strings.TrimSpace(se))
 		switch {
 		case err == nil && s.Status == "playing":

@@ -3,97 +3,12 @@ package tests
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 )
-
-// roomStats is the part of join --headless --stats-json the room tests read.
-type roomStats struct {
-	Status         string   `json:"status"`
-	Slot           int      `json:"slot"`
-	Room           string   `json:"room"`
-	Players        []string `json:"players"`
-	HashMismatches uint64   `json:"hash_mismatches"`
-	MatchesEnded   int      `json:"matches_ended"`
-	Rematches      int      `json:"rematches"`
-	Winner         string   `json:"winner"`
-	Results        []struct {
-		Name      string `json:"name"`
-		RoundWins int    `json:"round_wins"`
-		Kills     int    `json:"kills"`
-		Deaths    int    `json:"deaths"`
-	} `json:"results"`
-}
-
-// binServer is the built binary's serve, stopped with SIGINT at the end of
-// the test; its log is shown if the test failed.
-type binServer struct {
-	addr  string
-	stats string
-	cmd   *exec.Cmd
-	log   syncBuffer
-	done  chan error
-}
-
-func startServe(t *testing.T, ctx context.Context, args ...string) *binServer {
-	t.Helper()
-	return startServeAt(t, ctx, freeUDPPort(t), args...)
-}
-
-// startServeAt is startServe on a given UDP port of 127.0.0.1.
-func startServeAt(t *testing.T, ctx context.Context, port int, args ...string) *binServer {
-	t.Helper()
-	s := &binServer{addr: fmt.Sprintf("127.0.0.1:%d", port), stats: filepath.Join(t.TempDir(), "server.json"),
-		done: make(chan error, 1)}
-	s.cmd = exec.CommandContext(ctx, binary(t), append([]string{"serve", "--addr", s.addr, "--stats-json", s.stats}, args...)...)
-	s.cmd.Stderr = &s.log
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { s.done <- s.cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = s.cmd.Process.Signal(os.Interrupt)
-		<-s.done
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.log.String())
-		}
-	})
-	return s
-}
-
-// headless starts join --headless against s and returns a function that
-// waits for it and reads its stats.
-func (s *binServer) headless(t *testing.T, ctx context.Context, name string, args ...string) func() roomStats {
-	t.Helper()
-	file := filepath.Join(t.TempDir(), name+".json")
-	cmd := exec.CommandContext(ctx, binary(t), append([]string{"join", s.addr, "--headless", "--name", name, "--stats-json", file}, args...)...)
-	var out syncBuffer
-	cmd.Stderr = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return func() roomStats {
-		t.Helper()
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("%s: %v: %s", name, err, out.String())
-		}
-		var st roomStats
-		b, err := os.ReadFile(file)
-		if err == nil {
-			err = json.Unmarshal(b, &st)
-		}
-		if err != nil {
-			t.Fatalf("%s: stats: %v", name, err)
-		}
-		return st
-	}
-}
 
 // TestBinaryRooms: serve --rooms 2; three players join room a, two room b
 // (which starts with a free seat after --start-wait), and a spectator
@@ -101,12 +16,15 @@ func (s *binServer) headless(t *testing.T, ctx context.Context, name string, arg
 // spectator sees room a's and takes no seat, and the server's stats list
 // both rooms.
 func TestBinaryRooms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv := startServe(t, ctx, "--rooms", "2", "--players", "3", "--start-wait", "1s", "--spectator-delay", "1s",
 		"--seats-per-addr", "8") // every player here is 127.0.0.1
-	wait := map[string]func() roomStats{}
+	wait := map[string]*joinProc{}
 	for _, n := range []string{"a1", "a2", "a3"} {
 		wait[n] = srv.headless(t, ctx, n, "--room", "a", "--bot", "--duration", "5s")
 	}
@@ -116,7 +34,7 @@ func TestBinaryRooms(t *testing.T) {
 	wait["watcher"] = srv.headless(t, ctx, "watcher", "--room", "a", "--spectate", "--duration", "5s")
 	want := map[string][]string{"a": {"a1", "a2", "a3"}, "b": {"b1", "b2"}}
 	for name, w := range wait {
-		st := w()
+		st := w.result(t)
 		room := "a"
 		if strings.HasPrefix(name, "b") {
 			room = "b"
@@ -135,13 +53,9 @@ func TestBinaryRooms(t *testing.T) {
 			t.Errorf("%s: slot %d", name, st.Slot)
 		}
 	}
-	if err := srv.cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-srv.done; err != nil {
+	if _, err := srv.stop(t, os.Interrupt, 10*time.Second); err != nil {
 		t.Fatalf("server exit: %v", err)
 	}
-	srv.done <- nil // for the cleanup
 	b, err := os.ReadFile(srv.stats)
 	if err != nil {
 		t.Fatal(err)
@@ -179,13 +93,16 @@ func TestBinaryRooms(t *testing.T) {
 // wins; a spectator's stats report the winner and each player's round
 // wins and kills; the bots' votes start a rematch in the same room.
 func TestBinaryMatchEndsAndRematch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := startServe(t, ctx, "--players", "2", "--bots", "2", "--rounds", "2")
 	// Two rounds, their countdowns, the results: about 35 s of play. The
 	// spectator watches until the rematch has begun.
-	st := srv.headless(t, ctx, "watcher", "--spectate", "--quick", "--duration", "50s")()
+	st := srv.headless(t, ctx, "watcher", "--spectate", "--quick", "--duration", "50s").result(t)
 	if st.MatchesEnded < 1 || st.Winner == "" || len(st.Results) != 2 {
 		t.Fatalf("no finished match with a winner: %+v", st)
 	}

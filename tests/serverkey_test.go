@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,48 +26,32 @@ func TestServerKnownByItsKey(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "player-state") // the player's known_servers lives here
-	port := freeUDPPort(t)
+	var addr string                             // the first server picks its port; the second takes its place
 
 	serveWith := func(key string) (stop func(), fingerprint string) {
 		t.Helper()
 		srvCtx, srvCancel := context.WithCancel(ctx)
-		s := startServeAt(t, srvCtx, port, "--players", "2", "--bots", "1", "--key", filepath.Join(dir, key))
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if m := fingerprintRE.FindStringSubmatch(s.log.String()); m != nil {
-				fingerprint = m[1]
-				break
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(20 * time.Millisecond):
-			}
+		at := addr
+		if at == "" {
+			at = "127.0.0.1:0"
 		}
-		if fingerprint == "" {
-			t.Fatalf("serve logged no fingerprint:\n%s", s.log.String())
-		}
+		s := startServeAt(t, srvCtx, at, "--players", "2", "--bots", "1", "--key", filepath.Join(dir, key))
+		addr = s.addr
+		fingerprint = s.stderr.await(t, 10*time.Second, s.exited, "serve to log its key's fingerprint", fingerprintRE)[1]
 		return func() {
 			_ = s.cmd.Process.Signal(os.Interrupt)
-			err := <-s.done
-			s.done <- err // for startServe's own cleanup
+			_ = s.wait()
 			srvCancel()
 		}, fingerprint
 	}
 	join := func(args ...string) (int, string) {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, binary(t), append([]string{"join", "127.0.0.1:" + strconv.Itoa(port), "--headless", "--bot",
+		cmd := exec.CommandContext(ctx, binary(t), append([]string{"join", addr, "--headless", "--bot",
 			"--duration", "500ms", "--stats-json", filepath.Join(dir, "stats.json")}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
 		var out strings.Builder
 		cmd.Stderr = &out
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String()
+		return ranExitCode(t, cmd.Run()), out.String()
 	}
 
 	stop, first := serveWith("key1")
@@ -77,7 +60,7 @@ func TestServerKnownByItsKey(t *testing.T) {
 		t.Fatalf("first join: exit %d:\n%s", code, out)
 	}
 	known, err := os.ReadFile(filepath.Join(state, "ttytanks", "known_servers"))
-	if err != nil || !strings.Contains(string(known), "127.0.0.1:"+strconv.Itoa(port)) {
+	if err != nil || !strings.Contains(string(known), addr) {
 		t.Fatalf("known_servers after the first join: %q (%v)", known, err)
 	}
 	if code, out := join(); code != 0 || strings.Contains(out, "remembered") {
@@ -101,7 +84,7 @@ func TestServerKnownByItsKey(t *testing.T) {
 	// record of a pane's status can lag its death).
 	errFile, codeFile := filepath.Join(dir, "lobby-stderr"), filepath.Join(dir, "lobby-status")
 	tm := startTmux(t, "keylobby", 100, 30, "sh", "-c", "XDG_STATE_HOME="+state+" "+binary(t)+
-		" join 127.0.0.1:"+strconv.Itoa(port)+" 2>"+errFile+"; echo $? >"+codeFile)
+		" join "+addr+" 2>"+errFile+"; echo $? >"+codeFile)
 	tm.waitScreen(10*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "ttytanks lobby") })
 	tm.keys("Enter")
 	tm.waitExitWithin(10 * time.Second)

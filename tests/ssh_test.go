@@ -13,18 +13,6 @@ import (
 	"ttytanks/internal/sshfront"
 )
 
-// sshWaitFor polls cond every 10 ms until it holds, for at most d.
-func sshWaitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("waited %v for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestSSHPlay plays over SSH end to end: a real SSH client with a 100x30
 // xterm-256color PTY against the real listener; the emulated terminal
 // shows the maze, both tanks and the netcode sidebar; a window-change to
@@ -50,14 +38,14 @@ func TestSSHPlay(t *testing.T) {
 	if len(names) != 1 || names[0] != "alice" {
 		t.Fatalf("seated players %q, want [alice]", names)
 	}
-	wide := sshSidebarCol(s)
+	wide := sidebarCol(s)
 	if wide < 50 {
 		t.Fatalf("sidebar at column %d at 100 columns; screen:\n%s", wide, s)
 	}
 
 	p.resize(80, 24)
 	s = p.waitScreen(5*time.Second, "the re-layout at 80x24", func(s string) bool {
-		c := sshSidebarCol(s)
+		c := sidebarCol(s)
 		return c >= 0 && c < wide && sshPlaying(s)
 	})
 	if n := strings.Count(s, "\n") + 1; n != 24 {
@@ -106,7 +94,7 @@ func TestSSHPlay(t *testing.T) {
 	if err := p.waitExit(3 * time.Second); exitStatus(err) != 0 {
 		t.Errorf("session after q: %v, want exit status 0; stderr %q", err, p.stderr.String())
 	}
-	sshWaitFor(t, 3*time.Second-time.Since(quit), "the seat to be freed after q", r.seatFree)
+	waitFor(t, 3*time.Second-time.Since(quit), "the seat to be freed after q", r.seatFree)
 	t.Logf("q to session end and free seat: %v (moved with %q)", time.Since(quit).Round(time.Millisecond), moved)
 }
 
@@ -122,18 +110,22 @@ func TestSSHDropFreesSeat(t *testing.T) {
 	}
 	dropped := time.Now()
 	p.conn.Close()
-	sshWaitFor(t, 3*time.Second, "the seat to be freed after the drop", r.seatFree)
-	sshWaitFor(t, 3*time.Second, "no SSH session running", func() bool { return r.ssh.Sessions() == 0 })
+	waitFor(t, 3*time.Second, "the seat to be freed after the drop", r.seatFree)
+	waitFor(t, 3*time.Second, "no SSH session running", func() bool { return r.ssh.Sessions() == 0 })
 	t.Logf("drop to free seat: %v", time.Since(dropped).Round(time.Millisecond))
 }
 
-// TestSSHCyclesLeakNothing: 50 connect, play, disconnect cycles (q or a
-// dropped connection, alternately) leave no seat taken and, once the
+// TestSSHCyclesLeakNothing: 50 connect, play, disconnect cycles (10
+// under -short; q or a dropped connection, alternately) leave no seat taken and, once the
 // servers are closed, no goroutine behind.
 func TestSSHCyclesLeakNothing(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	r := startSSHRig(t, nil)
-	for i := range 50 {
+	cycles := 50
+	if testing.Short() {
+		cycles = 10 // a goroutine left behind shows after one cycle as after fifty
+	}
+	for i := range cycles {
 		p := r.dial(fmt.Sprintf("cycle%d", i), 100, 30)
 		p.waitScreen(10*time.Second, fmt.Sprintf("the match in cycle %d", i), sshPlaying)
 		p.keys("d ")
@@ -145,10 +137,10 @@ func TestSSHCyclesLeakNothing(t *testing.T) {
 		} else {
 			p.conn.Close()
 		}
-		sshWaitFor(t, 3*time.Second, fmt.Sprintf("the seat to be freed in cycle %d", i), r.seatFree)
+		waitFor(t, 3*time.Second, fmt.Sprintf("the seat to be freed in cycle %d", i), r.seatFree)
 		p.close()
 	}
-	sshWaitFor(t, 3*time.Second, "no SSH session running", func() bool { return r.ssh.Sessions() == 0 })
+	waitFor(t, 3*time.Second, "no SSH session running", func() bool { return r.ssh.Sessions() == 0 })
 	r.close()
 }
 
@@ -168,7 +160,7 @@ func TestSSHRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sess.Close()
-		var stderr lockedBuffer
+		var stderr syncBuffer
 		sess.Stderr = &stderr
 		if err := sess.Shell(); err != nil {
 			t.Fatal(err)
@@ -184,7 +176,7 @@ func TestSSHRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sess.Close()
-		var stderr lockedBuffer
+		var stderr syncBuffer
 		sess.Stderr = &stderr
 		err = sess.Run("cat /etc/passwd")
 		if exitStatus(err) != 1 || !strings.Contains(stderr.String(), "runs the game, not commands") {
@@ -200,7 +192,7 @@ func TestSSHRefusals(t *testing.T) {
 		if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
 			t.Fatal(err)
 		}
-		var out lockedBuffer
+		var out syncBuffer
 		sess.Stderr = &out
 		err = sess.Run("sh")
 		if exitStatus(err) != 1 || !strings.Contains(out.String(), "not commands") {
@@ -282,7 +274,7 @@ func TestSSHIdle(t *testing.T) {
 	if s := p.vt.Screen(); !strings.Contains(s, "no key pressed for 800ms, session closed") {
 		t.Errorf("no idle message; screen:\n%s", s)
 	}
-	sshWaitFor(t, time.Second, "the seat to be freed", r.seatFree)
+	waitFor(t, time.Second, "the seat to be freed", r.seatFree)
 }
 
 // TestSSHAuthorizedKeys: with an authorized_keys file only its keys get

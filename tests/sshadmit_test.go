@@ -199,7 +199,7 @@ func TestSSHChannelOnlyAttack(t *testing.T) {
 		}
 	}
 	defer wg.Wait() // on failure too: the attackers end by the setup deadline
-	sshWaitFor(t, setup, "the attack's connections to be up", func() bool { return up.Load() >= addrs*perAddr/4 })
+	waitFor(t, setup, "the attack's connections to be up", func() bool { return up.Load() >= addrs*perAddr/4 })
 
 	// A real player, during the attack.
 	p := r.dial("player", 100, 30)

@@ -49,7 +49,7 @@ func testSSHFlood(t *testing.T, penalty time.Duration, want int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	r := startSSHRig(t, func(c *sshRigConfig) {
 		c.AuthorizedKeys = keys
 		c.Rand = rand.NewPCG(2026, 16)
@@ -176,7 +176,7 @@ func testSSHFlood(t *testing.T, penalty time.Duration, want int) {
 	// The flood in full swing: every address has connected, and it has
 	// made a thousand connections (the tries come a fraction of a second
 	// in; the flood goes on throughout).
-	sshWaitFor(t, 10*time.Second, "every flooding address to have connected once", func() bool {
+	waitFor(t, 10*time.Second, "every flooding address to have connected once", func() bool {
 		return connected.Load() >= silent+stallers && dials.Load() >= 1000
 	})
 	before, servedBefore := dials.Load(), served.Load()
@@ -192,7 +192,7 @@ func testSSHFlood(t *testing.T, penalty time.Duration, want int) {
 		} else {
 			t.Logf("try %d: %v", i+1, err)
 		}
-		sshWaitFor(t, 5*time.Second, "the seat to be free again", r.seatFree)
+		waitFor(t, 5*time.Second, "the seat to be free again", r.seatFree)
 	}
 	during := dials.Load() - before
 	t.Logf("admitted in %d of %d tries under the flood (%d flood connections before the tries, %d during them, "+

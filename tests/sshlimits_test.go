@@ -81,14 +81,14 @@ func TestSSHWindowChangeBeforeShell(t *testing.T) {
 	if err := within(t, 3*time.Second, "the shell request", sess.Shell); err != nil {
 		t.Fatalf("shell: %v", err)
 	}
-	p := &sshPlayer{t: t, vt: vt, stderr: &lockedBuffer{}}
+	p := &sshPlayer{t: t, vt: vt, stderr: &syncBuffer{}}
 	s := p.waitScreen(10*time.Second, "the match", sshPlaying)
 	// At 120 columns the sidebar sits further right than at 100.
-	if c := sshSidebarCol(s); c < 70 {
+	if c := sidebarCol(s); c < 70 {
 		t.Errorf("sidebar at column %d: the window-change to 120x40 was not applied; screen:\n%s", c, s)
 	}
 	client.Close()
-	sshWaitFor(t, 3*time.Second, "the seat to be freed", r.seatFree)
+	waitFor(t, 3*time.Second, "the seat to be freed", r.seatFree)
 	if err := within(t, 3*time.Second, "the server's Close", r.ssh.Close); err != nil {
 		t.Errorf("Close: %v", err)
 	}
@@ -150,8 +150,8 @@ func TestSSHChannelCloseFreesSeat(t *testing.T) {
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
 	closed := time.Now()
 	p.sess.Close() // the channel only: the connection stays up
-	sshWaitFor(t, 3*time.Second, "the seat to be freed after the channel closed", r.seatFree)
-	sshWaitFor(t, 3*time.Second, "no SSH session running", func() bool { return r.ssh.Sessions() == 0 })
+	waitFor(t, 3*time.Second, "the seat to be freed after the channel closed", r.seatFree)
+	waitFor(t, 3*time.Second, "no SSH session running", func() bool { return r.ssh.Sessions() == 0 })
 	t.Logf("channel close to free seat: %v", time.Since(closed).Round(time.Millisecond))
 	// The connection is still usable.
 	s2, err := p.client.NewSession()
@@ -182,7 +182,7 @@ func TestSSHChannelsPerConnection(t *testing.T) {
 	}
 	open[0].Close()
 	// The slot is free once the server has seen the close.
-	sshWaitFor(t, 3*time.Second, "a session slot after a close", func() bool {
+	waitFor(t, 3*time.Second, "a session slot after a close", func() bool {
 		s, err := client.NewSession()
 		if err == nil {
 			s.Close()
@@ -265,7 +265,7 @@ func TestSSHConnectionsPerIP(t *testing.T) {
 		t.Errorf("the connection over the limit got %q, want it closed at once", got)
 	}
 	conns[0].Close()
-	sshWaitFor(t, 3*time.Second, "a connection admitted after one closed", func() bool {
+	waitFor(t, 3*time.Second, "a connection admitted after one closed", func() bool {
 		c, err := gossh.Dial("tcp", r.addr, r.clientConfig("later"))
 		if err == nil {
 			c.Close()

@@ -32,7 +32,7 @@ func cpuTime(t *testing.T) time.Duration {
 // does: the server has read every byte by then.
 func TestSSHPasteIsCheap(t *testing.T) {
 	const size = 16 << 20
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	r := startSSHRig(t, func(c *sshRigConfig) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
 	p := r.dial("paster", 100, 30)
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
@@ -56,7 +56,7 @@ func TestSSHPasteIsCheap(t *testing.T) {
 	t.Logf("16 MB paste: %v CPU, written in %v, session ended after %v",
 		cpu.Round(time.Millisecond), wrote.Round(time.Millisecond), took.Round(time.Millisecond))
 	// The server says how much it discarded: the paste did arrive.
-	sshWaitFor(t, 5*time.Second, "the session's end in the log", func() bool {
+	waitFor(t, 5*time.Second, "the session's end in the log", func() bool {
 		return strings.Contains(logs.String(), "ssh session ended")
 	})
 	m := regexp.MustCompile(`input_dropped=(\d+)`).FindStringSubmatch(logs.String())

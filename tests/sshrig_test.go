@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -177,8 +176,8 @@ type sshPlayer struct {
 	sess   *gossh.Session
 	stdin  io.WriteCloser
 	vt     *vt
-	raw    *lockedBuffer // every byte of the session's output
-	stderr *lockedBuffer
+	raw    *syncBuffer // every byte of the session's output
+	stderr *syncBuffer
 	done   chan error // the session's Wait
 }
 
@@ -195,7 +194,7 @@ func (r *sshRig) dial(user string, w, h int) *sshPlayer {
 		r.t.Fatalf("ssh handshake: %v", err)
 	}
 	p := &sshPlayer{t: r.t, conn: conn, client: gossh.NewClient(cc, chans, reqs), vt: newVT(w, h),
-		raw: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan error, 1)}
+		raw: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
 	r.t.Cleanup(p.close)
 	p.sess, err = p.client.NewSession()
 	if err != nil {
@@ -233,21 +232,10 @@ func (p *sshPlayer) resize(w, h int) {
 	}
 }
 
-// waitScreen polls the emulated screen until ok holds, for at most d
-// (output arrives asynchronously, so polling is the synchronisation).
+// waitScreen polls the emulated screen until ok holds, for at most d.
 func (p *sshPlayer) waitScreen(d time.Duration, what string, ok func(string) bool) string {
 	p.t.Helper()
-	end := time.Now().Add(d)
-	for {
-		s := p.vt.Screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(end) {
-			p.t.Fatalf("waiting %v for %s; screen:\n%s\nstderr: %s", d, what, s, p.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return pollScreen(p.t, d, 20*time.Millisecond, what, p.vt.Screen, ok, func() string { return "\nstderr: " + p.stderr.String() })
 }
 
 // waitExit waits at most d for the session to end and returns Wait's
@@ -275,24 +263,6 @@ func exitStatus(err error) int {
 	return -1
 }
 
-// lockedBuffer is a bytes.Buffer safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // newClientKey returns a fresh ed25519 key as an SSH signer.
 func newClientKey(t *testing.T) gossh.Signer {
 	t.Helper()
@@ -307,50 +277,8 @@ func newClientKey(t *testing.T) gossh.Signer {
 	return s
 }
 
-// Screen predicates.
-
-const sshArrows = "↑↗→↘↓↙←↖"
-
-// sshSidebarCol is the column of the sidebar's left border on the first
-// row that has one ("╭", or "│" when the layout has no box), or -1.
-func sshSidebarCol(screen string) int {
-	for _, l := range strings.Split(screen, "\n") {
-		for _, mark := range []string{"╭", "│"} {
-			if i := strings.Index(l, mark); i >= 0 {
-				return len([]rune(l[:i]))
-			}
-		}
-	}
-	return -1
-}
-
-// sshField is the screen left of the sidebar.
-func sshField(screen string) string {
-	cut := sshSidebarCol(screen)
-	var out []string
-	for _, l := range strings.Split(screen, "\n") {
-		r := []rune(l)
-		if cut >= 0 && len(r) > cut {
-			r = r[:cut]
-		}
-		out = append(out, string(r))
-	}
-	return strings.Join(out, "\n")
-}
-
-// sshTanks counts the tank arrows in the maze area.
-func sshTanks(screen string) int {
-	n := 0
-	for _, r := range sshField(screen) {
-		if strings.ContainsRune(sshArrows, r) {
-			n++
-		}
-	}
-	return n
-}
-
 // sshPlaying: the maze, two tanks and the netcode sidebar are drawn.
 func sshPlaying(s string) bool {
-	return strings.Contains(sshField(s), "██") && sshTanks(s) >= 2 &&
+	return strings.Contains(fieldText(s), "██") && len(tanks(s)) >= 2 &&
 		strings.Contains(s, "RTT") && strings.Contains(s, "rollbacks") && strings.Contains(s, "playing")
 }

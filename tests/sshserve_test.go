@@ -1,12 +1,10 @@
 package tests
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,75 +13,13 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// serveSSH starts the built binary as "serve --ssh" on loopback ports and
-// returns it with the SSH address it logged. Its stderr lines go to lines.
-func serveSSH(t *testing.T, hostKey string) (cmd *exec.Cmd, addr string, lines <-chan string) {
+// serveSSH starts the built binary's serve --ssh on loopback ports of
+// its choosing, with the host key file at hostKey, and returns it with the
+// SSH address it logged.
+func serveSSH(t *testing.T, hostKey string, args ...string) (*binServer, string) {
 	t.Helper()
-	return serveSSHWith(t, hostKey, "--players", "2", "--bots", "1")
-}
-
-// serveSSHWith is serveSSH with the other flags of serve given.
-func serveSSHWith(t *testing.T, hostKey string, args ...string) (cmd *exec.Cmd, addr string, lines <-chan string) {
-	t.Helper()
-	cmd = exec.Command(binary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--ssh", "127.0.0.1:0",
-		"--ssh-host-key", hostKey}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	ch := make(chan string, 64)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			ch <- sc.Text()
-		}
-	}()
-	re := regexp.MustCompile(`msg="ssh listening" addr=(\S+)`)
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case l, ok := <-ch:
-			if !ok {
-				t.Fatal("serve --ssh exited before listening")
-			}
-			if m := re.FindStringSubmatch(l); m != nil {
-				return cmd, m[1], ch
-			}
-		case <-timeout:
-			t.Fatal("serve --ssh did not log \"ssh listening\" within 10 s")
-		}
-	}
-}
-
-// stopWithin signals cmd and fails unless it exits with status 0 within d.
-func stopWithin(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, d time.Duration) time.Duration {
-	t.Helper()
-	done := make(chan error, 1)
-	sent := time.Now()
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve after %v: %v, want exit status 0", sig, err)
-		}
-		return time.Since(sent)
-	case <-time.After(d):
-		t.Fatalf("serve still running %v after %v", d, sig)
-		return 0
-	}
+	srv := serveBin(t, context.Background(), "127.0.0.1:0", append([]string{"--ssh", "127.0.0.1:0", "--ssh-host-key", hostKey}, args...)...)
+	return srv, srv.sshAddr(t)
 }
 
 // hostKeyOf reads the public half of the key file at path.
@@ -102,15 +38,16 @@ func hostKeyOf(t *testing.T, path string) ([]byte, gossh.PublicKey) {
 
 // TestSSHServeBinary runs the built binary's serve --ssh twice with one
 // host key path: the first start creates the key 0600 and serves with it,
-// a player plays, and SIGINT ends the player's session and the process
-// promptly; the second start reuses the identical key, and SIGTERM stops
-// it promptly too. "Promptly" is within 3 s, a loose bound for CI (2 cores,
-// -race, packages in parallel); the log shows the times, about a second
-// (the server's own shutdown bound) or less.
+// a player plays, and SIGINT ends the player's session and the process;
+// the second start reuses the identical key, and SIGTERM stops it, each
+// with exit status 0. The 3 s each may take is a safety net against a
+// hang, loose for CI (2 cores, -race, packages in parallel); the log
+// shows the times, about a second (the server's own shutdown bound) or
+// less.
 func TestSSHServeBinary(t *testing.T) {
 	keyPath := filepath.Join(t.TempDir(), "state", "ttytanks", "ssh_host_ed25519")
 
-	cmd, addr, _ := serveSSH(t, keyPath)
+	srv, addr := serveSSH(t, keyPath, "--players", "2", "--bots", "1")
 	st, err := os.Stat(keyPath)
 	if err != nil {
 		t.Fatalf("no host key after the first start: %v", err)
@@ -124,14 +61,17 @@ func TestSSHServeBinary(t *testing.T) {
 	p.waitScreen(10*time.Second, "the lobby served by the binary", func(s string) bool { return strings.Contains(s, "ttytanks lobby") })
 	p.keys("\r") // Enter: the selected room, a
 	p.waitScreen(10*time.Second, "the match served by the binary", sshPlaying)
-	took := stopWithin(t, cmd, syscall.SIGINT, 3*time.Second)
+	took, err := srv.stop(t, syscall.SIGINT, 3*time.Second)
+	if err != nil {
+		t.Errorf("serve after SIGINT: %v, want exit status 0", err)
+	}
 	p.waitExit(3 * time.Second)
 	if s := p.vt.Screen(); !strings.Contains(s, "shut") {
 		t.Errorf("the player was not told about the shutdown; screen:\n%s", s)
 	}
 	t.Logf("SIGINT to exit with a player connected: %v", took.Round(time.Millisecond))
 
-	cmd, addr, _ = serveSSH(t, keyPath)
+	srv, addr = serveSSH(t, keyPath, "--players", "2", "--bots", "1")
 	second, pub2 := hostKeyOf(t, keyPath)
 	if !bytes.Equal(first, second) || !bytes.Equal(pub.Marshal(), pub2.Marshal()) {
 		t.Error("the second start changed the host key")
@@ -141,6 +81,9 @@ func TestSSHServeBinary(t *testing.T) {
 		t.Fatalf("the second start does not serve the kept key: %v", err)
 	}
 	c.Close()
-	took = stopWithin(t, cmd, syscall.SIGTERM, 3*time.Second)
+	took, err = srv.stop(t, syscall.SIGTERM, 3*time.Second)
+	if err != nil {
+		t.Errorf("serve after SIGTERM: %v, want exit status 0", err)
+	}
 	t.Logf("SIGTERM to exit: %v", took.Round(time.Millisecond))
 }

@@ -30,22 +30,20 @@ func TestSSHTankMovesEveryCell(t *testing.T) {
 	var lastScreen string
 	p.vt.OnWrite(func() {
 		s := p.vt.Screen()
-		var cells [][2]int
-		for y, l := range strings.Split(sshField(s), "\n") {
-			for x, r := range []rune(l) {
-				if strings.ContainsRune(sshArrows, r) {
-					cells = append(cells, [2]int{x, y})
-				}
-			}
-		}
+		cells := tanks(s)
 		mu.Lock()
 		screens = append(screens, cells)
 		lastScreen = s
 		mu.Unlock()
 	})
 	// Hold each direction in turn, at auto-repeat pace, for about a
-	// second: the tank drives until a wall stops it.
-	for range 2 {
+	// second: the tank drives until a wall stops it. Twice round, or once
+	// under -short.
+	rounds := 2
+	if testing.Short() {
+		rounds = 1
+	}
+	for range rounds {
 		for _, key := range []string{"d", "\x1b[B", "a", "\x1b[A"} {
 			for range 25 {
 				p.keys(key)

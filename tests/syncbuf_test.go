@@ -1,20 +1,29 @@
 package tests
 
 import (
-	"strings"
+	"bytes"
+	"regexp"
 	"sync"
+	"testing"
+	"time"
 )
 
-// syncBuffer is an io.Writer for a child process's output that the test
-// may read while the process still writes.
+// syncBuffer is an io.Writer for output another goroutine or a child
+// process writes, which the test may read, and wait on, while it is still
+// written. It is safe for concurrent use; the zero value is empty.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
+	mu   sync.Mutex
+	b    bytes.Buffer
+	wake chan struct{} // closed at the next Write; nil until a waiter asks
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wake != nil {
+		close(s.wake)
+		s.wake = nil
+	}
 	return s.b.Write(p)
 }
 
@@ -22,4 +31,40 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// next returns what has been written so far and a channel closed at the
+// next Write.
+func (s *syncBuffer) next() (string, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wake == nil {
+		s.wake = make(chan struct{})
+	}
+	return s.b.String(), s.wake
+}
+
+// await waits until re matches what has been written and returns the
+// match and its submatches. It fails the test if gone is closed first (the
+// writer has ended: nothing more will come; nil never is) or after d.
+func (s *syncBuffer) await(t *testing.T, d time.Duration, gone <-chan struct{}, what string, re *regexp.Regexp) []string {
+	t.Helper()
+	timeout := time.NewTimer(d)
+	defer timeout.Stop()
+	for {
+		out, wake := s.next()
+		if m := re.FindStringSubmatch(out); m != nil {
+			return m
+		}
+		select {
+		case <-wake:
+		case <-gone:
+			if m := re.FindStringSubmatch(s.String()); m != nil {
+				return m
+			}
+			t.Fatalf("waiting for %s: the writer ended; it wrote:\n%s", what, s.String())
+		case <-timeout.C:
+			t.Fatalf("waiting %v for %s; it wrote:\n%s", d, what, s.String())
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,9 +9,7 @@ import (
 
 // hitMarks matches a tank arrow with a hit mark beside it: a tank in
 // hitstun, flashing.
-var hitMarks = regexp.MustCompile(`\([↑↗→↘↓↙←↖]|[↑↗→↘↓↙←↖]\)`)
-
-func fieldText(s string) string { return strings.Join(field(s), "\n") }
+var hitMarks = regexp.MustCompile(`\([` + arrows + `]|[` + arrows + `]\)`)
 
 // mapText is the rows of the maze: the field without the feed under it.
 func mapText(s string) string {
@@ -29,6 +26,9 @@ func mapText(s string) string {
 // (hit marks beside it) while a heart is gone from the roster, the marks
 // go with the hitstun, and the feed under the map reports a kill.
 func TestTmuxHitsAndKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	tm := startTmux(t, "hits", 100, 30, binary(t), "play", "--name", "e2e", "--bots", "3", "--bot-level", "hard")
 	tm.waitScreen(10*time.Second, "the match", playing)
 	hit := tm.waitScreenEvery(40*time.Second, 10*time.Millisecond, "a tank flashing from a hit", func(s string) bool {
@@ -118,9 +118,12 @@ func TestTmuxSidebarLevels(t *testing.T) {
 // TestTmuxSpectate: a spectator of a bots-only match sees "SPECTATING",
 // no movement keys in the hints, and follows a player with a number key.
 func TestTmuxSpectate(t *testing.T) {
-	addr := fmt.Sprintf("127.0.0.1:%d", freeUDPPort(t))
-	srv := startTmux(t, "server", 100, 30, binary(t), "serve", "--addr", addr, "--players", "2", "--bots", "2")
-	srv.waitScreen(5*time.Second, "the server", func(s string) bool { return strings.TrimSpace(s) != "" })
+	srv := startTmux(t, "server", 100, 30, binary(t), "serve", "--addr", "127.0.0.1:0", "--players", "2", "--bots", "2")
+	var addr string // the port is the server's choice: its dashboard says which
+	srv.waitScreen(5*time.Second, "the server's dashboard with the address to join", func(s string) bool {
+		addr = sharedAddr(s)
+		return addr != ""
+	})
 	tm := startTmux(t, "spectator", 100, 30, binary(t), "join", addr, "--spectate", "--quick")
 	s := tm.waitScreen(10*time.Second, "the spectator's view", func(s string) bool {
 		return strings.Contains(s, "SPECTATING") && len(tanks(s)) >= 2

@@ -55,7 +55,7 @@ func TestTmuxLobby(t *testing.T) {
 	}
 
 	// The same lobby over SSH.
-	sshAddr := sshListenAddr(t, srv)
+	sshAddr := srv.sshAddr(t)
 	host, port, _ := strings.Cut(sshAddr, ":")
 	ssh := startTmux(t, "ssh", 100, 30, "ssh", "-tt", "-p", port, "-o", "StrictHostKeyChecking=no",
 		"-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "sam@"+host)
@@ -63,19 +63,4 @@ func TestTmuxLobby(t *testing.T) {
 		return lobby(s) && row("a").MatchString(s) && row("den").MatchString(s) && strings.Contains(s, "you are sam")
 	})
 	ssh.keys("q")
-}
-
-// sshListenAddr waits for srv's log to say where SSH listens.
-func sshListenAddr(t *testing.T, srv *binServer) string {
-	t.Helper()
-	re := regexp.MustCompile(`msg="ssh listening" addr=(\S+)`)
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := re.FindStringSubmatch(srv.log.String()); m != nil {
-			return m[1]
-		}
-		time.Sleep(20 * time.Millisecond) // polling a log another process writes
-	}
-	t.Fatalf("serve --ssh did not log where it listens:\n%s", srv.log.String())
-	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -75,8 +76,7 @@ func (tm *tmux) format(f string) string {
 	return strings.TrimSpace(tm.run("display-message", "-p", "-t", tm.name, f))
 }
 
-// waitScreen polls the screen (the program runs in another process; there
-// is nothing to wait on but its output) until ok accepts it or d passes.
+// waitScreen polls the screen until ok accepts it or d passes.
 func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) string {
 	tm.t.Helper()
 	return tm.waitScreenEvery(d, 50*time.Millisecond, what, ok)
@@ -86,17 +86,7 @@ func (tm *tmux) waitScreen(d time.Duration, what string, ok func(string) bool) s
 // briefly.
 func (tm *tmux) waitScreenEvery(d, poll time.Duration, what string, ok func(string) bool) string {
 	tm.t.Helper()
-	end := time.Now().Add(d)
-	for {
-		s := tm.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(end) {
-			tm.t.Fatalf("waiting for %s; screen:\n%s", what, s)
-		}
-		time.Sleep(poll)
-	}
+	return pollScreen(tm.t, d, poll, what, tm.screen, ok, func() string { return "" })
 }
 
 // waitExit waits until the program has exited and returns how: its exit
@@ -119,45 +109,26 @@ func (tm *tmux) waitExitWithin(d time.Duration) string {
 	return "0" // tmux 3.3 leaves the status of a clean exit empty
 }
 
-// field returns the part of each screen line left of the sidebar.
-func field(screen string) []string {
-	lines := strings.Split(screen, "\n")
-	cut := -1
-	for _, l := range lines {
-		if i := strings.Index(l, "╭"); i >= 0 {
-			cut = len([]rune(l[:i]))
-			break
-		}
-	}
-	var out []string
-	for _, l := range lines {
-		r := []rune(l)
-		if cut >= 0 && len(r) > cut {
-			r = r[:cut]
-		}
-		out = append(out, string(r))
-	}
-	return out
-}
-
-// tanks returns the screen cells (col,row) holding tank arrows.
-func tanks(screen string) [][2]int {
-	var at [][2]int
-	for y, l := range field(screen) {
-		for x, r := range []rune(l) {
-			if strings.ContainsRune("↑↗→↘↓↙←↖", r) {
-				at = append(at, [2]int{x, y})
-			}
-		}
-	}
-	return at
-}
-
 // sidebarValue returns the text after label on the sidebar line holding it.
 func sidebarValue(screen, label string) string {
 	for _, l := range strings.Split(screen, "\n") {
 		if i := strings.Index(l, "│"+label); i >= 0 {
 			return strings.Trim(strings.TrimSpace(l[i+len("│"+label):]), "│ ")
+		}
+	}
+	return ""
+}
+
+// shareRE finds the address a server's screen tells players to join, on
+// the dashboard or the waiting screen (where it may wrap).
+var shareRE = regexp.MustCompile(`(?m)ttytanks join[\s│]*(127\.0\.0\.1:\d+)(?: --room| *$)`)
+
+// sharedAddr returns the address screen tells other players to join, or
+// "".
+func sharedAddr(screen string) string {
+	for _, s := range []string{screen, fieldText(screen)} {
+		if m := shareRE.FindStringSubmatch(s); m != nil {
+			return m[1]
 		}
 	}
 	return ""
@@ -198,10 +169,12 @@ func TestTmuxPlay(t *testing.T) {
 // one terminal, join in another; a key pressed in the first moves its tank
 // on both screens.
 func TestTmuxServePlayAndJoin(t *testing.T) {
-	port := freeUDPPort(t)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	host := startTmux(t, "host", 100, 30, binary(t), "serve", "--play", "--addr", addr, "--name", "host")
-	host.waitScreen(5*time.Second, "the waiting screen", func(s string) bool { return strings.Contains(s, "waiting for 1 more player") })
+	host := startTmux(t, "host", 100, 30, binary(t), "serve", "--play", "--addr", "127.0.0.1:0", "--name", "host")
+	var addr string // the port is the server's choice: its waiting screen says which
+	host.waitScreen(5*time.Second, "the waiting screen with the address to share", func(s string) bool {
+		addr = sharedAddr(s)
+		return strings.Contains(s, "waiting for 1 more player") && addr != ""
+	})
 	guest := startTmux(t, "guest", 100, 30, binary(t), "join", addr, "--name", "guest")
 	// join opens the lobby: Enter takes the selected room (the host's).
 	guest.waitScreen(10*time.Second, "the lobby on the guest", func(s string) bool {

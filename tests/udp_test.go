@@ -38,9 +38,9 @@ func serveUDP(t *testing.T, cfg netcode.ServerConfig) (*netcode.ServerDriver, ne
 }
 
 // TestUDPLoopbackMatch: a server and two clients over real UDP on
-// 127.0.0.1 and the real handshake play 10 s of scripted inputs, then go
-// neutral; the clients' worlds then hash equal to the server's at the same
-// tick, with no hash mismatch on the way.
+// 127.0.0.1 and the real handshake play 10 s of scripted inputs (3 s
+// under -short), then go neutral; the clients' worlds then hash equal to
+// the server's at the same tick, with no hash mismatch on the way.
 func TestUDPLoopbackMatch(t *testing.T) {
 	sd, saddr := serveUDP(t, netcode.ServerConfig{Players: 2, Seed: 11})
 
@@ -72,13 +72,17 @@ func TestUDPLoopbackMatch(t *testing.T) {
 			c.Close()
 		}
 	}()
-	// Scripted play: 10 s after the match starts.
-	start := waitFor(t, 5*time.Second, func() bool {
+	// Scripted play: 10 s (3 under -short) after the match starts.
+	play := 10 * time.Second
+	if testing.Short() {
+		play = 3 * time.Second
+	}
+	start := waitFor(t, 5*time.Second, "the match to start", func() bool {
 		var running bool
 		sd.Do(func(s *netcode.Server) { running = s.Running() })
 		return running
 	})
-	time.Sleep(10*time.Second - time.Since(start)) // real-time play; not synchronisation
+	time.Sleep(play - time.Since(start)) // real-time play; not synchronisation
 	neutral.Store(true)
 	// Once every input is neutral and has landed, each client's world at
 	// the server's tick must hash equal to the server's: wait (bounded) for
@@ -99,7 +103,7 @@ func TestUDPLoopbackMatch(t *testing.T) {
 		}
 		return true
 	}
-	waitFor(t, 5*time.Second, equal)
+	waitFor(t, 5*time.Second, "the clients' worlds to hash equal to the server's", equal)
 	for i, c := range clients {
 		c.Do(func(cl *netcode.Client) {
 			m := cl.Metrics()
@@ -110,18 +114,4 @@ func TestUDPLoopbackMatch(t *testing.T) {
 		})
 	}
 	t.Logf("equal hashes at server tick %d: %016x", tick, hash)
-}
-
-// waitFor polls cond every 5 ms until it holds or d passes, and returns the
-// time it first held.
-func waitFor(t *testing.T, d time.Duration, cond func() bool) time.Time {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatal("timed out waiting")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return time.Now()
 }
