@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"ttytanks/internal/syncbuf"
 )
 
 // TestBinaryLifecycle drives the real binary through the life cycle that
@@ -105,7 +106,7 @@ func TestFullServerSuggestsSpectating(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2", "--bots", "2")
-	var out syncBuffer
+	var out syncbuf.Buffer
 	c := exec.CommandContext(ctx, binary(t), "join", srv.addr, "--headless", "--bot", "--duration", "2s")
 	c.Stderr = &out
 	err := c.Run()

@@ -8,12 +8,13 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+	"ttytanks/internal/syncbuf"
 )
 
 // binProc is a running process of the built binary, its stderr kept.
 type binProc struct {
 	cmd    *exec.Cmd
-	stderr syncBuffer
+	stderr syncbuf.Buffer
 	exited chan struct{} // closed once the process has exited
 	err    error         // Wait's error, once exited is closed
 }

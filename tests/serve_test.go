@@ -43,7 +43,7 @@ func serveBin(t *testing.T, ctx context.Context, addr string, args ...string) *b
 			t.Logf("server log:\n%s", s.stderr.String())
 		}
 	})
-	s.addr = s.stderr.await(t, 10*time.Second, s.exited, "serve to log the address it serves", servingRE)[1]
+	s.addr = s.stderr.Await(t, 10*time.Second, s.exited, "serve to log the address it serves", servingRE)[1]
 	return s
 }
 
@@ -67,5 +67,5 @@ func startServeAt(t *testing.T, ctx context.Context, addr string, args ...string
 // it before the "serving" line).
 func (s *binServer) sshAddr(t *testing.T) string {
 	t.Helper()
-	return s.stderr.await(t, 10*time.Second, s.exited, "serve --ssh to log where it listens", sshListeningRE)[1]
+	return s.stderr.Await(t, 10*time.Second, s.exited, "serve --ssh to log where it listens", sshListeningRE)[1]
 }

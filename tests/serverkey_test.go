@@ -37,7 +37,7 @@ func TestServerKnownByItsKey(t *testing.T) {
 		}
 		s := startServeAt(t, srvCtx, at, "--players", "2", "--bots", "1", "--key", filepath.Join(dir, key))
 		addr = s.addr
-		fingerprint = s.stderr.await(t, 10*time.Second, s.exited, "serve to log its key's fingerprint", fingerprintRE)[1]
+		fingerprint = s.stderr.Await(t, 10*time.Second, s.exited, "serve to log its key's fingerprint", fingerprintRE)[1]
 		return func() {
 			_ = s.cmd.Process.Signal(os.Interrupt)
 			_ = s.wait()

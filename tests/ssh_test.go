@@ -11,6 +11,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/internal/sshfront"
+	"ttytanks/internal/syncbuf"
 )
 
 // TestSSHPlay plays over SSH end to end: a real SSH client with a 100x30
@@ -160,7 +161,7 @@ func TestSSHRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sess.Close()
-		var stderr syncBuffer
+		var stderr syncbuf.Buffer
 		sess.Stderr = &stderr
 		if err := sess.Shell(); err != nil {
 			t.Fatal(err)
@@ -176,7 +177,7 @@ func TestSSHRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sess.Close()
-		var stderr syncBuffer
+		var stderr syncbuf.Buffer
 		sess.Stderr = &stderr
 		err = sess.Run("cat /etc/passwd")
 		if exitStatus(err) != 1 || !strings.Contains(stderr.String(), "runs the game, not commands") {
@@ -192,7 +193,7 @@ func TestSSHRefusals(t *testing.T) {
 		if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
 			t.Fatal(err)
 		}
-		var out syncBuffer
+		var out syncbuf.Buffer
 		sess.Stderr = &out
 		err = sess.Run("sh")
 		if exitStatus(err) != 1 || !strings.Contains(out.String(), "not commands") {

@@ -16,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"ttytanks/internal/sshfront"
+	"ttytanks/internal/syncbuf"
 )
 
 // TestSSHFloodAdmitsPlayer: under a flood of silent TCP connections from
@@ -49,7 +50,7 @@ func testSSHFlood(t *testing.T, penalty time.Duration, want int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	r := startSSHRig(t, func(c *sshRigConfig) {
 		c.AuthorizedKeys = keys
 		c.Rand = rand.NewPCG(2026, 16)

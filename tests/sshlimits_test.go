@@ -11,6 +11,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"ttytanks/internal/sshfront"
+	"ttytanks/internal/syncbuf"
 )
 
 // sshConnect opens an SSH connection to the rig as user, closed at the
@@ -81,7 +82,7 @@ func TestSSHWindowChangeBeforeShell(t *testing.T) {
 	if err := within(t, 3*time.Second, "the shell request", sess.Shell); err != nil {
 		t.Fatalf("shell: %v", err)
 	}
-	p := &sshPlayer{t: t, vt: vt, stderr: &syncBuffer{}}
+	p := &sshPlayer{t: t, vt: vt, stderr: &syncbuf.Buffer{}}
 	s := p.waitScreen(10*time.Second, "the match", sshPlaying)
 	// At 120 columns the sidebar sits further right than at 100.
 	if c := sidebarCol(s); c < 70 {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"ttytanks/internal/syncbuf"
 )
 
 // cpuTime is the CPU time (user and system) this process has used.
@@ -32,7 +33,7 @@ func cpuTime(t *testing.T) time.Duration {
 // does: the server has read every byte by then.
 func TestSSHPasteIsCheap(t *testing.T) {
 	const size = 16 << 20
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	r := startSSHRig(t, func(c *sshRigConfig) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
 	p := r.dial("paster", 100, 30)
 	p.waitScreen(10*time.Second, "the match", sshPlaying)

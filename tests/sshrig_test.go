@@ -17,6 +17,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/internal/sshfront"
+	"ttytanks/internal/syncbuf"
 	"ttytanks/known"
 	"ttytanks/netcode"
 	"ttytanks/netcode/transport"
@@ -176,8 +177,8 @@ type sshPlayer struct {
 	sess   *gossh.Session
 	stdin  io.WriteCloser
 	vt     *vt
-	raw    *syncBuffer // every byte of the session's output
-	stderr *syncBuffer
+	raw    *syncbuf.Buffer // every byte of the session's output
+	stderr *syncbuf.Buffer
 	done   chan error // the session's Wait
 }
 
@@ -194,7 +195,7 @@ func (r *sshRig) dial(user string, w, h int) *sshPlayer {
 		r.t.Fatalf("ssh handshake: %v", err)
 	}
 	p := &sshPlayer{t: r.t, conn: conn, client: gossh.NewClient(cc, chans, reqs), vt: newVT(w, h),
-		raw: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+		raw: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	r.t.Cleanup(p.close)
 	p.sess, err = p.client.NewSession()
 	if err != nil {

@@ -1,7 +1,6 @@
 package sshfront
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -9,9 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+	"ttytanks/internal/syncbuf"
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -52,24 +51,6 @@ func (c fakeContext) Done() <-chan struct{}       { return c.ctx.Done() }
 func (c fakeContext) Err() error                  { return c.ctx.Err() }
 func (c fakeContext) Value(key any) any           { return c.ctx.Value(key) }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // TestSessionPanicIsContained: a panic in a session is logged and ends
 // that session only: the server goes on and its seat is free.
 func TestSessionPanicIsContained(t *testing.T) {
@@ -81,7 +62,7 @@ func TestSessionPanicIsContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	play := func(context.Context, *Session) (int, string, bool) {
 		t.Error("the game started for a session whose checks panicked")
 		return 0, "", false

@@ -1,4 +1,7 @@
-package tests
+// Package syncbuf is an output buffer for tests: a child process or
+// another goroutine writes it while the test reads it, and waits on it
+// for a line, without polling.
+package syncbuf
 
 import (
 	"bytes"
@@ -8,16 +11,17 @@ import (
 	"time"
 )
 
-// syncBuffer is an io.Writer for output another goroutine or a child
+// Buffer is an io.Writer for output another goroutine or a child
 // process writes, which the test may read, and wait on, while it is still
 // written. It is safe for concurrent use; the zero value is empty.
-type syncBuffer struct {
+type Buffer struct {
 	mu   sync.Mutex
 	b    bytes.Buffer
 	wake chan struct{} // closed at the next Write; nil until a waiter asks
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+// Write appends p and wakes the waiters.
+func (s *Buffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.wake != nil {
@@ -27,7 +31,8 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+// String returns what has been written so far.
+func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
@@ -35,7 +40,7 @@ func (s *syncBuffer) String() string {
 
 // next returns what has been written so far and a channel closed at the
 // next Write.
-func (s *syncBuffer) next() (string, <-chan struct{}) {
+func (s *Buffer) next() (string, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.wake == nil {
@@ -44,10 +49,10 @@ func (s *syncBuffer) next() (string, <-chan struct{}) {
 	return s.b.String(), s.wake
 }
 
-// await waits until re matches what has been written and returns the
+// Await waits until re matches what has been written and returns the
 // match and its submatches. It fails the test if gone is closed first (the
 // writer has ended: nothing more will come; nil never is) or after d.
-func (s *syncBuffer) await(t *testing.T, d time.Duration, gone <-chan struct{}, what string, re *regexp.Regexp) []string {
+func (s *Buffer) Await(t testing.TB, d time.Duration, gone <-chan struct{}, what string, re *regexp.Regexp) []string {
 	t.Helper()
 	timeout := time.NewTimer(d)
 	defer timeout.Stop()
