@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -21,17 +22,9 @@ func TestServeShutsDownCleanly(t *testing.T) {
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2", "--bots", "1")
 	cl := startBin(t, ctx, "join", srv.addr, "--headless", "--bot", "--duration", "30s")
 	// Wait for the match: the server's status line (every 5 s, off a TTY)
-	// reports it running. The log is polled, not awaited: a SIGINT the
-	// instant the line is written finds serve's loop busy, and serve then
-	// may take its driver's return before the signal's context and exit 0
-	// without its shutdown (a race of serve's own).
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(srv.stderr.String(), "running=true") {
-		if time.Now().After(deadline) {
-			t.Fatal("no running match in the server log")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	// reports it running. The SIGINT comes the instant the line is
+	// written, with serve's loop busy: it must still shut down in order.
+	srv.stderr.Await(t, 15*time.Second, srv.exited, "a running match in the server log", regexp.MustCompile(`running=true`))
 	took, err := srv.stop(t, os.Interrupt, 2*time.Second)
 	if err != nil {
 		t.Fatalf("serve exited with %v after SIGINT", err)

@@ -81,9 +81,14 @@ func (s *serving) watch(stdout io.Writer) int {
 				s.logger.Error("server stopped", "err", err)
 				return 1
 			}
+			if s.ctx.Err() != nil {
+				// Told to stop, the driver finished first: the rest of
+				// the shutdown is still to do.
+				s.shutdown(restore, stdout, true)
+			}
 			return 0
 		case <-s.ctx.Done():
-			s.shutdown(restore, stdout)
+			s.shutdown(restore, stdout, false)
 			return 0
 		case <-meterTick.C:
 			s.stats.sample()
@@ -114,10 +119,11 @@ func (s *serving) show(note string, stdout io.Writer) {
 	fmt.Fprint(stdout, "\x1b[H"+strings.ReplaceAll(out, "\r\n", "\x1b[K\r\n")+"\x1b[K\x1b[J")
 }
 
-// shutdown waits (a second at most) for the server to stop once told to,
-// and for the SSH server to end its sessions meanwhile; then it gives
-// the terminal back (restore) and says so.
-func (s *serving) shutdown(restore func(), stdout io.Writer) {
+// shutdown waits (a second at most, in all) for the server to stop once
+// told to (unless stopped says it has), and for the SSH server to end its
+// sessions meanwhile; then it gives the terminal back (restore) and says
+// so.
+func (s *serving) shutdown(restore func(), stdout io.Writer, stopped bool) {
 	// The driver sends every client a Leave and returns; the SSH
 	// server ends its sessions and connections meanwhile.
 	sshClosed := make(chan struct{})
@@ -127,14 +133,21 @@ func (s *serving) shutdown(restore func(), stdout io.Writer) {
 		}
 		close(sshClosed)
 	}()
-	deadline := time.After(time.Second)
-	select {
-	case <-s.served:
-	case <-deadline:
+	deadline := time.NewTimer(time.Second) // one bound for both waits
+	defer deadline.Stop()
+	expired := false
+	if !stopped {
+		select {
+		case <-s.served:
+		case <-deadline.C:
+			expired = true
+		}
 	}
-	select {
-	case <-sshClosed:
-	case <-deadline:
+	if !expired {
+		select {
+		case <-sshClosed:
+		case <-deadline.C:
+		}
 	}
 	restore() // the terminal is ours again before the last words
 	if !s.tty {
