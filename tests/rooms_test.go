@@ -100,9 +100,11 @@ func TestBinaryMatchEndsAndRematch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := startServe(t, ctx, "--players", "2", "--bots", "2", "--rounds", "2")
-	// Two rounds, their countdowns, the results: about 35 s of play. The
+	// Two rounds, their countdowns, the results: about 35 s of play, 50 s
+	// with long rounds (the maze and the bots' luck come from the server's
+	// random seed), then 5 s of results and the spectators' 2 s delay. The
 	// spectator watches until the rematch has begun.
-	st := srv.headless(t, ctx, "watcher", "--spectate", "--quick", "--duration", "50s").result(t)
+	st := srv.headless(t, ctx, "watcher", "--spectate", "--quick", "--duration", "80s").result(t)
 	if st.MatchesEnded < 1 || st.Winner == "" || len(st.Results) != 2 {
 		t.Fatalf("no finished match with a winner: %+v", st)
 	}
