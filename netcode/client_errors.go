@@ -74,6 +74,10 @@ func (e *EndedError) Error() string {
 		return ErrServerError.Error()
 	case proto.LeaveMatchOver:
 		return "the match is over"
+	case proto.LeaveIdle:
+		return "you were idle too long: your seat was freed"
+	case proto.LeaveKicked:
+		return "the operator removed you from the server"
 	}
 	return "the server ended the session: " + e.Reason.String()
 }

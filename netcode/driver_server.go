@@ -148,7 +148,7 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 
 // Kick kicks the player in slot of the named room (see Server.Kick).
 func (d *ServerDriver) Kick(room string, slot int) {
-	d.Do(func(s *Server) { d.sendAll(s.Kick(room, slot)) })
+	d.Do(func(s *Server) { d.sendAll(s.Kick(time.Now(), room, slot)) })
 }
 
 // Ban bans addr (see Server.Ban).

@@ -33,11 +33,15 @@ type roomsConfig struct {
 	rematchWait, resultsFor time.Duration
 	seatsPerAddr, specsPer  int // the per-address caps
 	households              int // client IPs: each client lives behind one
+	// seatIdle frees a seat without intent (ServerConfig.Idle; negative:
+	// never); kickHold keeps a kicked player's address out.
+	seatIdle, kickHold time.Duration
 }
 
 func (c roomsConfig) String() string {
-	return fmt.Sprintf("rooms %d..%d, idle %v, rounds %d, start wait %v, spectator delay %v, rematch wait %v, results for %v, caps %d seats %d spectators per address, %d households",
-		c.rooms, c.maxRooms, c.idle, c.rounds, c.startWait, c.specDelay, c.rematchWait, c.resultsFor, c.seatsPerAddr, c.specsPer, c.households)
+	return fmt.Sprintf("rooms %d..%d, idle %v, rounds %d, start wait %v, spectator delay %v, rematch wait %v, results for %v, caps %d seats %d spectators per address, %d households, seat idle %v, kick hold %v",
+		c.rooms, c.maxRooms, c.idle, c.rounds, c.startWait, c.specDelay, c.rematchWait, c.resultsFor, c.seatsPerAddr, c.specsPer, c.households,
+		c.seatIdle, c.kickHold)
 }
 
 // roomWalk is what a rooms walk adds to a walk: its host's configuration
@@ -56,9 +60,11 @@ type roomWalk struct {
 	faultedRoom *room // the last room that stopped after a fault
 	memo        tickMemo
 	// lastFullAt is the last time the server had MaxRooms rooms open;
-	// capAt[ip] the last time ip held its share of seats.
+	// capAt[ip] the last time ip held its share of seats; kickedAt[ip]
+	// when the operator last kicked a player at ip.
 	lastFullAt time.Time
 	capAt      map[netip.Addr]time.Time
+	kickedAt   map[netip.Addr]time.Time
 	// emptySince and overSince: since when a room has had no network
 	// peer, and has shown its results; gone: the rooms that have closed
 	// (with the time they emptied), to tell an idle close from a fault.
@@ -126,8 +132,15 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 	if ch.intn(2) == 0 {
 		rc.specDelay = w.between(200*time.Millisecond, 2*time.Second)
 	}
+	// Drawn from the seed, not the choices, so the corpus's walks stay
+	// the walks they were: an idle time for seats in half the walks, and
+	// a kick hold.
+	rc.seatIdle, rc.kickHold = -1, time.Duration(1+c.seed%8)*time.Second
+	if c.seed%3 == 0 {
+		rc.seatIdle = time.Duration(6+c.seed%10) * time.Second
+	}
 	w.rc = &roomWalk{cfg: rc, live: map[string]*[game.MaxPlayers]seatPlay{}, hash: map[matchTick]uint64{},
-		capAt: map[netip.Addr]time.Time{}, emptySince: map[*room]time.Time{}, overSince: map[*room]time.Time{}, rounds: map[*room]uint16{},
+		capAt: map[netip.Addr]time.Time{}, kickedAt: map[netip.Addr]time.Time{}, emptySince: map[*room]time.Time{}, overSince: map[*room]time.Time{}, rounds: map[*room]uint16{},
 		specs: map[string][][2]int{}}
 	for _, name := range roomNames {
 		w.rc.specs[name] = [][2]int{{c.players, c.bots}}
@@ -136,7 +149,11 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 		MaxSpectators: c.maxSpec, NewBot: func(int, uint64) InputSource { return walkBot{w.inputSeed, true} },
 		Rooms: rc.rooms, MaxRooms: rc.maxRooms, RoomIdle: rc.idle, Rounds: rc.rounds, StartWait: rc.startWait,
 		SpectatorDelay: rc.specDelay, RematchWait: rc.rematchWait, ResultsFor: rc.resultsFor,
-		MaxSeatsPerAddr: rc.seatsPerAddr, MaxSpectatorsPerAddr: rc.specsPer, Entropy: &walkEntropy{game.RNG{State: c.seed}}})
+		MaxSeatsPerAddr: rc.seatsPerAddr, MaxSpectatorsPerAddr: rc.specsPer, Entropy: &walkEntropy{game.RNG{State: c.seed}},
+		Idle: rc.seatIdle, KickHold: rc.kickHold,
+		// The room and bot budgets have tests of their own: here they
+		// never bind.
+		MaxRoomsPerAddr: rc.maxRooms, MaxBotsPerAddr: 64, MaxBots: 1024})
 	w.tap = tapSeals(w.n.server)
 	w.logf("server: %v; %v", c, rc)
 	w.observe()
@@ -256,7 +273,10 @@ func (w *walk) roomEvent(kind int) {
 			return
 		}
 		p := cand[w.ch.intn(len(cand))]
-		out := s.Kick(p.Room, p.Slot)
+		out := s.Kick(w.now, p.Room, p.Slot)
+		if ap, err := netip.ParseAddrPort(p.Addr); err == nil {
+			w.rc.kickedAt[limitKey(ap.Addr())] = w.now
+		}
 		w.observe()
 		for _, c := range w.owners(p.Addr) {
 			c.kicked = true

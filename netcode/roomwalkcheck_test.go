@@ -501,6 +501,12 @@ func (w *walk) checkEnd(c *walkClient) string {
 			if c.spectate || !c.overSeen {
 				return fmt.Sprintf("%v was told its match is over; it sat in no room whose match ended", c)
 			}
+		case proto.LeaveIdle:
+			// Its seat was freed without intent: no sooner than the idle
+			// time after the client was given it (taking a seat is intent).
+			if idle := rc.cfg.seatIdle; c.spectate || idle < 0 || !c.placed || w.now.Sub(c.placedAt) < idle-time.Second {
+				return fmt.Sprintf("%v was freed for idleness (idle %v) %v after it was placed", c, rc.cfg.seatIdle, w.now.Sub(c.placedAt))
+			}
 		default:
 			return fmt.Sprintf("%v was ended with %v", c, ended.Reason)
 		}
@@ -529,6 +535,10 @@ func (w *walk) checkEnd(c *walkClient) string {
 				return fmt.Sprintf("%v of %s was refused: room taken", c, describeRequest(c.req))
 			}
 		case proto.RejectSlowDown:
+		case proto.RejectKicked:
+			if at, ok := rc.kickedAt[householdAddr(c.household, 0).Addr()]; !ok || w.now.Sub(at) > rc.cfg.kickHold+time.Second {
+				return fmt.Sprintf("%v was refused as kicked; its household was last kicked %v ago (the hold is %v)", c, w.now.Sub(at), rc.cfg.kickHold)
+			}
 		default:
 			return fmt.Sprintf("%v of %s was refused: %v", c, describeRequest(c.req), refused.Reason)
 		}

@@ -86,8 +86,8 @@ type Server struct {
 	drops    [numDropReasons]uint64
 	// traffic counts what Receive saw.
 	traffic traffic
-	// tickDur holds the driver's tick durations.
-	tickDur *window
+	// busy watches the ticks' durations and the clock's slips.
+	busy load
 	// gone holds the figures of the last players who left.
 	gone []PlayerStats
 	// stepBuf holds the rooms of one tick, so a room that closes while
@@ -114,15 +114,15 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted, cfg.Origin),
-		rooms: newRoomTable(), clk: serverClock{tick: cfg.StartTick}, tickDur: newWindow(600), conns: newConnTable(cfg.Key),
-		rules: roomRules{newBot: cfg.NewBot, maxSpectators: cfg.MaxSpectators, spectatorDelay: cfg.SpectatorDelay,
+		rooms: newRoomTable(), clk: serverClock{tick: cfg.StartTick}, busy: newLoad(log), conns: newConnTable(cfg.Key),
+		rules: roomRules{newBot: cfg.NewBot, maxSpectators: cfg.MaxSpectators, idle: cfg.Idle, spectatorDelay: cfg.SpectatorDelay,
 			startWait: cfg.StartWait, rematchWait: cfg.RematchWait, resultsFor: cfg.ResultsFor}}
 	s.defaults = roomConfig{Players: cfg.Players, Bots: cfg.Bots, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
 		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds}
 	s.out = newOutbox(64<<10, s.conns.seal)
 	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log}
 	for i := 0; i < cfg.Rooms; i++ {
-		s.openRoom(roomName(i), s.defaults, false, true, time.Time{})
+		s.openRoom(roomName(i), s.defaults, false, true, netip.Addr{}, time.Time{})
 	}
 	return s, nil
 }
@@ -130,7 +130,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 // openRoom opens a room and its lobby: a permanent one never closes for
 // idleness and reopens after a fault. The caller has checked the name is
 // free and there is space.
-func (s *Server) openRoom(name string, cfg roomConfig, private, permanent bool, now time.Time) *room {
+func (s *Server) openRoom(name string, cfg roomConfig, private, permanent bool, owner netip.Addr, now time.Time) *room {
 	code := ""
 	if private {
 		code = s.rooms.newCode(s.adm.random)
@@ -139,7 +139,7 @@ func (s *Server) openRoom(name string, cfg roomConfig, private, permanent bool, 
 	if s.cfg.NewRecorder != nil {
 		rec = s.cfg.NewRecorder(name)
 	}
-	r := newRoom(s.host, s.rules, roomSpec{name: name, code: code, cfg: cfg, permanent: permanent, rec: rec}, s.rng.Next()|1, now)
+	r := newRoom(s.host, s.rules, roomSpec{name: name, code: code, cfg: cfg, permanent: permanent, rec: rec, owner: owner}, s.rng.Next()|1, now)
 	s.rooms.add(r)
 	r.openLobby()
 	return r
@@ -246,6 +246,9 @@ func (s *Server) Advance(now time.Time) []transport.Datagram {
 	}
 	for n := 0; !now.Before(s.next); n++ {
 		if n == MaxCatchUpTicks {
+			// Far behind (a stall, an overload): the schedule restarts
+			// from now, and the ticks it skips are counted and logged.
+			s.busy.slipped(int(now.Sub(s.next) / TickDuration))
 			s.next = now
 			break
 		}
@@ -351,31 +354,38 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 					s.log.Error("room failed to reopen after a server error", "room", name, "panic", fmt.Sprint(p))
 				}
 			}()
-			s.openRoom(name, cfg, private, true, time.Time{})
+			s.openRoom(name, cfg, private, true, netip.Addr{}, time.Time{})
 		}()
 	}
 }
 
 // Kick ends the session of the player in slot of the named room with a
-// Leave saying so and frees the seat; it returns the Leave to send (none
-// if no network player held the seat).
-func (s *Server) Kick(roomName string, slot int) []transport.Datagram {
+// Leave saying so and frees the seat; the player's prefix (the address
+// its place counts against: an IPv4 address, an IPv6 /64, an SSH
+// player's client's) takes no place for KickHold from now. It returns
+// the Leave to send (none if no network player held the seat).
+func (s *Server) Kick(now time.Time, roomName string, slot int) []transport.Datagram {
 	s.out.reset()
 	if r := s.rooms.byName(roomName); r != nil {
-		s.inRoom(r, func() { r.kick(slot) })
+		s.inRoom(r, func() {
+			if origin, ok := r.kick(slot); ok {
+				s.adm.hold(origin, now.Add(s.cfg.KickHold))
+			}
+		})
 	}
 	return s.out.datagrams()
 }
 
-// Ban refuses every Hello and Join from addr for the server's life and
-// kicks its players and spectators in every room; it returns their
-// Leaves to send.
+// Ban refuses every Hello and Join from addr's prefix (an IPv4 address,
+// an IPv6 /64) for the server's life, and kicks the players and
+// spectators of every room whose address or origin is in it; it returns
+// their Leaves to send.
 func (s *Server) Ban(addr netip.Addr) []transport.Datagram {
 	s.out.reset()
-	addr = addr.Unmap()
-	s.adm.ban(addr)
+	key := limitKey(addr)
+	s.adm.ban(key)
 	s.rooms.each(func(r *room) {
-		s.inRoom(r, func() { r.ban(addr) })
+		s.inRoom(r, func() { r.ban(key) })
 	})
 	return s.out.datagrams()
 }
@@ -394,4 +404,4 @@ func (s *Server) drop(r DropReason) {
 }
 
 // ObserveTickDuration records how long the driver's last Tick took.
-func (s *Server) ObserveTickDuration(d time.Duration) { s.tickDur.add(float64(d)) }
+func (s *Server) ObserveTickDuration(d time.Duration) { s.busy.observe(d) }

@@ -22,7 +22,10 @@ type admission struct {
 	left    [leftMemory]departure
 	nextL   int
 	trusted []netip.Prefix
-	banned  map[netip.Addr]bool // looked up only, never iterated
+	banned  map[netip.Addr]bool // by limitKey; looked up only, never iterated
+	// held are the prefixes of kicked players, until when they stay out
+	// (iterated only to prune, which decides nothing of the game).
+	held map[netip.Addr]time.Time
 	// sshOrigin tells the address an in-memory peer really comes from
 	// (ServerConfig.Origin); nil: none does.
 	sshOrigin func(netip.AddrPort) (netip.Addr, bool)
@@ -46,7 +49,8 @@ type departure struct {
 
 func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix, origin func(netip.AddrPort) (netip.Addr, bool)) admission {
 	return admission{jar: proto.NewCookieJar(secret), limit: newLimiter(), entropy: entropy,
-		trusted: append([]netip.Prefix(nil), trusted...), banned: map[netip.Addr]bool{}, sshOrigin: origin}
+		trusted: append([]netip.Prefix(nil), trusted...), banned: map[netip.Addr]bool{}, held: map[netip.Addr]time.Time{},
+		sshOrigin: origin}
 }
 
 // origin returns the address whose per-address limits a peer at addr
@@ -107,11 +111,55 @@ func (a *admission) isTrusted(addr netip.Addr) bool {
 	return false
 }
 
-// ban refuses addr for the server's life.
-func (a *admission) ban(addr netip.Addr) { a.banned[addr.Unmap()] = true }
+// ban refuses addr's prefix (limitKey) for the server's life.
+func (a *admission) ban(addr netip.Addr) { a.banned[limitKey(addr)] = true }
 
-// isBanned reports whether addr is banned.
-func (a *admission) isBanned(addr netip.Addr) bool { return a.banned[addr.Unmap()] }
+// isBanned reports whether addr is in a banned prefix.
+func (a *admission) isBanned(addr netip.Addr) bool { return a.banned[limitKey(addr)] }
+
+// maxHeld bounds the kicked prefixes held out at once; past it the ones
+// whose hold has ended are forgotten, then the soonest to end.
+const maxHeld = 4096
+
+// hold keeps the prefix key (a limitKey) out until until: a kicked
+// player's.
+func (a *admission) hold(key netip.Addr, until time.Time) {
+	if len(a.held) >= maxHeld {
+		a.pruneHeld(until)
+	}
+	if u, ok := a.held[key]; !ok || until.After(u) {
+		a.held[key] = until
+	}
+}
+
+// pruneHeld forgets the holds that end by now, and if that frees no room,
+// the one that ends first.
+func (a *admission) pruneHeld(now time.Time) {
+	var first netip.Addr
+	var firstAt time.Time
+	for k, u := range a.held {
+		if !u.After(now) {
+			delete(a.held, k)
+			continue
+		}
+		if firstAt.IsZero() || u.Before(firstAt) {
+			first, firstAt = k, u
+		}
+	}
+	if len(a.held) >= maxHeld {
+		delete(a.held, first)
+	}
+}
+
+// heldOut reports whether the prefix key (a limitKey) is held out at now.
+func (a *admission) heldOut(key netip.Addr, now time.Time) bool {
+	u, ok := a.held[key]
+	if ok && !now.Before(u) {
+		delete(a.held, key)
+		return false
+	}
+	return ok
+}
 
 // cookie issues a handshake cookie for session at from.
 func (a *admission) cookie(from netip.AddrPort, session uint64, now time.Time) proto.Cookie {

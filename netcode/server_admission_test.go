@@ -151,8 +151,11 @@ func TestTokensRotate(t *testing.T) {
 	if errors.Is(thief.c.Err(), ErrServerFull) == false || n.server.room0().seats.at(a.c.Slot()).addr != a.addr {
 		t.Fatalf("a used token: thief %v %v, seat at %v", thief.c.Status(), thief.c.Err(), n.server.room0().seats.at(a.c.Slot()).addr)
 	}
-	// Renewal: after tokenLife the player holds a new token.
+	// Renewal: after tokenLife the player holds a new token. It plays
+	// meanwhile (a player who does nothing for the server's Idle loses
+	// its seat).
 	before := a.c.sess.token
+	a.in = game.Input{MoveX: 1}
 	n.run(tokenLife + 2*time.Second)
 	if a.c.sess.token == before {
 		t.Fatal("the token was not renewed after tokenLife")
@@ -223,7 +226,7 @@ func TestKickAndBan(t *testing.T) {
 	if !n.runUntil(3*time.Second, n.playing) {
 		t.Fatal("match did not start")
 	}
-	n.route(n.saddr, a.down, n.server.Kick("a", a.c.Slot()))
+	n.route(n.saddr, a.down, n.server.Kick(n.now, "a", a.c.Slot()))
 	n.run(500 * time.Millisecond)
 	var ended *EndedError
 	if !errors.As(a.c.Err(), &ended) || ended.Reason != proto.LeaveKicked || n.server.Stats().Need != 1 {

@@ -38,7 +38,7 @@ func (c *serverClock) every(n uint64) bool { return c.calls%n == 0 }
 type tally struct {
 	real, held, neutral  uint64
 	reconnects, timeouts uint64
-	faults               uint64
+	idled, faults        uint64
 }
 
 // input counts a seat's input of one tick by its kind.
@@ -60,9 +60,12 @@ func (t *tally) reconnect() { t.reconnects++ }
 func (t *tally) timeout(n int) { t.timeouts += uint64(n) }
 
 // figures returns the counts.
-func (t *tally) figures() (real, held, neutral, reconnects, timeouts, faults uint64) {
-	return t.real, t.held, t.neutral, t.reconnects, t.timeouts, t.faults
+func (t *tally) figures() (real, held, neutral, reconnects, timeouts, idled, faults uint64) {
+	return t.real, t.held, t.neutral, t.reconnects, t.timeouts, t.idled, t.faults
 }
+
+// idle counts n seats freed for idleness.
+func (t *tally) idle(n int) { t.idled += uint64(n) }
 
 // fault counts a panic caught.
 func (t *tally) fault() { t.faults++ }

@@ -85,6 +85,20 @@ type ServerConfig struct {
 	// one from Entropy, good for the server's life (an embedded server, a
 	// test).
 	Key ed25519.PrivateKey
+	// Idle frees a seat whose player has shown no intent (a non-neutral
+	// input: a move, a shot, a vote) for this long, with a Leave that says
+	// so (default DefaultIdle; negative: never). Waiting in a room counts;
+	// keep-alives are no intent, and bots none of this.
+	Idle time.Duration
+	// KickHold keeps a kicked player's prefix (its IPv4 address, its IPv6
+	// /64) from taking a place for this long (default DefaultKickHold).
+	KickHold time.Duration
+	// MaxRoomsPerAddr bounds the rooms opened on demand for one prefix
+	// that are open at once (default 4); MaxBotsPerAddr the bot seats in
+	// them (default 8): bots are paid for by who asks for them. MaxBots
+	// bounds the bots of all rooms opened on demand (default 128), so no
+	// number of addresses makes the server step more than it carries.
+	MaxRoomsPerAddr, MaxBotsPerAddr, MaxBots int
 	// Trusted lists address ranges exempt from the per-address caps and
 	// the handshake rate limit: a LAN party behind one NAT, a load test
 	// from one machine.
@@ -94,6 +108,12 @@ type ServerConfig struct {
 // DefaultSeatsPerAddr is the default of the per-address caps: a household
 // behind one NAT.
 const DefaultSeatsPerAddr = 4
+
+// Defaults of ServerConfig's Idle and KickHold.
+const (
+	DefaultIdle     = 2 * time.Minute
+	DefaultKickHold = 5 * time.Minute
+)
 
 // withDefaults checks cfg and fills in the defaults of what it leaves
 // zero.
@@ -147,6 +167,24 @@ func (cfg ServerConfig) withDefaults() (ServerConfig, error) {
 	}
 	if cfg.MaxSpectators == 0 {
 		cfg.MaxSpectators = 16
+	}
+	if cfg.Idle == 0 {
+		cfg.Idle = DefaultIdle
+	}
+	if cfg.KickHold == 0 {
+		cfg.KickHold = DefaultKickHold
+	}
+	if cfg.MaxRoomsPerAddr == 0 {
+		cfg.MaxRoomsPerAddr = 4
+	}
+	if cfg.MaxBotsPerAddr == 0 {
+		cfg.MaxBotsPerAddr = 8
+	}
+	if cfg.MaxBots == 0 {
+		cfg.MaxBots = 128
+	}
+	if cfg.MaxRoomsPerAddr < 0 || cfg.MaxBotsPerAddr < 0 || cfg.MaxBots < 0 {
+		return cfg, fmt.Errorf("netcode: negative room or bot budget")
 	}
 	if cfg.MaxSeatsPerAddr == 0 {
 		cfg.MaxSeatsPerAddr = DefaultSeatsPerAddr

@@ -39,6 +39,8 @@ const (
 	DropConnLimit                       // a Join over the connection limits (the server's, or its address's)
 	DropBadProof                        // a Request whose reconnect token comes without its session's proof
 	DropMoved                           // a Request on a connection that moved to an address not yet checked
+	DropKicked                          // a Join or Request from a prefix a kick holds out (KickHold)
+	DropBusy                            // a room asked for while the server carries all it can step on time
 	numDropReasons
 )
 
@@ -46,7 +48,7 @@ var dropNames = [numDropReasons]string{
 	"short", "oversize", "magic", "version", "type", "malformed", "bad-input", "unexpected",
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
 	"stale", "future", "rate-limited", "duplicate", "fault", "banned", "addr-limit",
-	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof", "moved",
+	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof", "moved", "kicked", "busy",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

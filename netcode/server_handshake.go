@@ -71,6 +71,12 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		s.rejectClear(from, j.Session, proto.RejectBadCookie)
 		return
 	}
+	if s.adm.heldOut(s.adm.origin(from), now) {
+		// A kicked player's prefix: no key exchange, no connection.
+		s.drop(DropKicked)
+		s.rejectClear(from, j.Session, proto.RejectKicked)
+		return
+	}
 	exempt := s.adm.isTrusted(from.Addr()) || transport.MemPrefix.Contains(from.Addr().Unmap())
 	a, no := s.conns.accept(now, from, &j, rtt, exempt, s.adm.random)
 	if a == nil {

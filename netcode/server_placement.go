@@ -80,19 +80,34 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 }
 
 // newRoom opens a room on demand for a player at from, if the server may
-// open one more and from has not opened its share lately.
+// open one more and from has not opened its share lately: the room and
+// its bots are paid for from from's prefix's budget (MaxRoomsPerAddr,
+// MaxBotsPerAddr) and the server's (MaxRooms, MaxBots), and while the
+// ticks take more than half their time the server opens none.
 func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, private bool, now time.Time) (*room, proto.RejectReason) {
 	if s.rooms.count() >= s.cfg.MaxRooms {
 		return nil, proto.RejectFull
 	}
-	if !s.adm.isTrusted(from.Addr()) && !s.rooms.open(s.adm.origin(from), now) {
-		s.drop(DropRateLimited)
-		return nil, proto.RejectSlowDown
+	owner := s.adm.origin(from)
+	rooms, bots, allBots := s.rooms.spending(owner)
+	if s.busy.refuses(now) || allBots+cfg.Bots > s.cfg.MaxBots {
+		s.drop(DropBusy)
+		return nil, proto.RejectBusy
+	}
+	if !s.adm.isTrusted(from.Addr()) {
+		if !s.rooms.open(owner, now) {
+			s.drop(DropRateLimited)
+			return nil, proto.RejectSlowDown
+		}
+		if rooms >= s.cfg.MaxRoomsPerAddr || bots+cfg.Bots > s.cfg.MaxBotsPerAddr {
+			s.drop(DropAddrLimit)
+			return nil, proto.RejectAddrLimit
+		}
 	}
 	var r *room
 	// The opening runs the bot policy and the world, which may panic:
 	// such a room never opens.
-	if !s.guard(func() { r = s.openRoom(name, cfg, private, false, now) }) || r == nil {
+	if !s.guard(func() { r = s.openRoom(name, cfg, private, false, owner, now) }) || r == nil {
 		return nil, proto.RejectNoMatch
 	}
 	s.log.Info("room opened", "room", name, "seats", cfg.Players, "bots", cfg.Bots, "private", private)

@@ -22,6 +22,7 @@ type roomConfig struct {
 type roomRules struct {
 	newBot                  func(slot int, seed uint64) InputSource
 	maxSpectators           int
+	idle                    time.Duration
 	spectatorDelay          time.Duration
 	startWait               time.Duration
 	rematchWait, resultsFor time.Duration
@@ -70,6 +71,7 @@ type room struct {
 	// permanent rooms are the ones ServerConfig.Rooms opened: they never
 	// close for idleness and reopen after a fault.
 	permanent bool
+	owner     netip.Addr // roomSpec.owner
 	cfg       roomConfig
 	rng       game.RNG
 	seats     seatTable
@@ -105,12 +107,16 @@ type roomSpec struct {
 	cfg        roomConfig
 	permanent  bool
 	rec        Recorder
+	// owner is the prefix (a limitKey) a room opened on demand was opened
+	// for: its bots are paid for from that prefix's budget. Zero for the
+	// rooms the server opens on its own.
+	owner netip.Addr
 }
 
 // newRoom returns a room of host h with its match's world seed drawn
 // from seed, not yet open.
 func newRoom(h host, rules roomRules, spec roomSpec, seed uint64, now time.Time) *room {
-	r := &room{h: h, rules: rules, name: spec.name, code: spec.code, private: spec.code != "", permanent: spec.permanent,
+	r := &room{h: h, rules: rules, name: spec.name, code: spec.code, private: spec.code != "", permanent: spec.permanent, owner: spec.owner,
 		cfg: spec.cfg, rng: game.RNG{State: seed}, seats: newSeatTable(spec.cfg.Players, rules.maxSpectators),
 		stepDur: newWindow(600), idleSince: now}
 	r.match.recordTo(spec.rec)
@@ -311,6 +317,12 @@ func (r *room) input(now time.Time, from netip.AddrPort, conn uint32, in *proto.
 	}
 	r.seats.hear(st, now)
 	st.begin()
+	for _, x := range in.Inputs[:in.N] {
+		if x.MoveX != 0 || x.MoveY != 0 || x.Buttons != 0 {
+			r.seats.intent(st, now)
+			break
+		}
+	}
 }
 
 // leave takes a quitting peer's Leave routed to r, opened on connection
@@ -416,15 +428,21 @@ func (r *room) startEarly(now time.Time) {
 	}
 }
 
-// expire applies silence: lost players idle, and the places of peers
-// silent for FreeAfter are freed.
+// expire applies silence and idleness: lost players' tanks idle, the
+// places of peers silent for FreeAfter are freed, and the seats of
+// players who showed no intent for Idle, with a Leave that says so.
 func (r *room) expire(now time.Time) {
 	humans := r.seats.humans()
-	freed := r.seats.expire(now, func(st *seat) {
+	timeouts, idled := r.seats.expire(now, r.rules.idle, func(st *seat, why proto.LeaveReason) {
+		if why == proto.LeaveIdle {
+			r.sayLeave(&st.link, st.slot, proto.LeaveIdle)
+			r.h.departed(&st.link, r.match.matchID(), uint8(st.slot), now)
+		}
 		r.match.seat(st.slot, st.name, false)
 		r.h.remember(r.playerStats(st))
 	})
-	r.h.tally().timeout(freed)
+	r.h.tally().timeout(timeouts)
+	r.h.tally().idle(idled)
 	if humans > 0 && r.seats.humans() == 0 {
 		r.seats.clearSeats()
 		r.openLobby()
@@ -496,25 +514,30 @@ func (r *room) rotateTokens(now time.Time) {
 	}
 }
 
-// kick ends the session of the player in slot of r.
-func (r *room) kick(slot int) {
+// kick ends the session of the player in slot of r; it returns the
+// prefix the player's place counted against, ok false when no network
+// player held the seat.
+func (r *room) kick(slot int) (origin netip.Addr, ok bool) {
 	if slot < 0 || slot >= r.cfg.Players || !r.seats.at(slot).human() {
-		return
+		return netip.Addr{}, false
 	}
 	st := r.seats.at(slot)
+	origin = st.origin
 	r.sayLeave(&st.link, slot, proto.LeaveKicked)
 	r.release(st, time.Time{})
+	return origin, true
 }
 
-// ban kicks the players and spectators of r at addr.
-func (r *room) ban(addr netip.Addr) {
+// ban kicks the players and spectators of r whose address or origin is in
+// the prefix key (a limitKey).
+func (r *room) ban(key netip.Addr) {
 	for i := 0; i < r.cfg.Players; i++ {
-		if st := r.seats.at(i); st.human() && st.addr.Addr() == addr {
+		if st := r.seats.at(i); st.human() && st.link.inPrefix(key) {
 			r.sayLeave(&st.link, i, proto.LeaveKicked)
 			r.release(st, time.Time{})
 		}
 	}
-	r.seats.dropSpectatorsFrom(addr, func(sp *spectator) {
+	r.seats.dropSpectatorsFrom(key, func(sp *spectator) {
 		r.sayLeave(&sp.link, -1, proto.LeaveKicked)
 	})
 }

@@ -29,7 +29,7 @@ func TestRoomListPagesAreContiguous(t *testing.T) {
 	}
 	want = append(want, "z")
 	for _, name := range want[1:] {
-		if r := s.openRoom(name, s.defaults, false, false, simEpoch); r == nil {
+		if r := s.openRoom(name, s.defaults, false, false, netip.Addr{}, simEpoch); r == nil {
 			t.Fatalf("opening %s", name)
 		}
 	}

@@ -256,6 +256,23 @@ func (t *roomTable) quick(spectate bool) *room {
 	return best
 }
 
+// spending returns what the rooms opened on demand spend of the budgets:
+// those owned by the prefix key (a limitKey) and their bots, and the bots
+// of all of them.
+func (t *roomTable) spending(key netip.Addr) (rooms, bots, allBots int) {
+	for _, r := range t.list {
+		owner, b := r.cost()
+		if !owner.IsValid() {
+			continue
+		}
+		allBots += b
+		if owner == key {
+			rooms, bots = rooms+1, bots+b
+		}
+	}
+	return rooms, bots, allBots
+}
+
 // byCode returns the private room of a join code, or nil.
 func (t *roomTable) byCode(code string) *room { return t.codes[strings.ToUpper(code)] }
 

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"net/netip"
 	"time"
 
 	"ttytanks/proto"
@@ -13,6 +14,10 @@ import (
 // keys returns the name and join code the table finds r by: a public
 // room, listed in the lobby, has no code.
 func (r *room) keys() (name, code string) { return r.name, r.code }
+
+// cost returns what r costs the budgets of room openings: its owner (zero
+// for a room the server opened on its own) and its bot seats.
+func (r *room) cost() (owner netip.Addr, bots int) { return r.owner, r.cfg.Bots }
 
 // game returns r's match.
 func (r *room) game() *match { return &r.match }

@@ -262,7 +262,9 @@ func TestJoinCodeGuessesAreLimited(t *testing.T) {
 // it may open one more after openRefill; another address is unaffected,
 // and so is joining a room that exists.
 func TestRoomOpensAreLimited(t *testing.T) {
-	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 64})
+	// The cap on rooms open at once has a test of its own
+	// (TestRoomBudgets); here it never binds.
+	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, MaxSeatsPerAddr: 64, MaxRoomsPerAddr: 64})
 	now := simEpoch
 	ip := netip.MustParseAddr("198.51.100.7")
 	create := func(port uint16, name string, at time.Time) proto.RejectReason {

@@ -127,6 +127,11 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	s.rooms.each(func(r *room) {
 		s.inRoom(r, func() { r.supersede(from, c.id(), now) })
 	})
+	if s.adm.heldOut(s.adm.origin(from), now) {
+		s.drop(DropKicked)
+		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectKicked})
+		return
+	}
 	if !s.adm.isTrusted(from.Addr()) {
 		seats, specs := s.rooms.countFrom(s.adm.origin(from), s.adm.origin)
 		if (q.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!q.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {

@@ -63,6 +63,12 @@ type link struct {
 	origin netip.Addr
 }
 
+// inPrefix reports whether the peer's address, or the address its place
+// counts against, is in the prefix key (a limitKey).
+func (l *link) inPrefix(key netip.Addr) bool {
+	return limitKey(l.addr.Addr()) == key || l.origin == key
+}
+
 // restart makes the peer start over: the server resends its Start, with
 // full traffic, until its next Input.
 func (l *link) restart() { l.started = false }
@@ -83,6 +89,9 @@ type seat struct {
 	prevUntil time.Time
 	bot       InputSource
 	in        inputBuffer
+	// intentAt is the player's last sign of intent: it took the seat, or
+	// sent a non-neutral input (ServerConfig.Idle).
+	intentAt time.Time
 }
 
 // to moves the seat to state next, or panics on an illegal transition.
@@ -202,6 +211,7 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 		if s := &t.seats[i]; s.state == seatFree {
 			s.to(seatHeld)
 			s.link, s.token, s.bot = l, token, nil
+			s.intentAt = l.heard
 			if s.name == "" {
 				s.name = fmt.Sprintf("player%d", i+1)
 			}
@@ -220,6 +230,7 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 func (t *seatTable) resume(s *seat, l link, token proto.Token, now time.Time) {
 	s.to(seatHeld)
 	s.conn, s.addr, s.heard, s.rtt, s.resume, s.origin = l.conn, l.addr, now, l.rtt, l.resume, l.origin
+	s.intentAt = now
 	s.token, s.tokenAt, s.prevToken, s.prevUntil = token, now, proto.Token{}, time.Time{}
 	s.started = false
 	s.in.reset()
@@ -281,12 +292,13 @@ func (t *seatTable) addSpectator(l link, token proto.Token) *spectator {
 	return sp
 }
 
-// dropSpectatorsFrom removes every spectator at ip, calling f for each
-// first, and returns how many.
-func (t *seatTable) dropSpectatorsFrom(ip netip.Addr, f func(sp *spectator)) int {
+// dropSpectatorsFrom removes every spectator in the prefix key (a
+// limitKey: by its address or its origin), calling f for each first, and
+// returns how many.
+func (t *seatTable) dropSpectatorsFrom(key netip.Addr, f func(sp *spectator)) int {
 	n := 0
 	for i := 0; i < len(t.specs); {
-		if sp := t.specs[i]; sp.addr.Addr() == ip {
+		if sp := t.specs[i]; sp.link.inPrefix(key) {
 			f(sp)
 			t.specs = append(t.specs[:i], t.specs[i+1:]...)
 			n++
@@ -318,11 +330,16 @@ func (t *seatTable) dropSpectator(sp *spectator) {
 	}
 }
 
-// expire applies silence at now: held seats silent for LostAfter become
-// lost; seats and spectators silent for FreeAfter are freed. It calls
-// freed for each seat it frees, before freeing it, and returns how many
-// places it freed.
-func (t *seatTable) expire(now time.Time, freed func(s *seat)) int {
+// intent notes a sign of intent from a seat's player at now.
+func (t *seatTable) intent(s *seat, now time.Time) { s.intentAt = now }
+
+// expire applies silence and idleness at now: held seats silent for
+// LostAfter become lost; seats and spectators silent for FreeAfter are
+// freed, and seats whose player showed no intent for idle (if positive).
+// It calls freed for each seat it frees, before freeing it, with why
+// (LeaveTimeout or LeaveIdle), and returns how many places it freed for
+// silence and how many seats for idleness.
+func (t *seatTable) expire(now time.Time, idle time.Duration, freed func(s *seat, why proto.LeaveReason)) (timeouts, idled int) {
 	n := 0
 	for i := range t.seats[:t.n] {
 		s := &t.seats[i]
@@ -331,9 +348,13 @@ func (t *seatTable) expire(now time.Time, freed func(s *seat)) int {
 		}
 		switch silent := now.Sub(s.heard); {
 		case silent > FreeAfter:
-			freed(s)
+			freed(s, proto.LeaveTimeout)
 			t.release(s)
 			n++
+		case idle > 0 && now.Sub(s.intentAt) > idle:
+			freed(s, proto.LeaveIdle)
+			t.release(s)
+			idled++
 		case silent > LostAfter && s.state == seatHeld:
 			s.to(seatLost)
 			t.changed = true
@@ -347,7 +368,7 @@ func (t *seatTable) expire(now time.Time, freed func(s *seat)) int {
 		}
 		i++
 	}
-	return n
+	return n, idled
 }
 
 // clearSeats frees every seat, bots' included; spectators stay.

@@ -63,8 +63,9 @@ type ServerStats struct {
 	// received is either accepted or dropped with a reason.
 	Accepted uint64
 	// Reconnects counts seats resumed with a token; Timeouts places freed
-	// after FreeAfter of silence.
-	Reconnects, Timeouts uint64
+	// after FreeAfter of silence; Idled seats freed after Idle without
+	// intent.
+	Reconnects, Timeouts, Idled uint64
 	// Departed holds the figures of the last players who left or timed
 	// out (at most departedMemory), oldest first.
 	Departed []PlayerStats
@@ -78,6 +79,9 @@ type ServerStats struct {
 	// connection there.
 	Connections                         int
 	Migrations, PathLimited, Unsealable uint64
+	// Slips counts the times the server fell more than MaxCatchUpTicks
+	// behind its clock and restarted it; SkippedTicks the ticks so lost.
+	Slips, SkippedTicks uint64
 	// Rooms lists every room, in the order they opened.
 	Rooms []RoomStats
 }
@@ -94,11 +98,13 @@ func (st *ServerStats) DroppedTotal() uint64 {
 // Stats returns the server's counters: totals, and each room. The
 // top-level Match, Running, Tick and Need are the first room's.
 func (s *Server) Stats() ServerStats {
-	st := ServerStats{Drops: s.drops, TickP50: time.Duration(s.tickDur.quantile(0.5)), TickP99: time.Duration(s.tickDur.quantile(0.99)),
+	st := ServerStats{Drops: s.drops,
 		BytesIn: s.traffic.bytesIn, BytesOut: s.out.total(), DatagramsIn: s.traffic.datagramsIn, DatagramsOut: s.out.sent(),
 		Accepted: s.traffic.accepted}
-	st.RealTicks, st.HeldTicks, st.NeutralTicks, st.Reconnects, st.Timeouts, st.Faults = s.tl.figures()
+	st.RealTicks, st.HeldTicks, st.NeutralTicks, st.Reconnects, st.Timeouts, st.Idled, st.Faults = s.tl.figures()
 	st.Connections, st.Migrations, st.PathLimited, st.Unsealable = s.conns.figures()
+	st.TickP50, st.TickP99 = s.busy.quantiles()
+	st.Slips, st.SkippedTicks = s.busy.figures()
 	now := s.cfg.Clock.Now()
 	for i, r := range s.rooms.appendAll(nil) {
 		rs := r.stats(now)

@@ -185,6 +185,7 @@ type walkClient struct {
 	faulted       bool
 	overSeen      bool // it held a seat in a room that showed its results
 	placed        bool // it has been given a place
+	placedAt      time.Time
 	// toldAt is when the server last sent it a Leave (rooms walk).
 	toldAt time.Time
 	// match is the match the client plays (rooms walk).

@@ -218,6 +218,9 @@ func (w *walk) noteStatus(c *walkClient) {
 			if !c.placed && c.req.Kind == RoomCode {
 				w.rc.stats.codeJoins++
 			}
+			if !c.placed {
+				c.placedAt = w.now
+			}
 			c.placed = true
 		}
 		if c.spectate {

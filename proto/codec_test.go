@@ -267,12 +267,12 @@ func TestTypeSealed(t *testing.T) {
 }
 
 func TestReasonStrings(t *testing.T) {
-	for r := LeaveQuit; r <= LeaveServerError; r++ {
+	for r := LeaveQuit; r <= LeaveIdle; r++ {
 		if s := r.String(); s == "" || s[0] == 'L' {
 			t.Errorf("LeaveReason(%d).String() = %q, want a description", r, s)
 		}
 	}
-	for r := RejectVersion; r <= RejectSlowDown; r++ {
+	for r := RejectVersion; r <= RejectBusy; r++ {
 		if s := r.String(); s == "" || s[0] == 'R' {
 			t.Errorf("RejectReason(%d).String() = %q, want a description", r, s)
 		}

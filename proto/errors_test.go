@@ -168,9 +168,9 @@ func TestFieldErrors(t *testing.T) {
 		{"state maze 63x33", goldenState, parseState, set(69, 63, 33), ErrSnapshot},
 
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
-		{"leave reason 7", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 7), ErrReason},
+		{"leave reason 8", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 8), ErrReason},
 		{"reject reason 0", goldenReject, parseAs(ParseReject), set(HeaderLen, 0), ErrReason},
-		{"reject reason 12", goldenReject, parseAs(ParseReject), set(HeaderLen, 12), ErrReason},
+		{"reject reason 14", goldenReject, parseAs(ParseReject), set(HeaderLen, 14), ErrReason},
 
 		{"room list flags bit 1", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 2), ErrFlags},
 		{"room list 5 of 4", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 5), ErrRange},
@@ -243,6 +243,8 @@ func TestValidValuesAccepted(t *testing.T) {
 		{"state tank flags all", goldenState, parseState, set(offStateTank0+6, 0x3f)},
 		{"state bullet owner 1 bounces 5", goldenState, parseState, set(offStateBullet0+6, 0x29)},
 		{"leave match over", goldenLeave, parseAs(ParseLeave), set(HeaderLen, byte(LeaveMatchOver))},
+		{"leave idle", goldenLeave, parseAs(ParseLeave), set(HeaderLen, byte(LeaveIdle))},
+		{"reject busy", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectBusy))},
 		{"reject no match", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectNoMatch))},
 	}
 	for _, tt := range tests {

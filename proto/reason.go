@@ -22,14 +22,18 @@ const (
 	// LeaveServerError: the server stopped the match after an internal
 	// error; the server itself goes on.
 	LeaveServerError
+	// LeaveIdle: the player showed no intent (no move, shot or vote) for
+	// the server's idle time, and its seat was freed.
+	LeaveIdle
 )
 
 var leaveNames = [...]string{
 	LeaveQuit: "quit", LeaveShutdown: "server shutting down", LeaveTimeout: "timed out",
 	LeaveKicked: "kicked", LeaveMatchOver: "match over", LeaveServerError: "server error",
+	LeaveIdle: "idle too long",
 }
 
-func (r LeaveReason) known() bool { return r >= LeaveQuit && r <= LeaveServerError }
+func (r LeaveReason) known() bool { return r >= LeaveQuit && r <= LeaveIdle }
 
 // String returns a short lower-case description, fit for a status line.
 func (r LeaveReason) String() string {
@@ -72,6 +76,12 @@ const (
 	// RejectSlowDown: too many wrong join codes, or rooms opened, from
 	// the address; try again in a minute.
 	RejectSlowDown
+	// RejectKicked: the operator removed a player from the address (its
+	// IPv6 /64) a short while ago; it stays out for a few minutes.
+	RejectKicked
+	// RejectBusy: the server carries all the rooms and bots it can step
+	// on time; it opens no more for now.
+	RejectBusy
 )
 
 var rejectNames = [...]string{
@@ -81,9 +91,11 @@ var rejectNames = [...]string{
 	RejectAddrLimit: "too many players from your address",
 	RejectNoRoom:    "no such room", RejectRoomTaken: "a room of that name exists",
 	RejectRoomFull: "the room is full", RejectSlowDown: "too many tries from your address: wait a minute",
+	RejectKicked: "removed by the operator: try again in a few minutes",
+	RejectBusy:   "the server is busy: no new rooms for now",
 }
 
-func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectSlowDown }
+func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectBusy }
 
 // String returns a short lower-case description, fit for a status line.
 func (r RejectReason) String() string {
