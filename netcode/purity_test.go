@@ -26,7 +26,7 @@ func TestPartsOwnTheirFields(t *testing.T) {
 	partcheck.Owned(t, partcheck.Parts{Path: "ttytanks/netcode",
 		Owned: []string{
 			// the server
-			"Server", "admission", "limiter", "guessLimiter", "connTable", "conn", "pathCheck", "roomTable", "room",
+			"Server", "admission", "helloLimiter", "kexLimiter", "hashedBuckets", "prefixLimiter", "load", "connTable", "conn", "pathCheck", "roomTable", "room",
 			"seatTable", "inputBuffer", "match", "spectatorFeed", "serverClock", "tally", "outbox",
 			// the client
 			"Client", "session", "handshake", "clientConn", "serverTime", "timeline", "clockSync", "TickClock", "linkStats", "LobbyClient",

@@ -17,7 +17,8 @@ import (
 // nothing per client before a valid cookie.
 type admission struct {
 	jar     *proto.CookieJar
-	limit   *limiter
+	hello   *helloLimiter
+	kex     *kexLimiter
 	entropy io.Reader
 	left    [leftMemory]departure
 	nextL   int
@@ -48,7 +49,7 @@ type departure struct {
 }
 
 func newAdmission(secret []byte, entropy io.Reader, trusted []netip.Prefix, origin func(netip.AddrPort) (netip.Addr, bool)) admission {
-	return admission{jar: proto.NewCookieJar(secret), limit: newLimiter(), entropy: entropy,
+	return admission{jar: proto.NewCookieJar(secret), hello: newHelloLimiter(), kex: newKexLimiter(), entropy: entropy,
 		trusted: append([]netip.Prefix(nil), trusted...), banned: map[netip.Addr]bool{}, held: map[netip.Addr]time.Time{},
 		sshOrigin: origin}
 }
@@ -84,7 +85,20 @@ func (a *admission) sshClient(addr netip.AddrPort) (netip.Addr, bool) {
 // trusted addresses, and the in-memory peers of the SSH front end (which
 // admits them itself), are not limited.
 func (a *admission) allow(addr netip.AddrPort, now time.Time) bool {
-	return a.isTrusted(addr.Addr()) || transport.MemPrefix.Contains(addr.Addr().Unmap()) || a.limit.allow(addr, now)
+	return a.exempt(addr) || a.hello.allow(addr, now)
+}
+
+// allowKex takes a key-exchange token for a Join from addr whose cookie
+// is valid (server_ratelimit.go); trusted addresses and the SSH front
+// end's peers are not limited.
+func (a *admission) allowKex(addr netip.AddrPort, now time.Time) bool {
+	return a.exempt(addr) || a.kex.allow(limitKey(addr.Addr()), now)
+}
+
+// exempt reports whether addr is exempt from the rate limits: trusted, or
+// an in-memory peer of the SSH front end (which admits them itself).
+func (a *admission) exempt(addr netip.AddrPort) bool {
+	return a.isTrusted(addr.Addr()) || transport.MemPrefix.Contains(addr.Addr().Unmap())
 }
 
 // limitKey is the address the per-address limits count a peer under: its

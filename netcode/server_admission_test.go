@@ -276,10 +276,10 @@ func TestFloodSparesTheNeighbour(t *testing.T) {
 	// README says, which is not what this test is about.
 	flooding := map[uint64]bool{}
 	for p := 0; p < 512; p++ {
-		flooding[w.srv.adm.limit.portBucket(netip.AddrPortFrom(ip, uint16(20000+p)))] = true
+		flooding[w.srv.adm.hello.portBucket(netip.AddrPortFrom(ip, uint16(20000+p)))] = true
 	}
 	honest := netip.AddrPortFrom(ip, 9999)
-	for flooding[w.srv.adm.limit.portBucket(honest)] {
+	for flooding[w.srv.adm.hello.portBucket(honest)] {
 		honest = netip.AddrPortFrom(ip, honest.Port()+1)
 	}
 	c := NewClient(ClientConfig{Server: srvAddr, Session: 4242})

@@ -66,8 +66,11 @@ type refusal struct {
 // round trip so far) with the Accept of a new connection, the first
 // public-key work the server does for a peer; a repeated Join (the
 // Accept was lost) gets the same Accept again. exempt lifts the
-// per-address cap. On refusal the Accept is nil.
-func (t *connTable) accept(now time.Time, from netip.AddrPort, j *proto.Join, rtt time.Duration, exempt bool, random func([]byte)) (*proto.Accept, refusal) {
+// per-address cap; kex, asked only before a new key exchange, says
+// whether the key-exchange budget has room for it (else the Join is
+// dropped unanswered: its client repeats it). On refusal the Accept is
+// nil.
+func (t *connTable) accept(now time.Time, from netip.AddrPort, j *proto.Join, rtt time.Duration, exempt bool, kex func() bool, random func([]byte)) (*proto.Accept, refusal) {
 	hk := handKey{from, j.Session}
 	if c := t.hand[hk]; c != nil && c.repeats(j) {
 		return c.acceptPacket(now), refusal{}
@@ -78,6 +81,9 @@ func (t *connTable) accept(now time.Time, from netip.AddrPort, j *proto.Join, rt
 	}
 	if t.perIP[ip] >= connsPerAddr && !exempt {
 		return nil, refusal{DropConnLimit, proto.RejectAddrLimit}
+	}
+	if !kex() {
+		return nil, refusal{drop: DropRateLimited}
 	}
 	var seed [32]byte
 	random(seed[:])

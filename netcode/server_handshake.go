@@ -4,7 +4,6 @@ import (
 	"net/netip"
 	"time"
 
-	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
 
@@ -77,8 +76,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		s.rejectClear(from, j.Session, proto.RejectKicked)
 		return
 	}
-	exempt := s.adm.isTrusted(from.Addr()) || transport.MemPrefix.Contains(from.Addr().Unmap())
-	a, no := s.conns.accept(now, from, &j, rtt, exempt, s.adm.random)
+	a, no := s.conns.accept(now, from, &j, rtt, s.adm.exempt(from), func() bool { return s.adm.allowKex(from, now) }, s.adm.random)
 	if a == nil {
 		s.drop(no.drop)
 		if no.reply != 0 {

@@ -1,7 +1,6 @@
 package netcode
 
 import (
-	"hash/maphash"
 	"net/netip"
 	"strings"
 	"time"
@@ -43,13 +42,13 @@ type roomTable struct {
 	codes   map[string]*room
 	matches map[uint32]*room
 	prev    map[*room]uint32 // each room's previous match id, still routed
-	guesses *guessLimiter    // join-code tries
-	opens   *guessLimiter    // rooms opened on demand
+	guesses *prefixLimiter   // join-code tries
+	opens   *prefixLimiter   // rooms opened on demand
 }
 
 func newRoomTable() roomTable {
 	return roomTable{names: map[string]*room{}, codes: map[string]*room{}, matches: map[uint32]*room{},
-		prev: map[*room]uint32{}, guesses: newGuessLimiter(codeTries, codeRefill), opens: newGuessLimiter(openBurst, openRefill)}
+		prev: map[*room]uint32{}, guesses: newPrefixLimiter(codeTries, codeRefill), opens: newPrefixLimiter(openBurst, openRefill)}
 }
 
 // add puts r in the table; its match id is routed by rerouted.
@@ -194,25 +193,6 @@ func (t *roomTable) guess(ip netip.Addr, now time.Time) bool { return t.guesses.
 // open takes one of ip's room openings on demand; false when it has
 // opened its share lately.
 func (t *roomTable) open(ip netip.Addr, now time.Time) bool { return t.opens.allow(ip, now) }
-
-// guessLimiter is a hashed table of token buckets, one per source IP (as
-// far as the hash tells them apart): fixed in size, whatever the number
-// of addresses. It bounds join-code tries and rooms opened.
-type guessLimiter struct {
-	seed        maphash.Seed
-	burst, rate float64
-	buckets     [4096]bucket
-}
-
-func newGuessLimiter(burst int, refill time.Duration) *guessLimiter {
-	return &guessLimiter{seed: maphash.MakeSeed(), burst: float64(burst), rate: 1 / refill.Seconds()}
-}
-
-func (g *guessLimiter) allow(ip netip.Addr, now time.Time) bool {
-	a := ip.Unmap().As16()
-	b := &g.buckets[maphash.Bytes(g.seed, a[:])%uint64(len(g.buckets))]
-	return take(b, now, g.rate, g.burst)
-}
 
 // foldName is the key of a room name: case does not make two rooms.
 func foldName(name string) string { return strings.ToLower(name) }
