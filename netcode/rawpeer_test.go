@@ -232,3 +232,5 @@ func rawCookie(t testing.TB, s *Server, now time.Time, from netip.AddrPort, sess
 }
 
 func errf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+func (p *rawPeer) String() string { return fmt.Sprintf("peer %x", p.session) }

@@ -26,10 +26,11 @@ type conn struct {
 	eph    [32]byte     // the client's ephemeral key: a repeated Join shows it again
 	cookie proto.Cookie // its Join's: with eph, what tells a repeated Join
 	origin netip.Addr   // the address it was made from, for the per-address cap
-	path   netip.AddrPort
-	check  pathCheck
-	// movedAt is the connection's last move.
-	movedAt     time.Time
+	path   netip.AddrPort // its validated address: where its datagrams go
+	check  pathCheck      // the check of a new address, if its datagrams came from one
+	// pathHeard is when a datagram last came from path; movedAt is the
+	// connection's last move.
+	pathHeard, movedAt time.Time
 	seal        *proto.Sealer
 	open        *proto.Opener
 	resume      [proto.KeyLen]byte
@@ -39,6 +40,27 @@ type conn struct {
 	made, heard time.Time
 	placed      bool // a Start went out on it
 	epochs      epochs
+	// rate and requests are the connection's budgets of sealed datagrams
+	// and of Requests (sealedRate, requestRate).
+	rate, requests bucket
+}
+
+// The budgets of a connection: what a client sends (an Input a tick, a
+// Request every 250 ms while it asks for a place) with room to spare.
+// They are spent only by datagrams that open, which only the key's
+// holder can make: an attacker on the path cannot spend a player's.
+const (
+	sealedRate, sealedBurst   = 240, 480
+	requestRate, requestBurst = 8, 16
+)
+
+// admits takes a token of c's budgets for an opened datagram of type t at
+// now; false when c sends faster than any client does.
+func (c *conn) admits(t proto.Type, now time.Time) bool {
+	if !take(&c.rate, now, sealedRate, sealedBurst) {
+		return false
+	}
+	return t != proto.TypeRequest || take(&c.requests, now, requestRate, requestBurst)
 }
 
 // handKey finds the connection a Join made, so a repeated Join is
@@ -127,45 +149,82 @@ func (c *conn) unseal(buf, b []byte) (h proto.Header, body []byte, drop DropReas
 func (c *conn) addr() netip.AddrPort { return c.path }
 
 // arrived notes a datagram of n bytes with packet number pn that opened
-// at now from from. If it is the newest the connection has had and came
-// from another address, the connection moves there (at most every
-// moveEvery), and moved reports it with the address it left. due
-// reports that the address being checked is owed a PathChallenge.
-func (c *conn) arrived(now time.Time, from netip.AddrPort, pn uint32, n int) (moved bool, old netip.AddrPort, due bool) {
+// at now from from. From the connection's address it is a sign that the
+// address still works; from another, the newest datagram the connection
+// has had starts a check of that address (at most every moveEvery), and
+// the connection stays where it is until the check has passed: moved
+// reports the move (with the address left) once it has, challenge that a
+// PathChallenge is owed.
+func (c *conn) arrived(now time.Time, from netip.AddrPort, pn uint32, n int) (challenge, moved bool, old netip.AddrPort) {
 	c.heard = now
-	if from != c.path && pn == c.open.Newest() && now.Sub(c.movedAt) >= moveEvery {
-		moved, old = true, c.path
-		c.path, c.movedAt = from, now
-		c.check.begin()
-	}
 	if from == c.path {
-		due = c.check.received(n, now)
+		c.pathHeard = now
+		return false, false, netip.AddrPort{}
 	}
-	return moved, old, due
+	if c.check.of(from, now) {
+		if c.check.passed(now, c.pathHeard) {
+			return false, true, c.move(now)
+		}
+		return c.check.received(n, now), false, netip.AddrPort{}
+	}
+	if pn == c.open.Newest() && (c.check.started().IsZero() || now.Sub(c.check.started()) >= moveEvery) {
+		c.check.begin(from, now)
+		return c.check.received(n, now), false, netip.AddrPort{}
+	}
+	return false, false, netip.AddrPort{}
 }
 
-// checking reports whether the connection's address has not answered its
-// path check yet.
-func (c *conn) checking() bool { return c.check.checking() }
+// move moves the connection to the address its check validated, at now,
+// and returns the address it left.
+func (c *conn) move(now time.Time) (old netip.AddrPort) {
+	old = c.path
+	c.path, c.movedAt, c.pathHeard = c.check.target(), now, now
+	c.check.end()
+	return old
+}
 
-// pathChallenge returns the PathChallenge for c's address at now.
+// copied notes a copy b of a datagram already opened, come at now from
+// from: while a new address is checked, an authentic copy from the
+// validated address shows the sender is still there (its datagrams are
+// being copied to the other address, which won the race), so the
+// connection must not move. scratch is work space.
+func (c *conn) copied(now time.Time, from netip.AddrPort, b, scratch []byte) {
+	if from == c.path && c.check.target().IsValid() && c.open.Authentic(scratch, b) {
+		c.pathHeard = now
+	}
+}
+
+// at reports whether from is the connection's validated address: where
+// it may ask for a place (a Request is judged by its address).
+func (c *conn) at(from netip.AddrPort) bool { return from == c.path }
+
+// pathChallenge returns the PathChallenge for the address being checked
+// at now.
 func (c *conn) pathChallenge(now time.Time, random func([]byte)) *proto.PathChallenge {
-	return &proto.PathChallenge{Data: c.check.challenge(now, random)}
+	return c.check.challenge(now, random)
 }
 
-// pathResponse takes the data of a PathResponse from from.
-func (c *conn) pathResponse(from netip.AddrPort, d [proto.PathDataLen]byte) {
-	if from == c.path {
-		c.check.answered(d)
+// pathResponse takes the data d of a PathResponse from from at now: if
+// it answers the check and the old address has been quiet since the
+// check began, for moveQuiet, the connection moves to from, and moved
+// reports it with the address it left (else the move waits for a later
+// datagram from there, and never comes while the old address is still
+// heard: its datagrams were copied, or forwarded, from elsewhere).
+func (c *conn) pathResponse(now time.Time, from netip.AddrPort, d [proto.PathDataLen]byte) (moved bool, old netip.AddrPort) {
+	c.check.answer(from, d)
+	if c.check.of(from, now) && c.check.passed(now, c.pathHeard) {
+		return true, c.move(now)
 	}
+	return false, netip.AddrPort{}
 }
 
-// sealPacket appends pkt sealed for c to dst: a Start gets the epoch of
-// its (match, player), a new one if need be, and marks the connection
-// placed; any other packet of a match the epoch the connection was told
-// for it. While c's address is checked, the datagram must fit the
-// budget. ok false drops it.
-func (c *conn) sealPacket(dst []byte, pkt proto.Packet) (out []byte, ok bool, limited bool) {
+// sealPacket appends pkt sealed for c to dst and returns where it goes:
+// c's address, but for a PathChallenge, which goes to the address being
+// checked within its budget (limited reports one that did not fit). A
+// Start gets the epoch of its (match, player), a new one if need be, and
+// marks the connection placed; any other packet of a match the epoch the
+// connection was told for it. ok false drops it.
+func (c *conn) sealPacket(dst []byte, pkt proto.Packet) (to netip.AddrPort, out []byte, ok bool, limited bool) {
 	h := pkt.Head()
 	var ep uint8
 	if pkt.PacketType() == proto.TypeStart {
@@ -177,12 +236,15 @@ func (c *conn) sealPacket(dst []byte, pkt proto.Packet) (out []byte, ok bool, li
 	start := len(dst)
 	out, err := c.seal.AppendPacket(dst, pkt, ep)
 	if err != nil {
-		return dst, false, false
+		return c.path, dst, false, false
 	}
-	if !c.check.spend(len(out) - start) {
-		return dst, false, true
+	if pkt.PacketType() == proto.TypePathChallenge {
+		if !c.check.spend(len(out) - start) {
+			return c.path, dst, false, true
+		}
+		return c.check.target(), out, true, false
 	}
-	return out, true, false
+	return c.path, out, true, false
 }
 
 // header returns the header a sealed packet of type t with packet number

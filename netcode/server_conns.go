@@ -135,29 +135,34 @@ func (t *connTable) forget(c *conn) {
 
 // opened is a sealed datagram opened: its connection, the header it
 // stands for, and its body after the prefix (valid until the next open).
-// moved reports that the connection moved to the datagram's address,
-// from left; challenge that the address it is at is owed a
-// PathChallenge.
+// challenge reports that the address it came from is being checked and is
+// owed a PathChallenge; moved that the connection moved there, from left.
 type opened struct {
 	c         *conn
 	h         proto.Header
 	body      []byte
+	challenge bool
 	moved     bool
 	left      netip.AddrPort
-	challenge bool
 }
 
 // open opens datagram b of connection c, which came from from at now: the
 // replay window and the tag, then the prefix. A datagram that opens is a
-// sign of life, and may move the connection (conn.arrived). ok false
+// sign of life, and may start the check of a new address (conn.arrived). ok false
 // gives the reason to count the drop under.
 func (t *connTable) open(now time.Time, from netip.AddrPort, c *conn, b []byte) (in opened, drop DropReason, ok bool) {
 	h, body, drop, ok := c.unseal(t.opened, b)
 	if !ok {
+		if drop == DropReplay {
+			c.copied(now, from, b, t.opened)
+		}
 		return opened{}, drop, false
 	}
+	if !c.admits(h.Type, now) {
+		return opened{}, DropRateLimited, false
+	}
 	in = opened{c: c, h: h, body: body}
-	in.moved, in.left, in.challenge = c.arrived(now, from, h.Seq, len(b))
+	in.challenge, in.moved, in.left = c.arrived(now, from, h.Seq, len(b))
 	if in.moved {
 		t.migrations++
 	}
@@ -175,14 +180,24 @@ func (t *connTable) seal(id uint32, dst []byte, pkt proto.Packet) (netip.AddrPor
 		t.unsealable++
 		return netip.AddrPort{}, dst, false
 	}
-	out, ok, limited := c.sealPacket(dst, pkt)
+	to, out, ok, limited := c.sealPacket(dst, pkt)
 	switch {
 	case limited:
 		t.pathLimited++
 	case !ok:
 		t.unsealable++
 	}
-	return c.addr(), out, ok
+	return to, out, ok
+}
+
+// pathResponse takes connection c's PathResponse with data d from from
+// at now (conn.pathResponse); a move is counted.
+func (t *connTable) pathResponse(c *conn, now time.Time, from netip.AddrPort, d [proto.PathDataLen]byte) (moved bool, old netip.AddrPort) {
+	moved, old = c.pathResponse(now, from, d)
+	if moved {
+		t.migrations++
+	}
+	return moved, old
 }
 
 // sweep forgets the connections that never got a place, those long

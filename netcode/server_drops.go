@@ -38,7 +38,7 @@ const (
 	DropBadSeal                         // a sealed datagram that fails authentication (forged or damaged)
 	DropConnLimit                       // a Join over the connection limits (the server's, or its address's)
 	DropBadProof                        // a Request whose reconnect token comes without its session's proof
-	DropMoved                           // a Request on a connection that moved to an address not yet checked
+	DropMoved                           // a Request on a connection from an address its path check has not validated
 	DropKicked                          // a Join or Request from a prefix a kick holds out (KickHold)
 	DropBusy                            // a room asked for while the server carries all it can step on time
 	numDropReasons

@@ -3,17 +3,20 @@ package netcode
 import (
 	"net/netip"
 	"testing"
+	"time"
 
 	"ttytanks/game"
 	"ttytanks/proto"
 )
 
 // TestMigrationChecksThePath: a seated player's sealed Input from a new
-// address moves its connection there at once (the Input is used), and
-// until the new address answers the PathChallenge the server sends it no
-// more bytes than it received from it; the answer ends the limit. An old
+// address is used at once (a NAT rebinding loses no inputs), but the
+// connection stays at its validated address, and the new one gets only
+// the PathChallenge, within the bytes it sent (the 1x rule), and takes no
+// Request; when it answers, with the old address quiet since, the
+// connection and its seat move there and get full traffic. An old
 // datagram (a lower packet number) from the old address afterwards does
-// not move the connection back.
+// not move it back.
 func TestMigrationChecksThePath(t *testing.T) {
 	s := newRoomServer(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
 	now := simEpoch
@@ -36,22 +39,38 @@ func TestMigrationChecksThePath(t *testing.T) {
 	received, sent := len(b), 0
 	var challenge []byte
 	for _, d := range s.Receive(now, away, b) {
-		if d.Addr != away {
-			t.Fatalf("a datagram to %v after the move to %v", d.Addr, away)
+		if d.Addr == away {
+			sent += len(d.Data)
 		}
-		sent += len(d.Data)
 		if h, clear, ok := p.opened(d); ok && h.Type == proto.TypePathChallenge {
+			if d.Addr != away {
+				t.Fatalf("the PathChallenge went to %v, want the new address %v", d.Addr, away)
+			}
 			challenge = clear
 		}
 	}
 	if challenge == nil {
 		t.Fatal("no PathChallenge to the new address")
 	}
-	if got := s.room0().seats.at(int(p.slot)).addr; got != away {
-		t.Fatalf("the seat is at %v, want %v at once", got, away)
+	seat := s.room0().seats.at(int(p.slot))
+	if seat.addr != home {
+		t.Fatalf("the seat moved to %v before the new address answered", seat.addr)
 	}
-	// Ticks: the States and Acks to the unchecked address stay within
-	// what it sent.
+	if real, _, _, _ := seat.in.counts(); real == 0 {
+		// counts are taken per tick: step one to see the input used
+		now = now.Add(TickDuration)
+		s.Tick(now)
+		if real, _, _, _ := seat.in.counts(); real == 0 {
+			t.Fatal("the Input from the new address was not used")
+		}
+	}
+	before := s.drops[DropMoved]
+	s.Receive(now, away, p.sealed(&proto.Request{Name: "mover"}))
+	if s.drops[DropMoved] != before+1 {
+		t.Fatal("a Request from the unchecked address was not dropped")
+	}
+	// Ticks: the unchecked address gets challenges only, within what it
+	// sent; the States and Acks go to the validated one.
 	for i := 0; i < 30; i++ {
 		now = now.Add(TickDuration)
 		for _, d := range s.Tick(now) {
@@ -66,47 +85,53 @@ func TestMigrationChecksThePath(t *testing.T) {
 			b := input()
 			received += len(b)
 			for _, d := range s.Receive(now, away, b) {
-				sent += len(d.Data)
+				if d.Addr == away {
+					sent += len(d.Data)
+				}
 			}
 		}
 	}
-	limited := s.conns.pathLimited
-	if limited == 0 {
-		t.Fatal("nothing was held back from the unchecked address: the test proves nothing")
+	if s.conns.migrations != 0 {
+		t.Fatalf("%d migrations before the answer, want 0", s.conns.migrations)
 	}
-	// The old address's late datagram is used but does not move it back.
-	s.Receive(now, home, early)
-	if got := s.room0().seats.at(int(p.slot)).addr; got != away {
-		t.Fatalf("a late datagram from the old address moved the seat back to %v", got)
-	}
-	// The answer, from the new address, ends the check: full traffic.
+	// The answer, from the new address, moves the connection: full
+	// traffic there.
 	h, _ := proto.ParseHeader(challenge)
 	data, err := proto.ParsePathBody(h, challenge[proto.HeaderLen:])
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Receive(now, away, p.sealed(&proto.PathResponse{Data: data}))
+	if got := s.room0().seats.at(int(p.slot)).addr; got != away || s.conns.migrations != 1 {
+		t.Fatalf("after the answer the seat is at %v (%d migrations), want %v", got, s.conns.migrations, away)
+	}
+	states := 0
 	for i := 0; i < 10; i++ {
 		now = now.Add(TickDuration)
-		s.Tick(now)
+		for _, d := range s.Tick(now) {
+			if d.Addr == away {
+				states++
+			}
+		}
 	}
-	if s.conns.pathLimited != limited {
-		t.Fatalf("%d more datagrams held back after the path answered", s.conns.pathLimited-limited)
+	if states < 10 {
+		t.Fatalf("%d datagrams to the validated new address in 10 ticks, want full traffic", states)
 	}
-	if s.conns.migrations != 1 {
-		t.Fatalf("%d migrations, want 1", s.conns.migrations)
+	// The old address's late datagram does not move it back.
+	s.Receive(now, home, early)
+	if got := s.room0().seats.at(int(p.slot)).addr; got != away {
+		t.Fatalf("a late datagram from the old address moved the seat back to %v", got)
 	}
 }
 
 // TestMovedConnectionActsOnlyForItsOwnAddress: an attacker holding
 // connections of its own, who can spoof source addresses, cannot use a
-// move to act for another address. A Request sent from a victim's
-// address, on a connection with a place or without, moves the connection
-// there but is dropped until the address answers the path check (which
-// the attacker never sees); and places moved away still count against
-// the address their cookie proved, so four seats moved elsewhere leave
-// the attacker's address at its cap, and the victim's address is not
-// charged for them.
+// move to act for another address. Its datagrams from a victim's address
+// start a check of that address, which the attacker never sees answered,
+// so the connection never moves; a Request from there, on a connection
+// with a place or without, is dropped; and its places count against the
+// address their cookie proved, so four seats leave the attacker's address
+// at its cap, and the victim's address is not charged for them.
 func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
 	s := newRoomServer(t, ServerConfig{Players: 8, MaxRooms: 4})
 	now := simEpoch
@@ -151,15 +176,15 @@ func TestMovedConnectionActsOnlyForItsOwnAddress(t *testing.T) {
 			to = victim
 		}
 		in := proto.Input{Header: proto.Header{Match: p.match, Player: p.slot}, N: 1}
-		s.Receive(now, to, p.sealed(&in)) // moves the connection
+		s.Receive(now, to, p.sealed(&in)) // starts a check of that address
 		before := s.drops[DropMoved]
 		s.Receive(now, to, p.sealed(&proto.Request{Name: "a", Kind: proto.RoomNamed, Room: "a"}))
 		if s.drops[DropMoved] != before+1 {
 			t.Fatalf("a Request on a connection moved to %v was not dropped as moved", to)
 		}
 	}
-	if s.conns.migrations != 5 {
-		t.Fatalf("%d moves, want 5", s.conns.migrations)
+	if s.conns.migrations != 0 {
+		t.Fatalf("%d moves, want none: no spoofed address answered its check", s.conns.migrations)
 	}
 	if where() != victim {
 		t.Fatal("the victim lost its place to a moved connection")
@@ -195,4 +220,120 @@ func TestTalkingConnectionWithoutAPlaceIsForgotten(t *testing.T) {
 		}
 	}
 	t.Fatal("a connection without a place, kept talking, was never forgotten")
+}
+
+// startMatch seats p in a 2-seat room with a bot and runs the countdown.
+func startMatch(t *testing.T, s *Server, now time.Time, p *rawPeer) time.Time {
+	t.Helper()
+	p.request(t, s, now, proto.Request{Name: p.String()})
+	for s.clk.now().Before(s.room0().match.world.Tick()) {
+		now = now.Add(TickDuration)
+		s.Tick(now)
+	}
+	return now
+}
+
+// TestInjectedCopiesCannotMoveAConnection: an attacker on the path that
+// can inject (not drop) copies the genuine player's datagrams, each copy
+// arriving from its own address before the original: the originals are
+// then replays. The attacker even forwards the server's PathChallenges
+// to the player and races the player's answers the same way. The
+// connection never moves, the player keeps playing (no input guessed),
+// and its States keep going to its own address.
+func TestInjectedCopiesCannotMoveAConnection(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+	now := simEpoch
+	home := netip.MustParseAddrPort("192.0.2.1:4000")
+	evil := netip.MustParseAddrPort("198.51.100.66:6666")
+	p := rawSeated(t, s, now, home, 0x51, "genuine")
+	now = startMatch(t, s, now, p)
+	seat := s.room0().seats.at(int(p.slot))
+	_, held0, neutral0, _ := seat.in.counts()
+	toHome := 0
+	race := func(b []byte) { // the copy first, from the attacker; then the original
+		for _, from := range []netip.AddrPort{evil, home} {
+			for _, d := range s.Receive(now, from, b) {
+				fwd := *p // the attacker forwards what comes to it to the player
+				fwd.from = d.Addr
+				if h, clear, ok := fwd.opened(d); ok && h.Type == proto.TypePathChallenge {
+					// The player answers the challenge, and the attacker
+					// races the answer.
+					data, err := proto.ParsePathBody(h, clear[proto.HeaderLen:])
+					if err != nil {
+						t.Fatal(err)
+					}
+					resp := p.sealed(&proto.PathResponse{Data: data})
+					s.Receive(now, evil, resp)
+					s.Receive(now, home, resp)
+				}
+			}
+		}
+	}
+	for i := 0; i < 120; i++ {
+		now = now.Add(TickDuration)
+		in := proto.Input{Header: proto.Header{Match: p.match, Player: p.slot}, N: 1}
+		in.Inputs[0] = game.Input{Tick: s.World().Tick(), MoveX: 1}
+		race(p.sealed(&in))
+		for _, d := range s.Tick(now) {
+			if d.Addr == home {
+				toHome++
+			}
+		}
+	}
+	if got := seat.addr; got != home || s.conns.migrations != 0 {
+		t.Fatalf("the seat is at %v after the injected copies (%d migrations), want %v", got, s.conns.migrations, home)
+	}
+	_, held, neutral, _ := seat.in.counts()
+	if guessed := held + neutral - held0 - neutral0; guessed > 0 {
+		t.Fatalf("%d ticks of the player's input guessed", guessed)
+	}
+	if toHome < 110 {
+		t.Fatalf("%d datagrams to the player's address in 120 ticks, want the whole stream", toHome)
+	}
+}
+
+// TestForgedSourceCannotAimABan: a troublemaker seals its own Inputs
+// correctly but sends them with a forged source address, a neighbour's.
+// Its connection does not move there: the dashboard lists it at its own
+// address, and the operator's ban of that address hits the troublemaker,
+// while the neighbour plays on and can join again.
+func TestForgedSourceCannotAimABan(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 4})
+	now := simEpoch
+	bad := netip.MustParseAddrPort("198.51.100.13:1300")
+	good := netip.MustParseAddrPort("203.0.113.20:2000")
+	tm := rawSeated(t, s, now, bad, 0x13, "troublemaker")
+	nb := rawSeated(t, s, now, good, 0x20, "neighbour")
+	for i := 0; i < 20; i++ {
+		now = now.Add(TickDuration)
+		in := proto.Input{Header: proto.Header{Match: tm.match, Player: tm.slot}, N: 1}
+		in.Inputs[0] = game.Neutral(s.clk.now())
+		s.Receive(now, good, tm.sealed(&in)) // the forged source
+		s.Tick(now)
+	}
+	var listed string
+	for _, p := range s.Stats().Players {
+		if p.Name == "troublemaker" {
+			listed = p.Addr
+		}
+	}
+	if listed != bad.String() {
+		t.Fatalf("the troublemaker is listed at %q, want its own address %v", listed, bad)
+	}
+	ap := netip.MustParseAddrPort(listed)
+	s.Ban(ap.Addr())
+	var names []string
+	for _, p := range s.Stats().Players {
+		names = append(names, p.Name)
+	}
+	if len(names) != 1 || names[0] != "neighbour" {
+		t.Fatalf("after the ban: %v seated, want the neighbour alone", names)
+	}
+	if _, err := tryCookie(s, now, netip.AddrPortFrom(bad.Addr(), 1301), 0x99); err == nil {
+		t.Fatal("the banned address was answered")
+	}
+	if _, why := rawJoin(t, s, now, netip.AddrPortFrom(good.Addr(), 2001), 0x21, proto.Request{Name: "neighbour2"}); why != 0 {
+		t.Fatalf("the neighbour's address after the ban: %v", why)
+	}
+	_ = nb
 }

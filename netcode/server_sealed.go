@@ -31,8 +31,6 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 		return
 	}
 	if in.moved {
-		// The rest of the server sends there from now on, no more than
-		// it receives from there until the path check is answered.
 		s.rooms.moveLink(in.left, c.addr(), c.id())
 	}
 	if in.challenge {
@@ -40,7 +38,7 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 	}
 	switch in.h.Type {
 	case proto.TypeRequest:
-		if c.checking() {
+		if !c.at(from) {
 			// Where a connection asks for a place, it is judged by its
 			// address (the per-address limits, the places it supersedes),
 			// so only at an address it has shown it receives at: the one
@@ -60,7 +58,12 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 			s.drop(dropReasonFor(err))
 			return
 		}
-		c.pathResponse(from, d)
+		if moved, old := s.conns.pathResponse(c, now, from, d); moved {
+			// The places of the connection move with it: the replies,
+			// the dashboard, the per-address limits and bans see the new
+			// address.
+			s.rooms.moveLink(old, c.addr(), c.id())
+		}
 	default:
 		s.drop(DropUnexpected)
 	}

@@ -196,6 +196,21 @@ func (o *Opener) Open(dst, b []byte) (SealedHeader, []byte, error) {
 	return h, out, nil
 }
 
+// Authentic reports whether b is a sealed datagram of this connection
+// that the sender really sealed, whatever the replay window says of it:
+// a copy of a datagram already opened is authentic. scratch is work
+// space (b is not changed). It costs an authentication: a receiver asks
+// it only of the rare datagram whose copy means something (a copy from a
+// connection's validated address shows the sender is still there).
+func (o *Opener) Authentic(scratch, b []byte) bool {
+	h, ok := ParseSealedHeader(b)
+	if !ok || h.Conn != o.conn || len(b) < SealedHeaderLen+SealTagLen {
+		return false
+	}
+	_, err := o.aead.Open(scratch[:0], o.nonce.set(o.dir, h.PN), b[SealedHeaderLen:], b[:SealedHeaderLen])
+	return err == nil
+}
+
 // Newest is the highest packet number opened so far (0: none).
 func (o *Opener) Newest() uint32 { return o.window.newest }
 

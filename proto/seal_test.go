@@ -341,3 +341,35 @@ func deriveBoth(t *testing.T, ce, se *ecdh.PrivateKey, cpub, spub [32]byte, tr [
 	}
 	return ck
 }
+
+// TestAuthenticIgnoresTheWindow: a datagram already opened is still
+// authentic (a copy the sender really sealed), a damaged one is not, and
+// asking changes neither the window nor the datagram.
+func TestAuthenticIgnoresTheWindow(t *testing.T) {
+	s, o := newPair(t, ClientToServer, 7)
+	leave := Leave{Reason: LeaveQuit}
+	d, err := s.AppendPacket(nil, &leave, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := o.Open(nil, bytes.Clone(d)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := o.Open(nil, bytes.Clone(d)); !errors.Is(err, ErrReplay) {
+		t.Fatalf("the copy opened: %v, want ErrReplay", err)
+	}
+	orig := bytes.Clone(d)
+	if !o.Authentic(nil, d) {
+		t.Fatal("a copy of an opened datagram is not authentic")
+	}
+	if !bytes.Equal(d, orig) {
+		t.Fatal("Authentic changed the datagram")
+	}
+	d[len(d)-1] ^= 1
+	if o.Authentic(nil, d) {
+		t.Fatal("a damaged datagram is authentic")
+	}
+	if _, _, err := o.Open(nil, orig); !errors.Is(err, ErrReplay) {
+		t.Fatalf("after Authentic the copy opens: %v, want ErrReplay still", err)
+	}
+}
