@@ -22,24 +22,24 @@ const moveEvery = 250 * time.Millisecond
 // the match epochs it was told.
 type conn struct {
 	cid    uint32
-	hand   handKey      // the Join's address and session id
-	eph    [32]byte     // the client's ephemeral key: a repeated Join shows it again
-	cookie proto.Cookie // its Join's: with eph, what tells a repeated Join
-	origin netip.Addr   // the address it was made from, for the per-address cap
+	hand   handKey        // the Join's address and session id
+	eph    [32]byte       // the client's ephemeral key: a repeated Join shows it again
+	cookie proto.Cookie   // its Join's: with eph, what tells a repeated Join
+	origin netip.Addr     // the address it was made from, for the per-address cap
 	path   netip.AddrPort // its validated address: where its datagrams go
 	check  pathCheck      // the check of a new address, if its datagrams came from one
 	// pathHeard is when a datagram last came from path; movedAt is the
 	// connection's last move.
 	pathHeard, movedAt time.Time
-	seal        *proto.Sealer
-	open        *proto.Opener
-	resume      [proto.KeyLen]byte
-	transcript  [sha256.Size]byte
-	accept      proto.Accept // resent on a repeated Join
-	rtt         time.Duration
-	made, heard time.Time
-	placed      bool // a Start went out on it
-	epochs      epochs
+	seal               *proto.Sealer
+	open               *proto.Opener
+	resume             [proto.KeyLen]byte
+	transcript         [sha256.Size]byte
+	accept             proto.Accept // resent on a repeated Join
+	rtt                time.Duration
+	made, heard        time.Time
+	placed             bool // a Start went out on it
+	epochs             epochs
 	// rate and requests are the connection's budgets of sealed datagrams
 	// and of Requests (sealedRate, requestRate).
 	rate, requests bucket

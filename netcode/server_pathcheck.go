@@ -33,13 +33,13 @@ const (
 // new address count at once: a NAT rebinding loses none. The challenge's
 // data is drawn once per check: an answer to any of its repeats ends it.
 type pathCheck struct {
-	addr    netip.AddrPort // the address being checked; zero: none
-	began   time.Time
-	budget  int // bytes it may still be sent: received less sent
-	data    [proto.PathDataLen]byte
-	sentAt  time.Time // the last challenge
-	drawn   bool      // data holds this check's challenge
-	ok      bool      // the address answered
+	addr   netip.AddrPort // the address being checked; zero: none
+	began  time.Time
+	budget int // bytes it may still be sent: received less sent
+	data   [proto.PathDataLen]byte
+	sentAt time.Time // the last challenge
+	drawn  bool      // data holds this check's challenge
+	ok     bool      // the address answered
 }
 
 // begin starts the check of addr at now, with nothing to spend yet.
