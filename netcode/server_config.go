@@ -97,7 +97,8 @@ type ServerConfig struct {
 	// that are open at once (default 4); MaxBotsPerAddr the bot seats in
 	// them (default 8): bots are paid for by who asks for them. MaxBots
 	// bounds the bots of all rooms opened on demand (default 128), so no
-	// number of addresses makes the server step more than it carries.
+	// number of addresses makes the server step more than it carries; a
+	// negative bot budget allows none.
 	MaxRoomsPerAddr, MaxBotsPerAddr, MaxBots int
 	// Trusted lists address ranges exempt from the per-address caps and
 	// the handshake rate limit: a LAN party behind one NAT, a load test
@@ -183,9 +184,10 @@ func (cfg ServerConfig) withDefaults() (ServerConfig, error) {
 	if cfg.MaxBots == 0 {
 		cfg.MaxBots = 128
 	}
-	if cfg.MaxRoomsPerAddr < 0 || cfg.MaxBotsPerAddr < 0 || cfg.MaxBots < 0 {
-		return cfg, fmt.Errorf("netcode: negative room or bot budget")
+	if cfg.MaxRoomsPerAddr < 0 {
+		return cfg, fmt.Errorf("netcode: %d rooms per address", cfg.MaxRoomsPerAddr)
 	}
+	cfg.MaxBotsPerAddr, cfg.MaxBots = max(cfg.MaxBotsPerAddr, 0), max(cfg.MaxBots, 0) // negative: none
 	if cfg.MaxSeatsPerAddr == 0 {
 		cfg.MaxSeatsPerAddr = DefaultSeatsPerAddr
 	}

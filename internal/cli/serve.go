@@ -87,6 +87,9 @@ func (f *serveFlags) check(fs *pflag.FlagSet) (string, error) {
 	if f.statsEvery > 0 && f.statsFile == "" {
 		return "", fmt.Errorf("--stats-every needs --stats-json FILE")
 	}
+	if f.play && !fs.Changed("idle") {
+		f.server.idle = 0 // the host waiting for friends keeps the seat
+	}
 	if f.play && f.server.bots >= f.server.players {
 		return "", fmt.Errorf("--play takes a seat: with --players %d, --bots must be 0..%d", f.server.players, f.server.players-1)
 	}

@@ -31,6 +31,10 @@ type serverFlags struct {
 	startWait    time.Duration
 	botLevel     bot.Level
 	sim          simFlags
+	// idle frees a seat without intent after it (0: never); kickHold keeps
+	// a kicked player's prefix out; the budgets of rooms opened on demand.
+	idle, kickHold                       time.Duration
+	roomsPerAddr, botsPerAddr, maxBotsIn int
 }
 
 func (f *serverFlags) register(fs *pflag.FlagSet) {
@@ -46,7 +50,12 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
 	fs.StringArrayVar(&f.trust, "trust", nil, "exempt this address range (CIDR, like 192.168.1.0/24) from the per-address limits; repeatable")
-	fs.IntVar(&f.seatsPerAddr, "seats-per-addr", netcode.DefaultSeatsPerAddr, "most seats (and, apart, spectator places) the players of one IP address may hold")
+	fs.IntVar(&f.seatsPerAddr, "seats-per-addr", netcode.DefaultSeatsPerAddr, "most seats (and, apart, spectator places) the players of one IP address (an IPv6 /64) may hold")
+	fs.DurationVar(&f.idle, "idle", netcode.DefaultIdle, "free a seat whose player has not moved, fired or voted for this long, waiting in a room included (0: never; serve --play: never unless given)")
+	fs.DurationVar(&f.kickHold, "kick-hold", netcode.DefaultKickHold, "keep a kicked player's address (an IPv6 /64) from joining for this long")
+	fs.IntVar(&f.roomsPerAddr, "rooms-per-addr", 4, "most rooms the players of one address may have open at once (rooms they asked for)")
+	fs.IntVar(&f.botsPerAddr, "bots-per-addr", 8, "most bot seats in the rooms one address asked for")
+	fs.IntVar(&f.maxBotsIn, "max-bots", 128, "most bots in all the rooms players asked for: past it, and while the ticks run long, no new room opens")
 	f.botLevel = bot.Normal
 	registerBotLevel(fs, &f.botLevel, "how well the server's bots play")
 	f.sim.register(fs)
@@ -84,6 +93,12 @@ func (f *serverFlags) check() error {
 	if f.seatsPerAddr < 1 {
 		return fmt.Errorf("--seats-per-addr must be at least 1")
 	}
+	if f.idle < 0 || f.kickHold < 0 {
+		return fmt.Errorf("--idle and --kick-hold must not be negative")
+	}
+	if f.roomsPerAddr < 1 || f.botsPerAddr < 0 || f.maxBotsIn < 0 {
+		return fmt.Errorf("--rooms-per-addr must be at least 1, --bots-per-addr and --max-bots at least 0")
+	}
 	for _, c := range f.trust {
 		if _, err := netip.ParsePrefix(c); err != nil {
 			return fmt.Errorf("--trust %q is not an address range like 192.168.1.0/24", c)
@@ -100,7 +115,17 @@ func (f *serverFlags) config() netcode.ServerConfig {
 	cfg := netcode.ServerConfig{Players: f.players, Bots: f.bots, MazeW: f.maze.w, MazeH: f.maze.h,
 		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel), MaxSeatsPerAddr: f.seatsPerAddr,
 		MaxSpectatorsPerAddr: f.seatsPerAddr, Rooms: f.rooms, MaxRooms: f.maxRooms, Rounds: f.rounds,
-		SpectatorDelay: f.specDelay, StartWait: f.startWait}
+		SpectatorDelay: f.specDelay, StartWait: f.startWait, Idle: -1, KickHold: f.kickHold,
+		MaxRoomsPerAddr: f.roomsPerAddr, MaxBotsPerAddr: f.botsPerAddr, MaxBots: f.maxBotsIn}
+	if f.idle > 0 {
+		cfg.Idle = f.idle
+	}
+	if f.botsPerAddr == 0 {
+		cfg.MaxBotsPerAddr = -1
+	}
+	if f.maxBotsIn == 0 {
+		cfg.MaxBots = -1
+	}
 	for _, c := range f.trust {
 		cfg.Trusted = append(cfg.Trusted, netip.MustParsePrefix(c)) // checked by check
 	}
