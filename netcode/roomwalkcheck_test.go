@@ -323,8 +323,17 @@ func (w *walk) observe() {
 		if seats == rc.cfg.seatsPerAddr {
 			rc.capAt[ip] = w.now
 		}
-		if specs == rc.cfg.specsPer {
-			rc.capAt[netip.AddrFrom4([4]byte{11, 0, 0, byte(1 + h)})] = w.now // the spectators' cap, keyed apart
+		// The spectators' caps, keyed apart: across rooms, and in one room.
+		specsCapped := specs == rc.cfg.specsPer
+		t.each(func(r *room) {
+			_, in := r.places().countFrom(ip, w.n.server.adm.origin)
+			if in > w.n.server.spectatorsPerRoom() {
+				w.fail(fmt.Sprintf("%v holds %d spectator places in room %s, the cap is %d", ip, in, r.name, w.n.server.spectatorsPerRoom()))
+			}
+			specsCapped = specsCapped || in == w.n.server.spectatorsPerRoom()
+		})
+		if specsCapped {
+			rc.capAt[netip.AddrFrom4([4]byte{11, 0, 0, byte(1 + h)})] = w.now
 		}
 	}
 }

@@ -230,3 +230,39 @@ func TestBanCoversThePrefix(t *testing.T) {
 		t.Fatal("the player of another /64 lost its seat to the ban")
 	}
 }
+
+// TestSpectatorPlacesPerPrefix: one prefix holds at most an eighth of a
+// room's spectator places, so the 4 addresses that filled a room's 16
+// places now hold 8 of them and a newcomer at another address still
+// watches; the prefix may watch other rooms within its own limit.
+func TestSpectatorPlacesPerPrefix(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, Rooms: 2, MaxSpectators: 16, MaxSpectatorsPerAddr: 16})
+	now := simEpoch
+	watch := func(from netip.AddrPort, session uint64, room string) proto.RejectReason {
+		_, why := rawJoin(t, s, now, from, session, proto.Request{Name: "w", Kind: proto.RoomNamed, Room: room, Spectate: true})
+		return why
+	}
+	room := s.rooms.list[0].name
+	var refused int
+	for a := 0; a < 4; a++ {
+		for k := 0; k < 4; k++ {
+			from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, byte(1 + a)}), uint16(6000+k))
+			switch why := watch(from, uint64(a<<8|k+1), room); why {
+			case 0:
+			case proto.RejectAddrLimit:
+				refused++
+			default:
+				t.Fatalf("spectator %d of address %d: %v", k, a, why)
+			}
+		}
+	}
+	if want := 4 * (4 - s.spectatorsPerRoom()); s.spectatorsPerRoom() != 2 || refused != want {
+		t.Fatalf("%d of 16 spectators refused (per room and prefix %d), want %d", refused, s.spectatorsPerRoom(), want)
+	}
+	if why := watch(netip.MustParseAddrPort("203.0.113.9:7000"), 0x999, room); why != 0 {
+		t.Fatalf("a newcomer at another address was refused: %v", why)
+	}
+	if why := watch(netip.MustParseAddrPort("198.51.100.1:6100"), 0x1001, s.rooms.list[1].name); why != 0 {
+		t.Fatalf("the first address watching another room: %v", why)
+	}
+}

@@ -148,6 +148,15 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		s.out.sealed(c.id(), &proto.Reject{Reason: why})
 		return
 	}
+	// One prefix watches a room from a few places at most, so a handful
+	// of addresses cannot take all of a room's spectator places.
+	if q.Spectate && !s.adm.isTrusted(from.Addr()) {
+		if _, specs := r.places().countFrom(s.adm.origin(from), s.adm.origin); specs >= s.spectatorsPerRoom() {
+			s.drop(DropAddrLimit)
+			s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectAddrLimit})
+			return
+		}
+	}
 	s.inRoom(r, func() { r.seat(l, q.Spectate, now) })
 }
 
@@ -195,3 +204,7 @@ func (s *Server) onLeave(now time.Time, c *conn, h proto.Header, b []byte) {
 	}
 	s.out.sealed(c.id(), &proto.Leave{Header: proto.Header{Match: d.match, Player: d.player}, Reason: proto.LeaveQuit})
 }
+
+// spectatorsPerRoom is how many of a room's spectator places one prefix
+// may hold: an eighth of them, at least one.
+func (s *Server) spectatorsPerRoom() int { return max(1, s.cfg.MaxSpectators/8) }
