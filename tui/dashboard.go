@@ -233,11 +233,19 @@ func (d *dashboard) header(st *netcode.ServerStats, rooms []netcode.RoomStats, i
 	if st.Faults > 0 {
 		faults[1].st = d.warn
 	}
-	lines = append(lines, d.pack(
+	figures := [][]dseg{
 		kv("in", kb(st.BytesIn)), kv("out", kb(st.BytesOut)), kv("datagrams", strconv.FormatUint(st.DatagramsIn, 10)),
 		kv("tick p50/p99", fmtUS(st.TickP50, &unicodeGlyphs)+" / "+fmtUS(st.TickP99, &unicodeGlyphs)+
 			" (budget "+fmtMS(netcode.TickDuration)+")"),
-		faults, kv("drops", drops))...)
+		faults}
+	if st.Slips > 0 { // the clock fell behind: the operator must see it
+		figures = append(figures, []dseg{{"clock slipped ", d.label},
+			{plural(int(st.Slips), "time") + ", " + plural(int(st.SkippedTicks), "tick") + " lost", d.warn}})
+	}
+	if st.Idled > 0 {
+		figures = append(figures, kv("idle seats freed", strconv.FormatUint(st.Idled, 10)))
+	}
+	lines = append(lines, d.pack(append(figures, kv("drops", drops))...)...)
 	if info.Load != "" {
 		lines = append(lines, d.pack(kv("load", cleanText(info.Load)))...)
 	}

@@ -244,3 +244,20 @@ func TestShortLogTime(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardShowsSlipsAndIdleSeats: a clock that fell behind and seats
+// freed for idleness are on the dashboard when they happened, not before.
+func TestDashboardShowsSlipsAndIdleSeats(t *testing.T) {
+	st := busyServer(1, 2)
+	quiet := squeeze(strings.Join(dashLines(RenderDashboard(st, testDashInfo, nil, 120, 40, true)), "\n"))
+	if strings.Contains(quiet, "clock slipped") || strings.Contains(quiet, "idle seats") {
+		t.Fatalf("a server without slips or idle seats shows them:\n%s", quiet)
+	}
+	st.Slips, st.SkippedTicks, st.Idled = 2, 37, 5
+	text := squeeze(strings.Join(dashLines(RenderDashboard(st, testDashInfo, nil, 120, 40, true)), "\n"))
+	for _, want := range []string{"clock slipped 2 times, 37 ticks lost", "idle seats freed 5"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("dashboard lacks %q:\n%s", want, text)
+		}
+	}
+}

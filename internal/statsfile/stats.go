@@ -24,6 +24,9 @@ type Stats struct {
 	BytesOut     uint64            `json:"bytes_out"`
 	Reconnects   uint64            `json:"reconnects"`
 	Timeouts     uint64            `json:"timeouts"`
+	Idled        uint64            `json:"idled"`
+	Slips        uint64            `json:"slips"`
+	SkippedTicks uint64            `json:"skipped_ticks"`
 	Faults       uint64            `json:"faults"`
 	Connections  int               `json:"connections"`
 	Migrations   uint64            `json:"migrations"`
@@ -83,7 +86,7 @@ func fromServer(st *netcode.ServerStats, load Load) Stats {
 	out := Stats{Match: st.Match, Tick: uint32(st.Tick), Players: players(st.Players), Departed: players(st.Departed),
 		Spectators: st.Spectators, Drops: map[string]uint64{}, TickP50us: float64(st.TickP50) / 1e3,
 		TickP99us: float64(st.TickP99) / 1e3, DatagramsIn: st.DatagramsIn, Accepted: st.Accepted, BytesIn: st.BytesIn,
-		BytesOut: st.BytesOut, Reconnects: st.Reconnects, Timeouts: st.Timeouts, Faults: st.Faults,
+		BytesOut: st.BytesOut, Reconnects: st.Reconnects, Timeouts: st.Timeouts, Idled: st.Idled, Slips: st.Slips, SkippedTicks: st.SkippedTicks, Faults: st.Faults,
 		Connections: st.Connections, Migrations: st.Migrations, PathLimited: st.PathLimited,
 		DatagramsOut: st.DatagramsOut, Load: load}
 	for r, n := range st.Drops {
