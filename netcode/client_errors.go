@@ -22,6 +22,9 @@ var (
 	// ErrServerError: the server stopped the match after an internal
 	// error (the server itself goes on).
 	ErrServerError = errors.New("this room stopped after a server error")
+	// ErrDraining: the server drains before a restart and takes nobody
+	// new.
+	ErrDraining = errors.New("this server is restarting, try again in a minute")
 )
 
 // NoAnswerError: the server never answered the handshake.

@@ -148,6 +148,8 @@ func (s *session) rejected(r proto.RejectReason, spectate, joining bool) (retry 
 		}
 	case proto.RejectVersion:
 		s.end(&VersionError{})
+	case proto.RejectDraining:
+		s.end(ErrDraining)
 	default:
 		s.end(&RefusedError{Reason: r})
 	}

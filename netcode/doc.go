@@ -46,6 +46,9 @@
 //	server_placement.go     where a Request lands: quick, named, by code, a new room
 //	server_room.go          room: one match's place; seating, inputs, leaves, the step, faults, kicks and bans
 //	server_rematch.go       the end of a match: results, votes, the rematch
+//	server_drain.go         the drain before a restart: Drain, Draining, Drained
+//	server_roomdrain.go     a room in the drain: its last match, then its peers sent away
+//	server_roomlog.go       the log lines of who came and went: transport, address, after how long
 //	server_feed.go          spectatorFeed: the spectators' delayed view
 //	server_roomview.go      what a room shows: to the table, the lobby and the operator
 //	server_host.go          roomHost: what a room sees of the server
@@ -55,6 +58,7 @@
 //	server_match.go         match: lobby, countdown, running; one step and its Acks and States
 //	server_clock.go         serverClock and tally: the tick the rooms see, and their counters
 //	server_stats.go         ServerStats, RoomStats, PlayerStats
+//	server_tickhist.go      TickHistogram: the driver's tick durations by bucket, for the metrics
 //	server_drops.go         DropReason: why a datagram was dropped
 //	server_recorder.go      Recorder: what a match recording is told
 //
@@ -181,6 +185,12 @@
 // ResultsFor without a vote, get a "match over" Leave and go back to the
 // lobby (server_rematch.go). A room with no network player left returns
 // to its lobby.
+//
+// While the server drains (server_drain.go) the arrows into a match end:
+// a waiting room sends its peers away at once (a shutdown Leave), a
+// running match goes on to its results, shows them for 5 s with no
+// rematch, and then its peers get the same Leave; the room is then ended
+// (closing in the room list) and steps no more.
 //
 // # The client's session
 //

@@ -186,3 +186,9 @@ func (d *ServerDriver) receive() error {
 // sendAll sends one call's datagrams, in one batch where the transport
 // can.
 func (d *ServerDriver) sendAll(out []transport.Datagram) { transport.SendBatch(d.t, out) }
+
+// Drain starts the server's drain (see Server.Drain) and sends what it
+// says.
+func (d *ServerDriver) Drain() {
+	d.Do(func(s *Server) { d.sendAll(s.Drain(time.Now())) })
+}

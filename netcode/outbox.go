@@ -28,6 +28,8 @@ type outbox struct {
 	arena []byte
 	bytes uint64 // total bytes ever put
 	count uint64 // datagrams ever put
+	// rejects counts the Rejects put, by reason.
+	rejects [proto.MaxRejectReason + 1]uint64
 }
 
 // newOutbox returns an outbox whose arena starts with room for n bytes
@@ -47,6 +49,7 @@ func (o *outbox) reset() { o.out, o.arena = o.out[:0], o.arena[:0] }
 // clear encodes pkt for to in the clear and returns its size: a
 // handshake packet, the room list, a Reject that answers a Join.
 func (o *outbox) clear(to netip.AddrPort, pkt packet) int {
+	o.countReject(pkt)
 	start := len(o.arena)
 	o.arena = pkt.Append(o.arena)
 	return o.add(to, start)
@@ -62,8 +65,19 @@ func (o *outbox) sealed(conn uint32, pkt proto.Packet) int {
 		return 0
 	}
 	o.arena = out
+	o.countReject(pkt)
 	return o.add(to, start)
 }
+
+// countReject counts pkt if it is a Reject.
+func (o *outbox) countReject(pkt proto.Packet) {
+	if rj, ok := pkt.(*proto.Reject); ok && rj.Reason <= proto.MaxRejectReason {
+		o.rejects[rj.Reason]++
+	}
+}
+
+// refused returns the Rejects ever put, by reason.
+func (o *outbox) refused() [proto.MaxRejectReason + 1]uint64 { return o.rejects }
 
 // add records the datagram at arena[start:] for to.
 func (o *outbox) add(to netip.AddrPort, start int) int {

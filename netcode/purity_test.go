@@ -27,7 +27,7 @@ func TestPartsOwnTheirFields(t *testing.T) {
 		Owned: []string{
 			// the server
 			"Server", "admission", "helloLimiter", "kexLimiter", "hashedBuckets", "prefixLimiter", "load", "connTable", "conn", "pathCheck", "roomTable", "room",
-			"seatTable", "inputBuffer", "match", "spectatorFeed", "serverClock", "tally", "outbox",
+			"seatTable", "inputBuffer", "match", "spectatorFeed", "serverClock", "tally", "outbox", "drainState", "tickHistogram",
 			// the client
 			"Client", "session", "handshake", "clientConn", "serverTime", "timeline", "clockSync", "TickClock", "linkStats", "LobbyClient",
 			"VelocityPredictor", "ewma", "rate", "spark",

@@ -30,6 +30,9 @@ func (s RoomState) String() string {
 type RoomInfo struct {
 	Name    string
 	Private bool
+	// Closing marks a room of a server that drains before a restart: it
+	// takes nobody new, and its match, if one runs, is its last.
+	Closing bool
 	// Players counts the seats taken (bots included), Seats the room's
 	// seats, Bots the server-side bots among the players.
 	Players, Seats, Bots, Spectators int
@@ -58,6 +61,17 @@ type RoomList struct {
 	Updated time.Time
 	// Err says why the lobby cannot reach the server, if it cannot.
 	Err error
+}
+
+// Draining reports whether the server drains before a restart: every
+// room it lists is closing.
+func (l *RoomList) Draining() bool {
+	for i := range l.Rooms {
+		if l.Rooms[i].Closing {
+			return true
+		}
+	}
+	return false
 }
 
 // RoomSpec describes a room to create.

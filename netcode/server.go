@@ -81,7 +81,9 @@ type Server struct {
 	rooms    roomTable
 	clk      serverClock
 	tl       tally
-	next     time.Time // Advance's schedule: the next tick's time
+	drain    drainState
+	ticks    tickHistogram // the driver's tick durations, bucketed
+	next     time.Time     // Advance's schedule: the next tick's time
 	out      outbox
 	drops    [numDropReasons]uint64
 	// traffic counts what Receive saw.
@@ -120,7 +122,8 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s.defaults = roomConfig{Players: cfg.Players, Bots: cfg.Bots, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
 		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds}
 	s.out = newOutbox(64<<10, s.conns.seal)
-	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log}
+	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log,
+		drain: &s.drain}
 	for i := 0; i < cfg.Rooms; i++ {
 		s.openRoom(roomName(i), s.defaults, false, true, netip.Addr{}, time.Time{})
 	}
@@ -384,6 +387,7 @@ func (s *Server) Ban(addr netip.Addr) []transport.Datagram {
 	s.out.reset()
 	key := limitKey(addr)
 	s.adm.ban(key)
+	s.log.Info("address banned", "prefix", key.String())
 	s.rooms.each(func(r *room) {
 		s.inRoom(r, func() { r.ban(key) })
 	})
@@ -404,4 +408,7 @@ func (s *Server) drop(r DropReason) {
 }
 
 // ObserveTickDuration records how long the driver's last Tick took.
-func (s *Server) ObserveTickDuration(d time.Duration) { s.busy.observe(d) }
+func (s *Server) ObserveTickDuration(d time.Duration) {
+	s.busy.observe(d)
+	s.ticks.observe(d)
+}

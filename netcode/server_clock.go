@@ -34,11 +34,14 @@ func (c *serverClock) deadline() time.Time { return c.due }
 func (c *serverClock) every(n uint64) bool { return c.calls%n == 0 }
 
 // tally counts what the rooms report to the server's totals: the inputs
-// used, the reconnects, the places freed by silence, the faults.
+// used, the reconnects, the places freed by silence, the faults, the
+// matches started and finished; and the handshakes the server completed.
 type tally struct {
 	real, held, neutral  uint64
 	reconnects, timeouts uint64
 	idled, faults        uint64
+	started, finished    uint64
+	handshakes           uint64
 }
 
 // input counts a seat's input of one tick by its kind.
@@ -69,3 +72,19 @@ func (t *tally) idle(n int) { t.idled += uint64(n) }
 
 // fault counts a panic caught.
 func (t *tally) fault() { t.faults++ }
+
+// matchStarted counts a match whose countdown began; matchFinished one
+// that reached its results.
+func (t *tally) matchStarted()  { t.started++ }
+func (t *tally) matchFinished() { t.finished++ }
+
+// handshake counts a Join answered with an Accept: a connection made.
+func (t *tally) handshake() { t.handshakes++ }
+
+// events returns the matches started and finished and the handshakes.
+func (t *tally) events() (started, finished, handshakes uint64) {
+	return t.started, t.finished, t.handshakes
+}
+
+// ticks returns how many ticks the clock has run.
+func (c *serverClock) ticks() uint64 { return c.calls }

@@ -84,6 +84,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		}
 		return
 	}
+	s.tl.handshake()
 	s.out.clear(from, a)
 }
 

@@ -21,6 +21,7 @@ type roomHost struct {
 	gone  *[]PlayerStats
 	drops func(DropReason)
 	log   *slog.Logger
+	drain *drainState
 }
 
 // send seals p for connection conn into the outbox.
@@ -67,3 +68,6 @@ func (h *roomHost) drop(r DropReason) { h.drops(r) }
 
 // logger returns the server's log.
 func (h *roomHost) logger() *slog.Logger { return h.log }
+
+// draining reports whether the server drains.
+func (h *roomHost) draining() bool { return h.drain.active() }

@@ -25,7 +25,16 @@ func (r *room) results(now time.Time) {
 		if win := int(r.match.current().State().Round.Winner); win >= 0 && win < r.cfg.Players {
 			winner = r.seats.at(win).name
 		}
-		r.h.logger().Info("match over", "room", r.name, "match", r.match.matchID(), "winner", winner)
+		r.h.tally().matchFinished()
+		r.h.logger().Info("match over", "room", r.name, "match", r.match.matchID(), "winner", winner,
+			"duration", r.matchDuration(), "rounds", int(r.match.current().State().Round.Number))
+	}
+	if r.h.draining() {
+		// No rematch: the results show a while, then everyone goes.
+		if now.Sub(r.overAt) >= drainResults {
+			r.drainEnd(now)
+		}
+		return
 	}
 	// Bots vote as soon as the match is over (game/bot), so "everyone
 	// seated voted" is "every human voted", and a room of bots alone
@@ -72,6 +81,7 @@ func (r *room) rematch(now time.Time) {
 		}
 		r.sayLeave(&st.link, i, proto.LeaveMatchOver)
 		r.h.departed(&st.link, r.match.matchID(), uint8(i), now)
+		r.logLeft(&st.link, "match over")
 		r.h.remember(r.playerStats(st))
 		r.seats.release(st)
 	}

@@ -57,6 +57,9 @@ type host interface {
 	// drop counts a dropped datagram.
 	drop(why DropReason)
 	logger() *slog.Logger
+	// draining reports whether the server drains (server_drain.go):
+	// no new match starts, no rematch.
+	draining() bool
 }
 
 // room is one match's place on the server: a name (and a join code if it
@@ -97,6 +100,9 @@ type room struct {
 	delay spectatorFeed
 	// closed is set when the room has left the table.
 	closed bool
+	// ended is set when the room has ended for the server's drain: its
+	// peers were told, it steps no more.
+	ended bool
 }
 
 // roomSpec is what a room is opened as: its name, its join code (a
@@ -126,6 +132,10 @@ func newRoom(h host, rules roomRules, spec roomSpec, seed uint64, now time.Time)
 // openLobby opens a new match in r: a new id, bots in their seats, and,
 // when the bots fill every seat, a start at once (for spectators).
 func (r *room) openLobby() {
+	if r.h.draining() {
+		r.drainEnd(time.Time{}) // no new match: the room's last one is over
+		return
+	}
 	id := uint32(r.rng.Next()) | 1
 	for !r.h.freeMatch(id) {
 		id = uint32(r.rng.Next()) | 1
@@ -162,6 +172,9 @@ func (r *room) schedule() {
 		names[i] = r.seats.at(i).name
 	}
 	r.match.begin(&r.cfg, r.rng.Next()|1, r.h.clock().now().Add(int32(lead)), names)
+	r.h.tally().matchStarted()
+	r.h.logger().Info("match started", "room", r.name, "match", r.match.matchID(), "players", r.seats.humans(),
+		"bots", r.cfg.Players-r.seats.free()-r.seats.humans(), "seats", r.cfg.Players)
 	for i := 0; i < r.cfg.Players; i++ {
 		r.seats.at(i).in.restart()
 		if r.seats.at(i).state == seatFree {
@@ -211,6 +224,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 			r.h.send(l.conn, &proto.Reject{Reason: proto.RejectFull})
 			return
 		}
+		r.logJoined(&sp.link, -1)
 		r.sendStart(&sp.link, -1)
 		return
 	}
@@ -219,6 +233,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 		r.h.send(l.conn, &proto.Reject{Reason: proto.RejectRoomFull})
 		return
 	}
+	r.logJoined(&st.link, st.slot)
 	if r.match.live() {
 		r.match.seat(st.slot, st.name, true) // plays from the next round
 	} else if r.seats.free() == 0 {
@@ -234,7 +249,7 @@ func (r *room) supersede(from netip.AddrPort, conn uint32, now time.Time) {
 	for i := 0; i < r.cfg.Players; i++ {
 		if st := r.seats.at(i); st.human() && st.addr == from && st.conn != conn {
 			r.h.departed(&st.link, r.match.matchID(), uint8(i), now)
-			r.release(st, now)
+			r.release(st, now, "superseded by a new connection")
 		}
 	}
 	r.seats.dropSpectatorsAt(from)
@@ -344,19 +359,22 @@ func (r *room) leave(now time.Time, from netip.AddrPort, conn uint32, l *proto.L
 	case st != nil:
 		r.h.departed(&st.link, ack.Match, player, now)
 		r.h.send(conn, &ack)
-		r.release(st, now)
+		r.release(st, now, "quit")
 	default:
 		r.h.departed(&sp.link, ack.Match, player, now)
 		r.h.send(conn, &ack)
+		r.h.logger().Info("spectator left", "room", r.name, "name", sp.name, "transport", peerTransport(&sp.link),
+			"addr", r.peerAddr(&sp.link), "reason", "quit")
 		r.seats.dropSpectator(sp)
 	}
 	return true
 }
 
-// release frees a human's seat: the tank leaves the world at the next
-// round, and when no network player is left the match ends and a new
-// lobby opens.
-func (r *room) release(st *seat, now time.Time) {
+// release frees a human's seat, logging why: the tank leaves the world
+// at the next round, and when no network player is left the match ends
+// and a new lobby opens.
+func (r *room) release(st *seat, now time.Time, why string) {
+	r.logLeft(&st.link, why)
 	r.match.seat(st.slot, st.name, false)
 	r.h.remember(r.playerStats(st))
 	r.seats.release(st)
@@ -368,6 +386,9 @@ func (r *room) release(st *seat, now time.Time) {
 
 // step is one tick's work in r at now.
 func (r *room) step(now time.Time) {
+	if r.ended {
+		return // drained: nobody is left to play
+	}
 	clk := r.h.clock()
 	r.expire(now)
 	if clk.every(60) {
@@ -437,6 +458,9 @@ func (r *room) expire(now time.Time) {
 		if why == proto.LeaveIdle {
 			r.sayLeave(&st.link, st.slot, proto.LeaveIdle)
 			r.h.departed(&st.link, r.match.matchID(), uint8(st.slot), now)
+			r.logLeft(&st.link, "idle")
+		} else {
+			r.logLeft(&st.link, "timed out")
 		}
 		r.match.seat(st.slot, st.name, false)
 		r.h.remember(r.playerStats(st))
@@ -524,7 +548,7 @@ func (r *room) kick(slot int) (origin netip.Addr, ok bool) {
 	st := r.seats.at(slot)
 	origin = st.origin
 	r.sayLeave(&st.link, slot, proto.LeaveKicked)
-	r.release(st, time.Time{})
+	r.release(st, time.Time{}, "kicked")
 	return origin, true
 }
 
@@ -534,7 +558,7 @@ func (r *room) ban(key netip.Addr) {
 	for i := 0; i < r.cfg.Players; i++ {
 		if st := r.seats.at(i); st.human() && st.link.inPrefix(key) {
 			r.sayLeave(&st.link, i, proto.LeaveKicked)
-			r.release(st, time.Time{})
+			r.release(st, time.Time{}, "banned")
 		}
 	}
 	r.seats.dropSpectatorsFrom(key, func(sp *spectator) {

@@ -29,7 +29,7 @@ func (r *room) places() *seatTable { return &r.seats }
 // info returns r's line in the lobby.
 func (r *room) info() RoomInfo {
 	in := RoomInfo{Name: r.name, Private: r.private, Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
-		Players: r.cfg.Players - r.seats.free(), RoundsToWin: r.cfg.Rounds}
+		Players: r.cfg.Players - r.seats.free(), RoundsToWin: r.cfg.Rounds, Closing: r.h.draining()}
 	for i := 0; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatBot {
 			in.Bots++
@@ -59,7 +59,7 @@ func (r *room) info() RoomInfo {
 
 // entryOf returns a room's line in a RoomList.
 func entryOf(in RoomInfo) proto.RoomEntry {
-	return proto.RoomEntry{Name: in.Name, Private: in.Private, Players: uint8(in.Players), Seats: uint8(in.Seats),
+	return proto.RoomEntry{Name: in.Name, Private: in.Private, Closing: in.Closing, Players: uint8(in.Players), Seats: uint8(in.Seats),
 		Bots: uint8(in.Bots), Spectators: uint8(min(in.Spectators, 255)), State: uint8(in.State), Round: uint16(in.Round),
 		RoundsToWin: uint8(in.RoundsToWin), Leader: proto.SanitizeName(in.Leader), LeaderScore: uint16(in.LeaderScore)}
 }
@@ -82,6 +82,11 @@ func (r *room) stats(now time.Time) RoomStats {
 			rs.Players = append(rs.Players, r.playerStats(p))
 		}
 	}
+	r.seats.eachSpectator(func(sp *spectator) {
+		if peerTransport(&sp.link) == "ssh" {
+			rs.SpectatorsSSH++
+		}
+	})
 	return rs
 }
 
@@ -94,7 +99,7 @@ func (r *room) playerStats(p *seat) PlayerStats {
 		MarginMs: p.in.marginMs(), Score: r.match.score(p.slot), Room: r.name}
 	ps.RealTicks, ps.HeldTicks, ps.NeutralTicks, ps.LateInputs = p.in.counts()
 	if p.human() {
-		ps.Addr, ps.SSHFrom = p.addr.String(), r.h.sshFrom(p.addr)
+		ps.Addr, ps.SSHFrom, ps.SSH = p.addr.String(), r.h.sshFrom(p.addr), peerTransport(&p.link) == "ssh"
 	}
 	return ps
 }

@@ -114,7 +114,8 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		return
 	}
 	rtt, resume := c.handshake()
-	l := link{conn: c.id(), addr: from, name: proto.SanitizeName(q.Name), heard: now, rtt: rtt, resume: resume, origin: s.adm.origin(from)}
+	l := link{conn: c.id(), addr: from, name: proto.SanitizeName(q.Name), heard: now, rtt: rtt, resume: resume, origin: s.adm.origin(from),
+		joined: s.clk.now()}
 	// A reconnect: the token of a place we still hold, from a connection
 	// that proved (onRequest) it holds the session the token was issued
 	// to. It takes the place over, score and all.
@@ -127,6 +128,12 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	// A new connection from the very address and port of a peer we hold:
 	// that peer's socket is gone (a port is one socket's at a time), so
 	// its place is freed for the newcomer.
+	if s.drain.active() {
+		// Draining: the places held keep theirs (above), nobody new
+		// gets one.
+		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectDraining})
+		return
+	}
 	s.rooms.each(func(r *room) {
 		s.inRoom(r, func() { r.supersede(from, c.id(), now) })
 	})

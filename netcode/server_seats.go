@@ -45,6 +45,9 @@ type link struct {
 	addr  netip.AddrPort // the connection's address, as the place knows it
 	name  string
 	heard time.Time // its last sign of life
+	// joined is the server's tick when the peer took its place (a
+	// reconnect keeps it), for the log's "after how long".
+	joined game.Tick
 	// started is set by the peer's first Input after the Start of a
 	// running match: until then the server resends Start.
 	started bool

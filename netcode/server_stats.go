@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/proto"
 )
 
 // PlayerStats is the server's view of one seat.
@@ -14,7 +15,9 @@ type PlayerStats struct {
 	Addr string
 	// SSHFrom is the IP address of an SSH player's client (Addr is then
 	// the in-process address its session plays from); "" otherwise.
-	SSHFrom   string
+	SSHFrom string
+	// SSH is set for a player who plays through the SSH front end.
+	SSH       bool
 	Connected bool
 	// MarginMs is how early (positive) or late the player's latest input
 	// arrived.
@@ -40,6 +43,9 @@ type RoomStats struct {
 	// TickP50 and TickP99 are the room's step durations over the last 10 s.
 	TickP50, TickP99 time.Duration
 	Players          []PlayerStats
+	// SpectatorsSSH counts the spectators of the room who watch through
+	// the SSH front end (of Spectators).
+	SpectatorsSSH int
 }
 
 // ServerStats is a snapshot of the server's counters.
@@ -84,6 +90,20 @@ type ServerStats struct {
 	Slips, SkippedTicks uint64
 	// Rooms lists every room, in the order they opened.
 	Rooms []RoomStats
+	// Ticks counts the server's ticks run: it grows while the loop runs.
+	Ticks uint64
+	// TickHist is the driver's tick durations since the start.
+	TickHist TickHistogram
+	// MatchesStarted counts the matches whose countdown began,
+	// MatchesFinished those that reached their results; Handshakes the
+	// Joins answered with an Accept.
+	MatchesStarted, MatchesFinished, Handshakes uint64
+	// Rejects counts the Rejects sent, by reason (index with a
+	// proto.RejectReason).
+	Rejects [proto.MaxRejectReason + 1]uint64
+	// Draining is set once the server drains (Server.Drain); Drained
+	// once its drain is done.
+	Draining, Drained bool
 }
 
 // DroppedTotal returns the number of dropped datagrams.
@@ -105,6 +125,9 @@ func (s *Server) Stats() ServerStats {
 	st.Connections, st.Migrations, st.PathLimited, st.Unsealable = s.conns.figures()
 	st.TickP50, st.TickP99 = s.busy.quantiles()
 	st.Slips, st.SkippedTicks = s.busy.figures()
+	st.MatchesStarted, st.MatchesFinished, st.Handshakes = s.tl.events()
+	st.Ticks, st.TickHist, st.Rejects = s.clk.ticks(), s.ticks.figures(), s.out.refused()
+	st.Draining, st.Drained = s.Draining(), s.Drained()
 	now := s.cfg.Clock.Now()
 	for i, r := range s.rooms.appendAll(nil) {
 		rs := r.stats(now)

@@ -170,9 +170,9 @@ func TestFieldErrors(t *testing.T) {
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
 		{"leave reason 8", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 8), ErrReason},
 		{"reject reason 0", goldenReject, parseAs(ParseReject), set(HeaderLen, 0), ErrReason},
-		{"reject reason 14", goldenReject, parseAs(ParseReject), set(HeaderLen, 14), ErrReason},
+		{"reject reason 15", goldenReject, parseAs(ParseReject), set(HeaderLen, 15), ErrReason},
 
-		{"room list flags bit 1", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 2), ErrFlags},
+		{"room list flags bit 2", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 4), ErrFlags},
 		{"room list 5 of 4", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 5), ErrRange},
 		{"room list 9 seats", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 9, 9), ErrRange},
 		{"room list bots > players", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+5, 5), ErrRange},
@@ -246,6 +246,9 @@ func TestValidValuesAccepted(t *testing.T) {
 		{"leave idle", goldenLeave, parseAs(ParseLeave), set(HeaderLen, byte(LeaveIdle))},
 		{"reject busy", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectBusy))},
 		{"reject no match", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectNoMatch))},
+		{"reject draining", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectDraining))},
+		{"room list closing", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 2)},
+		{"room list private closing", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 3)},
 	}
 	for _, tt := range tests {
 		b := tt.mutate(mustHex(t, tt.golden))
@@ -277,7 +280,7 @@ func TestVersionError(t *testing.T) {
 	if ve.Got != 3 || ve.Want != Version {
 		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v4"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v5"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {
@@ -332,5 +335,34 @@ func TestEverySentinelDistinct(t *testing.T) {
 			t.Errorf("two sentinels say %q", e)
 		}
 		seen[e.Error()] = true
+	}
+}
+
+// TestDrainingOnTheWire: version 5's draining signs decode to what they
+// mean: Reject reason 12 is RejectDraining, and a room's flag bit 1 is
+// Closing (beside bit 0, Private).
+func TestDrainingOnTheWire(t *testing.T) {
+	b := mustHex(t, goldenReject)
+	b[HeaderLen] = 12
+	rj, err := ParseReject(b)
+	if err != nil || rj.Reason != RejectDraining {
+		t.Fatalf("reject reason 12: %v, %v; want RejectDraining", rj.Reason, err)
+	}
+	if got := rj.Reason.String(); got != "the server is restarting" {
+		t.Errorf("RejectDraining says %q", got)
+	}
+	b = mustHex(t, goldenRoomList)
+	b[offRoomList0+2] = 3
+	rl, err := ParseRoomList(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := rl.Rooms[0]; !e.Closing || !e.Private {
+		t.Errorf("flags 3 decode as private %v closing %v, want both", e.Private, e.Closing)
+	}
+	e := RoomEntry{Name: "a", Closing: true}
+	l := RoomList{Header: Header{Session: 1}, Total: 1, Rooms: []RoomEntry{e}}
+	if got := l.Append(nil)[roomListFixedLen+2]; got != 2 {
+		t.Errorf("a closing public room's flags encode as %#x, want 0x02", got)
 	}
 }

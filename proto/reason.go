@@ -76,6 +76,9 @@ const (
 	// RejectSlowDown: too many wrong join codes, or rooms opened, from
 	// the address; try again in a minute.
 	RejectSlowDown
+	// RejectDraining: the server is draining before a restart: it takes
+	// no new player, spectator or room; try again in a minute.
+	RejectDraining
 	// RejectKicked: the operator removed a player from the address (its
 	// IPv6 /64) a short while ago; it stays out for a few minutes.
 	RejectKicked
@@ -84,6 +87,9 @@ const (
 	RejectBusy
 )
 
+// MaxRejectReason is the highest RejectReason.
+const MaxRejectReason = RejectBusy
+
 var rejectNames = [...]string{
 	RejectVersion: "protocol version mismatch", RejectFull: "server full",
 	RejectBadCookie: "bad or expired cookie", RejectBadToken: "unknown reconnect token",
@@ -91,11 +97,12 @@ var rejectNames = [...]string{
 	RejectAddrLimit: "too many players from your address",
 	RejectNoRoom:    "no such room", RejectRoomTaken: "a room of that name exists",
 	RejectRoomFull: "the room is full", RejectSlowDown: "too many tries from your address: wait a minute",
-	RejectKicked: "removed by the operator: try again in a few minutes",
-	RejectBusy:   "the server is busy: no new rooms for now",
+	RejectDraining: "the server is restarting",
+	RejectKicked:   "removed by the operator: try again in a few minutes",
+	RejectBusy:     "the server is busy: no new rooms for now",
 }
 
-func (r RejectReason) known() bool { return r >= RejectVersion && r <= RejectBusy }
+func (r RejectReason) known() bool { return r >= RejectVersion && r <= MaxRejectReason }
 
 // String returns a short lower-case description, fit for a status line.
 func (r RejectReason) String() string {

@@ -72,6 +72,9 @@ type RoomEntry struct {
 	// Name is the room's name in SanitizeName form.
 	Name    string
 	Private bool
+	// Closing marks a room of a server that drains before a restart: it
+	// takes nobody new, and its match, if one runs, is its last.
+	Closing bool
 	// Players counts the seats taken (bots included), of Seats; Bots are
 	// the server-side bots among them.
 	Players, Seats, Bots, Spectators uint8
@@ -91,8 +94,11 @@ type RoomEntry struct {
 // MaxRoomState is the highest RoomEntry.State.
 const MaxRoomState = 3
 
-// roomPrivate is the RoomEntry flag bit for Private.
-const roomPrivate = 1 << 0
+// The RoomEntry flag bits: Private, Closing.
+const (
+	roomPrivate = 1 << 0
+	roomClosing = 1 << 1
+)
 
 // roomEntryFixedLen is a RoomEntry's size without its two names.
 const roomEntryFixedLen = 1 + 1 + 5 + 2 + 1 + 1 + 2
@@ -147,6 +153,9 @@ func (p *RoomList) AppendBody(b []byte) []byte {
 		var flags byte
 		if e.Private {
 			flags |= roomPrivate
+		}
+		if e.Closing {
+			flags |= roomClosing
 		}
 		b = append(b, flags, e.Players, e.Seats, e.Bots, e.Spectators, e.State)
 		b = binary.BigEndian.AppendUint16(b, e.Round)
@@ -211,12 +220,12 @@ func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 		switch {
 		case !isSanitized(name) || !isSanitized(leader):
 			return RoomList{}, fmt.Errorf("%w: room %d: name %q leader %q not sanitised", ErrName, i, name, leader)
-		case flags&^roomPrivate != 0:
+		case flags&^(roomPrivate|roomClosing) != 0:
 			return RoomList{}, ErrFlags
 		case e.Seats > game.MaxPlayers || e.Players > e.Seats || e.Bots > e.Players || e.State > MaxRoomState:
 			return RoomList{}, fmt.Errorf("%w: room %d: %d of %d seats, %d bots, state %d", ErrRange, i, e.Players, e.Seats, e.Bots, e.State)
 		}
-		e.Name, e.Leader, e.Private = string(name), string(leader), flags&roomPrivate != 0
+		e.Name, e.Leader, e.Private, e.Closing = string(name), string(leader), flags&roomPrivate != 0, flags&roomClosing != 0
 		p.Rooms = append(p.Rooms, e)
 	}
 	if err := r.end(); err != nil {

@@ -128,11 +128,11 @@ func TestAppendPacketVector(t *testing.T) {
 		want   string
 	}{
 		{"Leave", goldenLeave, parseAs(ParseLeave), ClientToServer, 7,
-			"5454048901020304000000016e5dc0c347bda10f34da0bdb8da4f88a9b93"},
+			"5454058901020304000000016e5d02498d1e6f4ac113f9e904306821548f"},
 		{"Start", goldenStart, parseAs(ParseStart), ServerToClient, 1,
-			"54540484010203040000000187a7e02d8395321225eec19ff13ea7d5bf32468c4963dd451948088abf7c6eeebe1f1d25" +
-				"f6a92f4bc5a92ca2b27666a99c3ee08bfcf49282b34d25c27d815c765beedddf471c6252123fcd38a322268617de8d39" +
-				"9736b4d826"},
+			"54540584010203040000000187a7e02d8395321225eec19ff13ea7d5bf32468c4963dd451948088abf7c6eeebe1f1d25" +
+				"f6a92f4bc5a92ca2b27666a99c3ee08bfcf49282b34d25c27d815c765beedddf471c6252126f5ed866e5690c22d10618" +
+				"e131007827"},
 	}
 	for _, tt := range tests {
 		s, o := newPair(t, tt.dir, 0x01020304)

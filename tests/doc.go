@@ -33,6 +33,9 @@
 //	headless_test.go, lifecycle_test.go, restart_test.go, shutdown_test.go,
 //	rooms_test.go, serverkey_test.go, loadtest_test.go, record_test.go
 //	                                                the binary headless (and replay in tmux)
+//	service_test.go                                 serve as a service: --admin's metrics (and
+//	                                                promtool, and a real Prometheus), the drain
+//	                                                on SIGTERM, the log of who came and went
 //	tmux_test.go, tmux_feel_test.go, tmux_lobby_test.go, terminal_test.go
 //	                                                the binary in a real terminal
 //	ssh_test.go, sshadmit_test.go, sshban_test.go, sshflood_test.go, sshlimits_test.go,

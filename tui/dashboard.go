@@ -29,6 +29,10 @@ type DashboardInfo struct {
 	// Load is the server's own cost over the last seconds ("cpu 12.5% of
 	// a core · 61k datagrams/s in · 64k out"); empty shows nothing.
 	Load string
+	// Drain says the server drains before a restart, and its countdown
+	// ("draining: 2 matches to end · exits in 9m41s"), shown above the
+	// note; empty shows nothing.
+	Drain string
 }
 
 // dashboardGap is the cells between table columns.
@@ -73,6 +77,10 @@ func RenderDashboard(st *netcode.ServerStats, info DashboardInfo, logs []string,
 		avail = 1 << 30
 	}
 	var note []string
+	if info.Drain != "" && avail > 0 {
+		note = append(note, d.fit(dseg{cleanText(info.Drain), d.value}))
+		avail--
+	}
 	if info.Note != "" && avail > 0 {
 		note = append(note, d.fit(dseg{cleanText(info.Note), d.value}))
 		avail--

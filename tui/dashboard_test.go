@@ -261,3 +261,29 @@ func TestDashboardShowsSlipsAndIdleSeats(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardShowsTheDrain: a draining server's dashboard says so with
+// its countdown, above the operator's note, and still fits.
+func TestDashboardShowsTheDrain(t *testing.T) {
+	st := busyServer(2, 2)
+	info := testDashInfo
+	info.Note = "kicked p1-1"
+	info.Drain = "draining: 2 matches to end · exits in 9m41s at the latest"
+	out := RenderDashboard(st, info, testLogs(3), 100, 30, true)
+	lines := dashLines(out)
+	drain, note := -1, -1
+	for i, l := range lines {
+		if strings.Contains(squeeze(l), "draining: 2 matches to end · exits in 9m41s at the latest") {
+			drain = i
+		}
+		if strings.Contains(l, "kicked p1-1") {
+			note = i
+		}
+	}
+	if drain < 0 || note < 0 || drain > note {
+		t.Errorf("drain line %d, note line %d; want both, the drain first:\n%s", drain, note, strings.Join(lines, "\n"))
+	}
+	if len(lines) > 30 {
+		t.Errorf("%d lines on a 30-line terminal", len(lines))
+	}
+}

@@ -674,3 +674,29 @@ func TestLobbySourceFunc(t *testing.T) {
 		t.Errorf("LobbySourceFunc did not call its function")
 	}
 }
+
+// TestLobbyShowsTheDrain: a list whose rooms are closing (the server
+// drains before a restart) puts the restart notice on the notice row,
+// over the lobby's own notice, and a waiting room shows as closing.
+func TestLobbyShowsTheDrain(t *testing.T) {
+	list := testRooms()
+	for i := range list.Rooms {
+		list.Rooms[i].Closing = true
+	}
+	l := startLobby(t, 80, 24, list, LobbyOptions{Options: Options{ASCII: true, NoColor: true}, Notice: "you left room a"})
+	if got := squeeze(l.lines()[1]); got != DrainingNotice {
+		t.Errorf("notice row %q, want %q", got, DrainingNotice)
+	}
+	if row := l.lines()[l.rowOf("bravo")]; !strings.Contains(row, "closing") {
+		t.Errorf("the waiting room's row %q does not say closing", row)
+	}
+	if row := l.lines()[l.rowOf("alpha")]; !strings.Contains(row, "playing") {
+		t.Errorf("the playing room's row %q lost its state", row)
+	}
+	// Not draining: the lobby's own notice.
+	l.src.set(testRooms())
+	l.refresh()
+	if got := squeeze(l.lines()[1]); got != "you left room a" {
+		t.Errorf("notice row after the drain %q", got)
+	}
+}

@@ -25,6 +25,10 @@ const (
 	lobbyIndent = 5
 )
 
+// DrainingNotice is the lobby's notice while the server drains before a
+// restart (every room it lists is closing).
+const DrainingNotice = "this server is restarting, try again in a minute"
+
 // lobbyRows is how many rooms fit on a screen h rows high.
 func lobbyRows(h int) int { return max(h-lobbyRowsY-lobbyFooterH, 1) }
 
@@ -124,7 +128,11 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 		spans = append(spans, span{" " + g.dot + " you are ", look.label}, span{cleanText(l.opts.Name), look.text})
 	}
 	r.putSpans(0, lobbyHeaderY, w, g.ellipsis, spans...)
-	if l.opts.Notice != "" {
+	switch {
+	case l.list.Draining():
+		// The server drains before a restart: it takes nobody new.
+		r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{DrainingNotice, look.notice})
+	case l.opts.Notice != "":
 		r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{cleanText(l.opts.Notice), look.notice})
 	}
 
@@ -207,6 +215,9 @@ func (l *lobby) drawRoom(r *Renderer, look *lobbyLook, y, w int, widths []int, r
 	}
 	cells[colWatching] = strconv.Itoa(room.Spectators)
 	cells[colState] = room.State.String()
+	if room.Closing && room.State == netcode.RoomWaiting {
+		cells[colState] = "closing"
+	}
 	round := "-"
 	if room.Round > 0 {
 		round = strconv.Itoa(room.Round)

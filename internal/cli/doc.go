@@ -1,6 +1,6 @@
 // Package cli holds the commands of the ttytanks binary: each parses its
 // flags (github.com/spf13/pflag), checks them, and wires the packages
-// that do the work (netcode, tui, internal/sshfront, tui/sshterm, tui/replay, proto/recording/resim, internal/loadtest).
+// that do the work (netcode, tui, internal/sshfront, internal/admin, tui/sshterm, tui/replay, proto/recording/resim, internal/loadtest).
 // The binary's main package holds only the command table and dispatches
 // to Play, Serve, Join, Replay, Verify, Loadtest and Version.
 //
@@ -26,6 +26,13 @@
 //	serve_stats.go         statsSampler: the server's figures for the loop and
 //	                       --stats-json (package statsfile)
 //	serve_status.go        logStatus: the status line of a server with no terminal
+//	serve_service.go       serviceFlags: --config, --print-config, --admin, --drain-timeout,
+//	                       --log-format
+//	serve_config.go        the TOML file and TTYTANKS_* environment of a command's flags,
+//	                       and --print-config's file
+//	serve_admin.go         startAdmin: serve --admin (package internal/admin)
+//	serve_drain.go         the drain on SIGTERM: its signals, its clock, its end
+//	serve_notify.go        sdNotify: READY and STOPPING for systemd (Type=notify)
 //	join.go                Join: join's flags and run, roomRequest
 //	join_headless.go       join --headless: a session watched without a screen
 //	join_headless_stats.go headlessStats: what join --headless reports
@@ -50,4 +57,5 @@
 //	address.go             server addresses: parsed, resolved, shared with others
 //	screen.go              opening the terminal for tcell
 //	signals.go             signalContext: SIGINT and SIGTERM end a command's context
+//	                       (serve takes them itself: SIGTERM drains)
 package cli

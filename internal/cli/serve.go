@@ -6,12 +6,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"ttytanks/internal/admin"
 	"ttytanks/internal/sshfront"
 	"ttytanks/netcode"
 	"ttytanks/netcode/transport"
@@ -30,9 +32,16 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
+	if err := f.svc.load(fs, os.Getenv); err != nil {
+		return usageError(stderr, "serve", err.Error())
+	}
 	name, err := f.check(fs)
 	if err != nil {
 		return usageError(stderr, "serve", err.Error())
+	}
+	if f.svc.printConfig {
+		writeConfig(fs)
+		return 0
 	}
 	if f.cpuProfile != "" {
 		stop, err := startCPUProfile(f.cpuProfile)
@@ -58,6 +67,7 @@ type serveFlags struct {
 	ui         uiFlags
 	ssh        sshFlags
 	record     recordFlags
+	svc        serviceFlags
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -71,6 +81,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	f.ui.register(fs)
 	f.ssh.register(fs)
 	f.record.register(fs)
+	f.svc.register(fs)
 }
 
 // check returns the --play player's name, or the first usage error.
@@ -102,23 +113,29 @@ func (f *serveFlags) check(fs *pflag.FlagSet) (string, error) {
 	if err := f.record.check(); err != nil {
 		return "", err
 	}
+	if err := f.svc.check(); err != nil {
+		return "", err
+	}
 	return playerName(f.name)
 }
 
 // run serves until told to stop (or, with --play, until the host quits)
 // and returns the exit code; name is the --play player's.
 func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
+	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	sigs := notifySignals()
+	defer signal.Stop(sigs)
 	tr, udp, mux, err := f.transport()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 		return 1
 	}
-	// On a terminal the dashboard owns the screen: log lines go to its
-	// log pane (and the last of them to stderr at exit), not over it.
+	// On a terminal the dashboard (or, with --play, the game) owns the
+	// screen: log lines go to a ring, the dashboard's log pane, and the
+	// last of them to stderr at exit, not over the screen.
 	tty := term.IsTerminal(int(os.Stdout.Fd()))
-	logger, logRing, flushLog := serveLog(tty && !f.play, stderr)
+	logger, logRing, flushLog := serveLog(tty, stderr, f.svc.logFormat)
 	defer flushLog()
 	cfg := f.server.config()
 	cfg.Logger = logger
@@ -148,7 +165,7 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 	served := make(chan error, 1)
 	go func() { served <- sd.Run(ctx) }()
 	s := &serving{f: f, ctx: ctx, stop: stop, sd: sd, served: served, stats: &statsSampler{sd: sd},
-		logger: logger, logRing: logRing, tty: tty}
+		logger: logger, logRing: logRing, tty: tty, drainAsked: make(chan struct{}, 1)}
 	if f.statsFile != "" {
 		defer s.stats.writeAtExit(f.statsFile, stderr)
 	}
@@ -170,11 +187,23 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 		sshFront.Store(s.ssh)
 		defer s.ssh.Close()
 	}
+	if f.svc.admin != "" && !f.play {
+		var stopAdmin func()
+		if s.admin, stopAdmin, err = s.startAdmin(f.svc.admin, rec); err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+			stop()
+			<-served
+			return 1
+		}
+		defer stopAdmin()
+	}
+	go s.signals(sigs)
 	if f.play {
 		return s.hostPlays(name, port, share, stderr)
 	}
 	logger.Info("serving", "addr", udp.LocalAddr().String(), "fingerprint", fingerprint, "players", f.server.players, "bots", f.server.bots,
 		"maze", f.server.maze.String(), "state_every", f.server.stateEvery, "share", "ttytanks join "+share)
+	s.notify("READY=1\nSTATUS=serving on " + udp.LocalAddr().String())
 	return s.watch(stdout)
 }
 
@@ -216,6 +245,11 @@ type serving struct {
 	logRing *tui.LogRing // the dashboard's log pane; nil without a dashboard
 	tty     bool         // stdout is a terminal: the dashboard, not status lines
 	dash    tui.DashboardInfo
+	admin   *admin.Server // serve --admin; nil without
+	// drainAsked gets a value when SIGTERM asks for a drain; drain is
+	// the drain under way (zero before).
+	drainAsked chan struct{}
+	drain      drainClock
 }
 
 // hostPlays is serve --play: the host plays as name in this terminal

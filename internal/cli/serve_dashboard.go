@@ -13,10 +13,10 @@ import (
 	"ttytanks/tui"
 )
 
-// serveLog returns serve's logger: onto stderr, or with ring (the
-// dashboard's) into a log pane, whose last lines flush writes to stderr
-// at exit.
-func serveLog(ring bool, stderr io.Writer) (logger *slog.Logger, logRing *tui.LogRing, flush func()) {
+// serveLog returns serve's logger, in format (text or json): onto
+// stderr, or with ring (the dashboard's) into a log pane, whose last
+// lines flush writes to stderr at exit.
+func serveLog(ring bool, stderr io.Writer, format string) (logger *slog.Logger, logRing *tui.LogRing, flush func()) {
 	var logOut io.Writer = stderr
 	flush = func() {}
 	if ring {
@@ -28,6 +28,9 @@ func serveLog(ring bool, stderr io.Writer) (logger *slog.Logger, logRing *tui.Lo
 			}
 		}
 	}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(logOut, nil)), logRing, flush
+	}
 	return slog.New(slog.NewTextHandler(logOut, nil)), logRing, flush
 }
 
@@ -35,7 +38,8 @@ func serveLog(ring bool, stderr io.Writer) (logger *slog.Logger, logRing *tui.Lo
 // told to, it shows the operator how it goes (the dashboard on a
 // terminal, else a status line every 5 s), takes the operator's keys on
 // the dashboard, samples the load every second and rewrites the stats
-// file every --stats-every. It returns the exit code.
+// file every --stats-every; on SIGTERM it drains (serve_drain.go) and
+// stops when the drain is done. It returns the exit code.
 func (s *serving) watch(stdout io.Writer) int {
 	every := 5 * time.Second
 	if s.tty {
@@ -62,8 +66,19 @@ func (s *serving) watch(stdout io.Writer) int {
 	defer restore()
 	var ops operatorKeys
 	var note string
+	var drainTick <-chan time.Time
 	for {
 		select {
+		case <-s.drainAsked:
+			s.beginDrain()
+			t := time.NewTicker(250 * time.Millisecond)
+			defer t.Stop()
+			drainTick = t.C
+		case <-drainTick:
+			if s.drainDone() {
+				drainTick = nil
+				s.stop()
+			}
 		case b, ok := <-keys:
 			if !ok {
 				keys = nil
@@ -107,11 +122,12 @@ func (s *serving) watch(stdout io.Writer) int {
 func (s *serving) show(note string, stdout io.Writer) {
 	st := s.stats.sample()
 	if !s.tty {
-		logStatus(s.logger, &st, s.stats.load(&st))
+		logStatus(s.logger, &st, s.stats.load(&st), s.drainNote(&st))
 		return
 	}
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	s.dash.Note = note
+	s.dash.Drain = s.drainNote(&st)
 	s.dash.Load = s.stats.load(&st).String()
 	out := tui.RenderDashboard(&st, s.dash, s.logRing.Lines(h), w, h, os.Getenv("NO_COLOR") != "")
 	// Redraw in place (no clear: no flicker), erasing each line's
@@ -124,6 +140,10 @@ func (s *serving) show(note string, stdout io.Writer) {
 // sessions meanwhile; then it gives the terminal back (restore) and says
 // so.
 func (s *serving) shutdown(restore func(), stdout io.Writer, stopped bool) {
+	if s.admin != nil {
+		s.admin.SetDraining() // stopping: no load balancer sends anyone more
+	}
+	s.notify("STOPPING=1")
 	// The driver sends every client a Leave and returns; the SSH
 	// server ends its sessions and connections meanwhile.
 	sshClosed := make(chan struct{})

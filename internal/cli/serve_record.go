@@ -55,6 +55,17 @@ func (r *roomRecorders) forRoom(room string) netcode.Recorder {
 	return d
 }
 
+// counts returns the recordings written and failed in every room so far.
+func (r *roomRecorders) counts() (written, failed uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range r.open {
+		w, f := d.Counts()
+		written, failed = written+w, failed+f
+	}
+	return written, failed
+}
+
 // Close closes every room's Recorder.
 func (r *roomRecorders) Close() error {
 	r.mu.Lock()

@@ -11,7 +11,8 @@ import (
 )
 
 // logStatus writes the operator's periodic status line.
-func logStatus(l *slog.Logger, st *netcode.ServerStats, load statsfile.Load) {
+// drain, when not empty, says how the drain goes.
+func logStatus(l *slog.Logger, st *netcode.ServerStats, load statsfile.Load, drain string) {
 	attrs := []any{"load", load.String(), "match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
 		"rooms", len(st.Rooms), "players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
 		"in_bytes", st.BytesIn, "out_bytes", st.BytesOut, "dropped", st.DroppedTotal()}
@@ -27,6 +28,9 @@ func logStatus(l *slog.Logger, st *netcode.ServerStats, load statsfile.Load) {
 	}
 	if len(st.Players) > maxStatusPlayers {
 		attrs = append(attrs, "more_players", len(st.Players)-maxStatusPlayers)
+	}
+	if drain != "" {
+		attrs = append(attrs, "drain", drain)
 	}
 	l.Info("status", attrs...)
 }

@@ -12,3 +12,7 @@ import (
 func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
+
+// signalNotify relays SIGINT and SIGTERM to c (serve, which drains on
+// SIGTERM).
+func signalNotify(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) }

@@ -45,6 +45,9 @@ type Dir struct {
 	name     string
 	diverged bool // this match's divergence was logged
 	closed   bool
+	// written counts the recordings finished and closed, failed those
+	// that stopped on an error.
+	written, failed uint64
 }
 
 // NewDir creates the directory path if needed and returns a Dir that
@@ -78,6 +81,7 @@ func (d *Dir) MatchStarted(m netcode.MatchInfo) {
 	f, err := os.OpenFile(d.name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		d.log.Error("recording: cannot create the match's file", "err", err)
+		d.failed++
 		return
 	}
 	names := make([]string, m.Slots)
@@ -92,6 +96,7 @@ func (d *Dir) MatchStarted(m netcode.MatchInfo) {
 	if err != nil {
 		d.log.Error("recording: cannot write the header", "file", d.name, "err", err)
 		f.Close()
+		d.failed++
 		return
 	}
 	d.f, d.w, d.diverged = f, w, false
@@ -159,6 +164,7 @@ func (d *Dir) contain() {
 		d.log.Error("recording: panic; the match's recording stops here", "file", d.name, "panic", p, "stack", string(debug.Stack()))
 		if d.f != nil {
 			d.f.Close()
+			d.failed++
 		}
 		d.f, d.w = nil, nil
 	}
@@ -173,6 +179,7 @@ func (d *Dir) fail(err error) {
 	d.log.Error("recording: the match's recording stops here", "file", d.name, "err", err)
 	d.f.Close()
 	d.f, d.w = nil, nil
+	d.failed++
 }
 
 func (d *Dir) closeFile() error {
@@ -185,9 +192,21 @@ func (d *Dir) closeFile() error {
 	}
 	if err != nil {
 		d.log.Error("recording: closing the match's file", "file", d.name, "err", err)
+		d.failed++
+	} else {
+		d.written++
+		d.log.Info("recording written", "file", d.name)
 	}
 	d.f, d.w = nil, nil
 	return err
+}
+
+// Counts returns how many recordings were written (finished or cut
+// short by Close, and closed) and how many stopped on an error.
+func (d *Dir) Counts() (written, failed uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.written, d.failed
 }
 
 // prune deletes the oldest recordings until the Keep bound holds with

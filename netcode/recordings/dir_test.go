@@ -161,11 +161,20 @@ func TestDirFailureIsLogged(t *testing.T) {
 	if !strings.Contains(log.String(), "cannot create") {
 		t.Fatalf("log %q: want the failure", log.String())
 	}
+	if w, f := d.Counts(); w != 0 || f != 1 {
+		t.Errorf("after the failure: %d written, %d failed; want 0, 1", w, f)
+	}
 	os.Remove(path)
 	os.Mkdir(path, 0o755)
 	playMatch(t, d, 2, 100, true)
 	if names := listDir(t, path); len(names) != 1 {
 		t.Fatalf("files %q, want the second match's", names)
+	}
+	if w, f := d.Counts(); w != 1 || f != 1 {
+		t.Errorf("after the second match: %d written, %d failed; want 1, 1", w, f)
+	}
+	if !strings.Contains(log.String(), "recording written") {
+		t.Errorf("log %q: no line for the file written", log.String())
 	}
 }
 

@@ -1,0 +1,14 @@
+// Package deploy holds the files that run ttytanks serve as a service,
+// and the tests that check them (it has no code of its own):
+//
+//	file               what it holds
+//	ttytanks.service   the systemd unit: Type=notify, the drain on
+//	                   SIGTERM within TimeoutStopSec, hardening
+//	Dockerfile         a static binary (CGO_ENABLED=0) on a distroless base
+//	deploy_test.go     systemd-analyze verify on the unit; the unit's stop
+//	                   time covers the drain; the static build; what the
+//	                   Dockerfile sets, read back by serve --print-config
+//
+// Docker does not run on the test machines, so the image is not built in
+// CI: the tests check what it is made of instead.
+package deploy
