@@ -46,12 +46,16 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		}
 		return s.newRoom(from, name, s.defaults, false, now)
 	case proto.RoomCode:
-		if !s.adm.isTrusted(from.Addr()) && !t.guess(s.adm.origin(from), now) {
+		trusted, origin := s.adm.isTrusted(from.Addr()), s.adm.origin(from)
+		if !trusted && !t.mayGuess(origin, now) {
 			s.drop(DropRateLimited)
 			return nil, proto.RejectSlowDown
 		}
 		r := t.byCode(name)
 		if r == nil {
+			if !trusted {
+				t.missed(origin, now)
+			}
 			return nil, proto.RejectNoRoom
 		}
 		if !j.Spectate && r.places().free() == 0 {

@@ -235,6 +235,13 @@ func (p *prefixLimiter) allow(key netip.Addr, now time.Time) bool {
 	return take(b, now, p.rate, p.burst)
 }
 
+// has reports whether the prefix key has a token left at now, taking
+// none.
+func (p *prefixLimiter) has(key netip.Addr, now time.Time) bool {
+	b := p.b[key]
+	return b == nil || level(b, now, p.rate, p.burst) >= 1
+}
+
 // prune forgets the full buckets, and if that frees too little, the
 // oldest half of the rest.
 func (p *prefixLimiter) prune(now time.Time) {

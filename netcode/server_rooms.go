@@ -186,9 +186,13 @@ func (t *roomTable) newCode(random func([]byte)) string {
 	}
 }
 
-// guess takes one of ip's tries at a join code; false when it has none
-// left.
-func (t *roomTable) guess(ip netip.Addr, now time.Time) bool { return t.guesses.allow(ip, now) }
+// mayGuess reports whether ip has a try at a join code left; missed
+// spends one. A right code costs nothing, so players who type their
+// friends' codes are never slowed down; only wrong guesses are counted.
+func (t *roomTable) mayGuess(ip netip.Addr, now time.Time) bool { return t.guesses.has(ip, now) }
+
+// missed spends one of ip's tries after a wrong join code.
+func (t *roomTable) missed(ip netip.Addr, now time.Time) { t.guesses.allow(ip, now) }
 
 // open takes one of ip's room openings on demand; false when it has
 // opened its share lately.

@@ -174,9 +174,10 @@ func TestRoomListPages(t *testing.T) {
 	}
 }
 
-// TestJoinCodeGuessesAreLimited: one address gets codeTries tries at a
-// join code; then "slow down", even for the right code; the tries come
-// back with time; another address is not affected.
+// TestJoinCodeGuessesAreLimited: one address gets codeTries wrong guesses
+// at a join code; then "slow down", even for the right code; the tries
+// come back with time; a right code costs none; another address is not
+// affected.
 func TestJoinCodeGuessesAreLimited(t *testing.T) {
 	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 8})
 	now := simEpoch
@@ -215,6 +216,20 @@ func TestJoinCodeGuessesAreLimited(t *testing.T) {
 		t.Fatalf("vault has %d players after the limit, want its creator alone", n)
 	}
 
+	// A right code costs no try: a household that joins its friends'
+	// rooms over and over is never slowed down.
+	friend := netip.MustParseAddr("198.51.100.3")
+	for i := 0; i < 3*codeTries; i++ {
+		port++
+		session++
+		p := rawHandshake(t, s, now, netip.AddrPortFrom(friend, port), session)
+		st, why := p.request(t, s, now, proto.Request{Kind: proto.RoomCode, Room: code})
+		if st == nil || st.Room != "vault" {
+			t.Fatalf("a friend's join %d with the right code: reject %v, want the Start of vault", i+1, why)
+		}
+		p.send(s, now, &proto.Leave{Header: proto.Header{Match: st.Match, Player: st.Player}, Reason: proto.LeaveQuit})
+	}
+
 	// Another address is not affected.
 	if _, why := try(other, wrong); why != proto.RejectNoRoom {
 		t.Fatalf("another address, wrong code: %v, want %v", why, proto.RejectNoRoom)
@@ -232,8 +247,13 @@ func TestJoinCodeGuessesAreLimited(t *testing.T) {
 	if st, why := try(guesser, code); st == nil || st.Room != "vault" {
 		t.Fatalf("a refill later, the right code: reject %v, want the Start of vault", why)
 	}
+	// The right code cost nothing: the try that came back is still there
+	// for one wrong guess.
+	if _, why := try(guesser, wrong); why != proto.RejectNoRoom {
+		t.Fatalf("right after, a wrong guess: %v, want %v (the right code costs no try)", why, proto.RejectNoRoom)
+	}
 	if _, why := try(guesser, wrong); why != proto.RejectSlowDown {
-		t.Fatalf("right after, another try: %v, want %v (one try came back)", why, proto.RejectSlowDown)
+		t.Fatalf("right after, another wrong guess: %v, want %v (one try came back)", why, proto.RejectSlowDown)
 	}
 	now = now.Add(codeTries * codeRefill)
 	for i := 1; i <= codeTries; i++ {
