@@ -250,6 +250,10 @@ type serving struct {
 	// the drain under way (zero before).
 	drainAsked chan struct{}
 	drain      drainClock
+	// last is the dashboard's last sample, and shown its player list:
+	// the numbers the operator reads and types.
+	last  netcode.ServerStats
+	shown []netcode.PlayerStats
 }
 
 // hostPlays is serve --play: the host plays as name in this terminal

@@ -84,12 +84,17 @@ func (s *serving) watch(stdout io.Writer) int {
 				keys = nil
 				continue
 			}
-			switch a, slot := ops.key(b); a {
+			switch a, num := ops.key(b); a {
 			case opStop:
 				s.stop()
 			case opKick, opBan:
-				note = operate(s.sd, s.ssh, a, slot)
+				note = operate(s.sd, s.ssh, a, num, s.shown)
 				s.logger.Info("operator", "action", note)
+			}
+			if p := ops.prompt(); p != "" {
+				s.showNote(p, stdout)
+			} else {
+				s.showNote(note, stdout)
 			}
 		case err := <-s.served:
 			if err != nil {
@@ -112,7 +117,11 @@ func (s *serving) watch(stdout io.Writer) int {
 				s.logger.Error("--stats-json", "err", err)
 			}
 		case <-tick.C:
-			s.show(note, stdout)
+			if p := ops.prompt(); p != "" {
+				s.showNote(p, stdout) // the list under a prompt stays the one the operator reads
+			} else {
+				s.show(note, stdout)
+			}
 		}
 	}
 }
@@ -125,11 +134,29 @@ func (s *serving) show(note string, stdout io.Writer) {
 		logStatus(s.logger, &st, s.stats.load(&st), s.drainNote(&st))
 		return
 	}
+	s.shown = st.Players
+	s.last = st
+	s.draw(note, stdout)
+}
+
+// showNote redraws the dashboard's last sample with a new note (an
+// operator's prompt or outcome), so the numbers the operator reads do
+// not move under the prompt.
+func (s *serving) showNote(note string, stdout io.Writer) {
+	if !s.tty {
+		return
+	}
+	s.draw(note, stdout)
+}
+
+// draw draws the dashboard of the last sample with note.
+func (s *serving) draw(note string, stdout io.Writer) {
+	st := &s.last
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	s.dash.Note = note
-	s.dash.Drain = s.drainNote(&st)
-	s.dash.Load = s.stats.load(&st).String()
-	out := tui.RenderDashboard(&st, s.dash, s.logRing.Lines(h), w, h, os.Getenv("NO_COLOR") != "")
+	s.dash.Drain = s.drainNote(st)
+	s.dash.Load = s.stats.load(st).String()
+	out := tui.RenderDashboard(st, s.dash, s.logRing.Lines(h), w, h, os.Getenv("NO_COLOR") != "")
 	// Redraw in place (no clear: no flicker), erasing each line's
 	// rest; no newline after the last line, so nothing scrolls.
 	fmt.Fprint(stdout, "\x1b[H"+strings.ReplaceAll(out, "\r\n", "\x1b[K\r\n")+"\x1b[K\x1b[J")

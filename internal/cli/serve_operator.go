@@ -18,51 +18,93 @@ type operatorAction uint8
 
 const (
 	opNone operatorAction = iota
-	opKick                // k then a player's number on the dashboard: end that player's session
-	opBan                 // b then a player's number: kick everyone at that player's address and refuse it
+	opKick                // k, a player's number, Enter: end that player's session
+	opBan                 // b, a player's number, Enter: kick everyone at that player's address and refuse it
 	opStop                // Ctrl-C (the terminal is raw, so it arrives as a key)
 )
 
+// maxOperatorDigits bounds the number typed after k or b: the dashboard
+// lists at most a few hundred players.
+const maxOperatorDigits = 4
+
 // operatorKeys turns the dashboard's key presses into actions: a letter
-// (k or b) arms, the next digit names the player by its number in the
-// dashboard's list (ServerStats.Players); anything else disarms.
+// (k or b) arms and opens a prompt, digits name the player by its number
+// in the dashboard's list, Backspace takes one back, Enter confirms;
+// Esc, or any other key, cancels.
 type operatorKeys struct {
-	armed byte
+	armed  byte
+	digits []byte
 }
 
-// key takes one byte typed at the dashboard.
+// key takes one byte typed at the dashboard. A confirmed action comes
+// with the player's number.
 func (o *operatorKeys) key(b byte) (operatorAction, int) {
 	switch {
 	case b == 3:
+		o.reset()
 		return opStop, 0
 	case b == 'k' || b == 'b':
-		o.armed = b
-		return opNone, 0
-	case b >= '0' && b <= '9' && o.armed != 0:
+		o.armed, o.digits = b, o.digits[:0]
+	case o.armed == 0:
+	case b >= '0' && b <= '9':
+		if len(o.digits) < maxOperatorDigits {
+			o.digits = append(o.digits, b)
+		}
+	case b == 127 || b == 8: // Backspace
+		if len(o.digits) > 0 {
+			o.digits = o.digits[:len(o.digits)-1]
+		}
+	case (b == '\r' || b == '\n') && len(o.digits) == 0: // wait for a number
+	case b == '\r' || b == '\n':
 		a := opKick
 		if o.armed == 'b' {
 			a = opBan
 		}
-		o.armed = 0
-		return a, int(b - '0')
+		n := 0
+		for _, d := range o.digits {
+			n = 10*n + int(d-'0')
+		}
+		o.reset()
+		return a, n
+	default:
+		o.reset()
 	}
-	o.armed = 0
 	return opNone, 0
 }
 
-// operate applies an action to the server and returns what to tell the
-// operator. An SSH player (its game address on the in-memory network) is
-// banned by the SSH server: its IP address and, with authorized keys, its
-// key.
-func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int) string {
+func (o *operatorKeys) reset() { o.armed, o.digits = 0, o.digits[:0] }
+
+// prompt is what the dashboard shows while an action is being typed, ""
+// when none is.
+func (o *operatorKeys) prompt() string {
+	if o.armed == 0 {
+		return ""
+	}
+	verb := "kick"
+	if o.armed == 'b' {
+		verb = "ban the address of"
+	}
+	return fmt.Sprintf("%s player #%s_ · Enter confirms · Esc cancels", verb, o.digits)
+}
+
+// operate applies an action to player num of shown, the list the
+// operator read the number from, once a fresh look at the server finds
+// that very player (room, slot, name, address) still there: a number
+// never falls on whoever took the place meanwhile. An SSH player (its
+// game address on the in-memory network) is banned by the SSH server: its
+// IP address and, with authorized keys, its key.
+func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int, shown []netcode.PlayerStats) string {
+	if num < 0 || num >= len(shown) {
+		return fmt.Sprintf("no player #%d", num)
+	}
+	p := shown[num]
+	if p.Bot || p.Addr == "" {
+		return fmt.Sprintf("player #%d (%s) is a bot", num, p.Name)
+	}
 	var st netcode.ServerStats
 	sd.Do(func(s *netcode.Server) { st = s.Stats() })
-	if num < 0 || num >= len(st.Players) {
-		return fmt.Sprintf("no player %d", num)
-	}
-	p := st.Players[num]
-	if p.Bot || p.Addr == "" {
-		return fmt.Sprintf("player %d (%s) is a bot", num, p.Name)
+	if !stillThere(st.Players, p) {
+		return fmt.Sprintf("player #%d (%s) has gone or moved: nothing done", num, p.Name)
 	}
 	switch a {
 	case opKick:
@@ -71,11 +113,11 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 	case opBan:
 		ap, err := netip.ParseAddrPort(p.Addr)
 		if err != nil {
-			return fmt.Sprintf("player %d: %v", num, err)
+			return fmt.Sprintf("player #%d: %v", num, err)
 		}
 		if transport.MemPrefix.Contains(ap.Addr()) {
 			if ssh == nil || !ssh.BanPlayer(ap) {
-				return fmt.Sprintf("player %d: no SSH player found to ban", num)
+				return fmt.Sprintf("player #%d: no SSH player found to ban", num)
 			}
 			sd.Kick(p.Room, p.Slot)
 			return fmt.Sprintf("banned SSH player %s (address and key) for the server's life", p.Name)
@@ -84,6 +126,17 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 		return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)
 	}
 	return ""
+}
+
+// stillThere reports whether players holds p: the same room, slot, name
+// and address.
+func stillThere(players []netcode.PlayerStats, p netcode.PlayerStats) bool {
+	for _, q := range players {
+		if q.Room == p.Room && q.Slot == p.Slot && q.Name == p.Name && q.Addr == p.Addr && !q.Bot {
+			return true
+		}
+	}
+	return false
 }
 
 // rawKeys puts a terminal stdin in raw mode and delivers its bytes; the
