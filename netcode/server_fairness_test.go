@@ -114,3 +114,32 @@ func TestJoinFloodSparesANewPlayer(t *testing.T) {
 	t.Logf("seated after %v; %d key exchanges for the flood's %d Joins", took, exchanges, n)
 
 }
+
+// TestFloodingPortSharesNoNewcomersBucket: the port table is shared by
+// hash, so a flooding source port may share its bucket with a newcomer's
+// (a flood from thousands of sources spends most of the table); the
+// newcomer is still answered at once, on its prefix's budget.
+func TestFloodingPortSharesNoNewcomersBucket(t *testing.T) {
+	l := newHelloLimiter()
+	now := simEpoch
+	flooder := netip.MustParseAddrPort("198.51.100.7:40000")
+	var newcomer netip.AddrPort
+	for p := uint16(1024); ; p++ {
+		if c := netip.AddrPortFrom(netip.MustParseAddr("203.0.113.9"), p); l.portBucket(c) == l.portBucket(flooder) {
+			newcomer = c
+			break
+		}
+	}
+	for i := 0; i < 10_000; i++ {
+		now = now.Add(100 * time.Microsecond)
+		l.allow(flooder, now)
+	}
+	if l.allow(flooder, now) {
+		t.Fatal("the flooding port is still answered")
+	}
+	for k := 0; k < 3; k++ { // a connecting client's Hello, Join and a repeat
+		if !l.allow(newcomer, now) {
+			t.Fatalf("request %d of a newcomer whose port shares the flooder's bucket was refused", k+1)
+		}
+	}
+}

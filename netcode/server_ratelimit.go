@@ -159,10 +159,12 @@ func newHelloLimiter() *helloLimiter {
 func (l *helloLimiter) allow(from netip.AddrPort, now time.Time) bool {
 	key := limitKey(from.Addr())
 	port := &l.ports[l.portBucket(from)]
+	// The port table only tells a quiet port from a flooding one: it
+	// never refuses on its own, since its buckets are shared by hash and
+	// a flood from many sources spends most of them; a newcomer whose
+	// port shares a bucket with a flooder still has its prefix's budget.
 	quiet := refill(port, now, portRate, portBurst) >= portBurst-0.5
-	if !take(port, now, portRate, portBurst) {
-		return false // this port floods
-	}
+	take(port, now, portRate, portBurst)
 	return l.prefixes.take(key, now) || (quiet && l.quiet.take(key, now))
 }
 
