@@ -23,20 +23,7 @@ type binProc struct {
 // does the end of the test if it still runs.
 func startBin(t *testing.T, ctx context.Context, args ...string) *binProc {
 	t.Helper()
-	p := &binProc{cmd: exec.CommandContext(ctx, binary(t), args...), exited: make(chan struct{})}
-	p.cmd.Stderr = &p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	})
-	return p
+	return startCommand(t, ctx, binary(t), args...)
 }
 
 // wait waits for the process to exit and returns Wait's error.

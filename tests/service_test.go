@@ -356,8 +356,9 @@ func runWithInput(path, in string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// startCommand starts another program than ours, like startBin: ctx's
-// end or the test's kills it, its stderr is kept.
+// startCommand starts the program at path with args, keeping its
+// stderr; ctx's end kills it, and so does the end of the test if it
+// still runs.
 func startCommand(t *testing.T, ctx context.Context, path string, args ...string) *binProc {
 	t.Helper()
 	p := &binProc{cmd: exec.CommandContext(ctx, path, args...), exited: make(chan struct{})}
