@@ -24,6 +24,8 @@ import (
 
 var walkLong = flag.Bool("walk.long", false, "walk the rooms walk as long as the single-room walk (200 seeds × 2000 events)")
 
+var walkSeeds = flag.Int("walk.seeds", 0, "walk this many seeds of the rooms walk (0: as sized by -short, -walk.long and -race)")
+
 // roomsConfig is a rooms walk's host, drawn from its choices.
 type roomsConfig struct {
 	rooms, maxRooms         int           // permanent rooms; the bound on open rooms
@@ -325,6 +327,9 @@ func roomWalkSize() (seeds, events int) {
 	}
 	if walkRace {
 		seeds, events = 4, 400
+	}
+	if *walkSeeds > 0 {
+		seeds = *walkSeeds
 	}
 	return seeds, events
 }
