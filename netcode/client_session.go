@@ -57,7 +57,13 @@ type session struct {
 	nextLeave  time.Time
 }
 
-func newSession(id uint64, room RoomRequest) session { return session{id: id, slot: -1, room: room} }
+func newSession(id uint64, room RoomRequest) session {
+	s := session{id: id, slot: -1, room: room}
+	if room.Kind == RoomCreate && (room.Spec.Seats == 1 || room.Spec.Seats > game.MaxPlayers) {
+		s.end(&RefusedError{Reason: proto.RejectNoMatch}) // PROTOCOL.md §5.14: 2..8 seats; a server drops the Request
+	}
+	return s
+}
 
 // header returns the header of our next datagram (without its sequence
 // number).
