@@ -35,6 +35,7 @@ type memFile struct {
 	diverged error
 	broken   error // the recorder's own error, if any
 	checked  bool  // verified by check
+	ticked   bool  // a tick was recorded: recordings.Dir keeps no file of a match without one
 }
 
 // memRecorder is a room's Recorder.
@@ -90,6 +91,7 @@ func (r *memRecorder) Stepped(t game.Tick, inputs []game.Input, hash uint64) {
 	if r.w == nil {
 		return
 	}
+	r.f.ticked = true
 	err := r.w.Step(t, inputs, hash)
 	if errors.Is(err, recording.ErrHash) {
 		if r.f.diverged == nil {
@@ -139,8 +141,8 @@ var _ io.Closer = (*memRecorder)(nil)
 func (m *memRecordings) check() (failure string) {
 	var bad []string
 	for i, f := range m.files {
-		if f.checked || !f.ended && !f.closed {
-			continue // checked, or still being played
+		if f.checked || !f.ended && !f.closed || !f.ticked {
+			continue // checked, still being played, or no file (no tick)
 		}
 		f.checked = true
 		if f.broken != nil || f.diverged != nil {
