@@ -10,6 +10,7 @@ import (
 
 	"ttytanks/game"
 	"ttytanks/proto/recording"
+	"ttytanks/proto/recording/rectest"
 )
 
 // TestVerifySummary: verify of a finished match prints one line with its
@@ -53,31 +54,18 @@ func TestVerifySummary(t *testing.T) {
 // recordTicks returns a 2-seat recording of ticks ticks, ended or not.
 func recordTicks(t *testing.T, ticks int, end bool) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, recording.Header{Rules: game.RulesVersion, Match: 6, Seed: 3, Slots: 2, Names: []string{"ann", "bob"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	world, _ := game.NewWorld(w.Header().Config())
-	in := make([]game.Input, 2)
-	for i := 0; i < ticks; i++ {
-		in[0] = game.Input{Tick: world.Tick(), MoveX: int8(i/40%3 - 1)}
-		in[1] = game.Input{Tick: world.Tick(), MoveY: int8(i/70%3 - 1)}
-		tk := world.Tick()
-		world.Step(in)
-		if err := w.Step(tk, in, world.Hash()); err != nil {
-			t.Fatal(err)
-		}
+	m := rectest.NewMatch(t, recording.Header{Rules: game.RulesVersion, Match: 6, Seed: 3, Slots: 2, Names: []string{"ann", "bob"}},
+		func(w *game.World, s int) game.Input {
+			i := int(w.Tick())
+			return game.Input{MoveX: int8(i/40%3 - 1), MoveY: int8((i/70+s)%3 - 1)}
+		})
+	for range ticks {
+		m.Step()
 	}
 	if end {
-		err = w.End()
-	} else {
-		err = w.Flush()
+		return m.End()
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return m.Flush()
 }
 
 // TestVerifyBadFiles: verify tells a foreign file, one cut before its

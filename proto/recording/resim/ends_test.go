@@ -18,50 +18,21 @@ import (
 // ticks), a seat also leaves at a checkpoint tick in mid-block.
 func recordEnding(t *testing.T, ticks, checkEvery int, leave []int, end bool) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, recording.Header{Rules: game.RulesVersion, Match: 3, Seed: 11, Slots: 3,
-		Start: 500, CheckEvery: checkEvery, Server: "test", Names: []string{"ann", "bob", "cy"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	world, err := game.NewWorld(w.Header().Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	input := rectest.RandomInputs(7)
-	in := make([]game.Input, 3)
+	m := rectest.NewMatch(t, recording.Header{Rules: game.RulesVersion, Match: 3, Seed: 11, Slots: 3,
+		Start: 500, CheckEvery: checkEvery, Server: "test", Names: []string{"ann", "bob", "cy"}}, rectest.RandomInputs(7))
 	for i := 0; i < ticks; i++ {
 		if checkEvery > 0 && i == 2*checkEvery { // a checkpoint tick, inside the block when checkEvery < 30
-			world.Seat(2, false)
-			if err := w.Seat(2, "cy", false); err != nil {
-				t.Fatal(err)
-			}
+			m.Seat(2, "cy", false)
 		}
-		for s := range in {
-			in[s] = input(world, s)
-			in[s].Tick = world.Tick()
-		}
-		tk := world.Tick()
-		world.Step(in)
-		if err := w.Step(tk, in, world.Hash()); err != nil {
-			t.Fatal(err)
-		}
+		m.Step()
 	}
 	for _, s := range leave {
-		world.Seat(s, false)
-		if err := w.Seat(s, "", false); err != nil {
-			t.Fatal(err)
-		}
+		m.Seat(s, "", false)
 	}
 	if end {
-		err = w.End()
-	} else {
-		err = w.Flush()
+		return m.End()
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return m.Flush()
 }
 
 // TestVerifyEveryEnding: a recording verifies however its match ends:
