@@ -29,8 +29,11 @@
 //
 // The server name is CanonicalServer's: lower-case host, IPv6 in
 // brackets, port always present. Anything after the key is a comment. A
-// line that does not parse is skipped and counted (Store.Skipped), never
-// fatal; a server with several lines is Known by any of their keys. The
+// line that does not parse is skipped and listed with its number
+// (Store.Malformed), and left in the file; it is fatal only for the
+// server it names, when no line holds that server's offered key (a
+// DamagedError: the remembered key may be lost). A server with several
+// lines is Known by any of their keys. The
 // file must be a regular file, not a symbolic link, owned by this user and
 // writable by no one else, and at most MaxFileSize bytes; it lives at
 // DefaultPath unless the caller says otherwise.

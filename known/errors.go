@@ -63,3 +63,30 @@ Not connecting: someone may be intercepting your connection, or the
 fingerprint was mistyped; check it with the server's operator.`,
 		e.Server, e.Pinned, e.Offered)
 }
+
+// DamagedError is Check's refusal of a server that no line of the file
+// holds with the offered key while a line that does not parse names it:
+// the key remembered for the server may have been lost (a truncated or
+// damaged file), so the offered key is not trusted on first use. Its
+// message is the whole warning for the user.
+type DamagedError struct {
+	Server  string // the server, as CanonicalServer names it
+	Path    string // the known_servers file
+	Line    int    // the first malformed line, from 1, that names the server
+	Reason  error  // why that line does not parse
+	Offered string // the offered key's fingerprint
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf(`WARNING: the remembered key of game server %s cannot be read.
+  %s, line %d: %v
+The file may have been truncated or damaged, or changed by someone else;
+the key it held for this server is lost, so the key offered now is not
+trusted on first use.
+  offered key     %s
+Not connecting. Check the offered fingerprint with the server's operator
+("ttytanks serve" logs its fingerprint when it starts). If it is right,
+accept it: fix or delete line %d of %s,
+or join with --server-key %s`,
+		e.Server, e.Path, e.Line, e.Reason, e.Offered, e.Line, e.Path, e.Offered)
+}

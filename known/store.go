@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -56,9 +57,18 @@ func (v Verdict) String() string {
 type Store struct {
 	path string
 
-	mu           sync.Mutex // guards the fields below
-	skipped      int
-	firstSkipped int
+	mu        sync.Mutex // guards the field below
+	malformed []MalformedLine
+}
+
+// MalformedLine is a line of the file that does not parse: it is
+// ignored, and left in the file untouched.
+type MalformedLine struct {
+	Line int // from 1
+	// Server is the server the line names, as CanonicalServer names it,
+	// when its first field is a server address; "" otherwise.
+	Server string
+	Reason error // why it does not parse
 }
 
 // Open returns the Store of the known_servers file at path, typically
@@ -75,7 +85,18 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Skipped() (n, first int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.skipped, s.firstSkipped
+	if len(s.malformed) > 0 {
+		first = s.malformed[0].Line
+	}
+	return len(s.malformed), first
+}
+
+// Malformed returns the lines that did not parse at the last reading of
+// the file, in order.
+func (s *Store) Malformed() []MalformedLine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]MalformedLine(nil), s.malformed...)
 }
 
 // Check looks up server (any address CanonicalServer takes) and the key it
@@ -83,7 +104,10 @@ func (s *Store) Skipped() (n, first int) {
 // this key, and Added when the file has no line for the server: then it
 // appends one, creating the file (mode 0600, its directory 0700) if
 // missing. When the file's lines for the server hold only other keys, it
-// adds nothing and returns a *ChangedError. A bad server or key, an unsafe
+// adds nothing and returns a *ChangedError; when no line for the server
+// holds the key and a malformed line names the server (its remembered
+// key may be lost), it adds nothing and returns a *DamagedError. Other
+// malformed lines are ignored (Malformed lists them). A bad server or key, an unsafe
 // or oversized file (ErrUnsafeFile, ErrTooLarge) or an IO failure is an
 // error too.
 func (s *Store) Check(server string, key ed25519.PublicKey) (Verdict, error) {
@@ -96,7 +120,7 @@ func (s *Store) Check(server string, key ed25519.PublicKey) (Verdict, error) {
 		return 0, err
 	}
 	defer f.Close()
-	found := s.lookup(data, name)
+	found, bad := s.lookup(data, name)
 	for _, l := range found {
 		if l.key.Equal(key) {
 			return Known, nil
@@ -105,6 +129,9 @@ func (s *Store) Check(server string, key ed25519.PublicKey) (Verdict, error) {
 	if len(found) > 0 {
 		return 0, &ChangedError{Server: name, Path: s.path, Line: found[0].num,
 			Remembered: Fingerprint(found[0].key), Offered: Fingerprint(key)}
+	}
+	if len(bad) > 0 {
+		return 0, &DamagedError{Server: name, Path: s.path, Line: bad[0].Line, Reason: bad[0].Reason, Offered: Fingerprint(key)}
 	}
 	if err := s.appendLine(f, data, entry{server: name, key: key}); err != nil {
 		return 0, err
@@ -115,7 +142,8 @@ func (s *Store) Check(server string, key ed25519.PublicKey) (Verdict, error) {
 // CheckPinned checks that key, offered by server, has the fingerprint the
 // user gave (the form ParseFingerprint takes), and remembers it: the file
 // ends up with one line for the server, holding key, in place of the
-// first line the server had (or appended, as Check adds). A key with
+// first line the server had (or appended, as Check adds; malformed lines
+// that name the server go, the pin vouching for the key). A key with
 // another fingerprint is a *PinError, and leaves the file unread and
 // unchanged; a malformed fingerprint wraps ErrBadFingerprint. The other
 // errors are Check's.
@@ -137,10 +165,10 @@ func (s *Store) CheckPinned(server string, key ed25519.PublicKey, fingerprint st
 	}
 	defer f.Close() // after replace: the lock is held until the new file is in place
 	e := entry{server: name, key: key}
-	switch found := s.lookup(data, name); {
-	case len(found) == 0:
+	switch found, bad := s.lookup(data, name); {
+	case len(found) == 0 && len(bad) == 0:
 		return s.appendLine(f, data, e)
-	case len(found) == 1 && found[0].key.Equal(key):
+	case len(found) == 1 && found[0].key.Equal(key) && len(bad) == 0:
 		return nil
 	}
 	return s.replace(data, e)
@@ -211,27 +239,45 @@ type serverLine struct {
 	key ed25519.PublicKey
 }
 
-// lookup returns the lines of data for server, in order, and records in s
-// the lines that did not parse.
-func (s *Store) lookup(data []byte, server string) []serverLine {
-	var found []serverLine
-	skipped, first := 0, 0
+// lookup returns the lines of data for server, in order, and the
+// malformed lines that name it; it records in s every malformed line.
+func (s *Store) lookup(data []byte, server string) (found []serverLine, bad []MalformedLine) {
+	var all []MalformedLine
 	eachLine(data, func(num int, line []byte) {
 		e, ok, err := parseFileLine(line)
 		switch {
 		case err != nil:
-			if skipped == 0 {
-				first = num
+			m := MalformedLine{Line: num, Server: lineServer(line), Reason: err}
+			all = append(all, m)
+			if m.Server == server {
+				bad = append(bad, m)
 			}
-			skipped++
 		case ok && e.server == server:
 			found = append(found, serverLine{num: num, key: e.key})
 		}
 	})
 	s.mu.Lock()
-	s.skipped, s.firstSkipped = skipped, first
+	s.malformed = all
 	s.mu.Unlock()
-	return found
+	return found, bad
+}
+
+// lineServer returns the server a line that does not parse names in its
+// first field (read from its first maxLineLen bytes), or "".
+func lineServer(line []byte) string {
+	if len(line) > maxLineLen {
+		line = line[:maxLineLen]
+	}
+	rest := strings.TrimLeft(string(line), lineSpace)
+	if rest == "" || rest[0] == '#' {
+		return ""
+	}
+	field, _ := nextField(rest)
+	name, err := CanonicalServer(field)
+	if err != nil {
+		return ""
+	}
+	return name
 }
 
 // parseFileLine is parseLine for a line of the file, which it does not
@@ -265,15 +311,17 @@ func (s *Store) appendLine(f *os.File, data []byte, e entry) error {
 }
 
 // replace rewrites the file, whose contents are data, with e in place of
-// the first line for its server and without the others; every other line,
-// comments and skipped lines included, is kept as it was. The new file is
+// the first line for its server and without the others (malformed lines
+// that name it included); every other line, comments and skipped lines
+// included, is kept as it was. The new file is
 // written beside the old and renamed over it.
 func (s *Store) replace(data []byte, e entry) error {
 	var out bytes.Buffer
 	out.Grow(len(data) + maxLineLen)
 	done := false
 	eachLine(data, func(_ int, line []byte) {
-		if old, ok, _ := parseFileLine(line); ok && old.server == e.server {
+		old, ok, err := parseFileLine(line)
+		if ok && old.server == e.server || err != nil && lineServer(line) == e.server {
 			if !done {
 				out.WriteString(formatLine(e))
 				out.WriteByte('\n')

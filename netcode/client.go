@@ -100,6 +100,7 @@ type Client struct {
 	inPkt     proto.Input // encode buffer for Input datagrams
 	epoch     time.Time
 	lastNow   time.Time
+	wake      wakeWatch
 	lastCT    uint16 // the ClientTime of the last Input datagram
 	sentAny   bool
 	spectTick int
@@ -263,6 +264,9 @@ func (c *Client) clientTime(now time.Time) uint16 {
 func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 	c.out.reset()
 	c.lastNow = now
+	if gap := c.wake.called(now); gap > 0 {
+		c.woke(now, gap)
+	}
 	c.clientTime(now)
 	c.link.tick(now)
 	if l := c.sess.resendLeave(now); l != nil {
@@ -387,6 +391,9 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 func (c *Client) Receive(now time.Time, from netip.AddrPort, b []byte) []transport.Datagram {
 	c.out.reset()
 	c.lastNow = now
+	if gap := c.wake.called(now); gap > 0 {
+		c.woke(now, gap)
+	}
 	if from != c.cfg.Server {
 		c.m.dropped++
 		return c.out.datagrams()

@@ -75,6 +75,15 @@ func (c *clockSync) reset(from game.Tick) {
 	c.marginFrom = from
 }
 
+// restart starts the tick clock afresh at the next Advance, after a jump
+// to tick from: the time the client was frozen is not owed ticks, and the
+// margins of older inputs say nothing.
+func (c *clockSync) restart(from game.Tick) {
+	c.clock.Reset()
+	c.skip, c.ahead = 0, 0
+	c.forget(from)
+}
+
 // forget drops the margin samples: they no longer describe where we are.
 func (c *clockSync) forget(from game.Tick) {
 	c.margins.reset()

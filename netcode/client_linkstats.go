@@ -38,6 +38,11 @@ type linkStats struct {
 	// guessed: the server's count of our ticks it had to guess
 	guessed     uint64
 	lastGuessed uint16
+	// wokeCT is our ms clock when the client last woke from a freeze
+	// (woke set): echoes of datagrams sent before it waited in the socket
+	// through the freeze and measure no round trip.
+	wokeCT uint16
+	woke   bool
 }
 
 // sentInfo is what the client remembers of an Input datagram: how many it
@@ -137,6 +142,9 @@ func (l *linkStats) lossDown() float64 {
 // echo takes the RTT echo of an Ack at now (ms clock ct) and returns what
 // we remember of the Input datagram it echoes, or nil.
 func (l *linkStats) echo(ct uint16, a *proto.AckInfo) *sentInfo {
+	if l.woke && int16(a.EchoTime-l.wokeCT) < 0 {
+		return nil // sent before a freeze, answered during it
+	}
 	// RTT: our clock now, minus the echoed send time, minus the server's
 	// hold. A saturated hold (the server has had nothing new from us for
 	// 0.65 s) makes the sample meaningless; a slightly negative one is
@@ -148,6 +156,9 @@ func (l *linkStats) echo(ct uint16, a *proto.AckInfo) *sentInfo {
 	}
 	return l.sentAt.Lookup(game.Tick(a.EchoTime))
 }
+
+// wake notes that the client woke from a freeze at our ms clock ct.
+func (l *linkStats) wake(ct uint16) { l.wokeCT, l.woke = ct, true }
 
 // sampleRTT adds a round-trip sample measured outside the Acks (the
 // handshake's), while there is none from them.

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"fmt"
 	"time"
 
 	"ttytanks/game"
@@ -50,6 +51,14 @@ type session struct {
 	startTick game.Tick
 	seq       uint32
 	heard     time.Time // last genuine datagram from the server (or the first attempt)
+	// woke is when the client last woke from a freeze: silence counts
+	// from then at the earliest. away is the freeze's length while the
+	// client checks whether its seat outlived it (0 otherwise); notice
+	// is a word for the player about a seat lost to a freeze.
+	woke      time.Time
+	away      time.Duration
+	notice    string
+	prevSlot  int // the seat before the newest Start
 	keepAlive time.Time
 	// leaving: a Leave is out and not yet acknowledged.
 	leaving    bool
@@ -57,7 +66,13 @@ type session struct {
 	nextLeave  time.Time
 }
 
-func newSession(id uint64, room RoomRequest) session { return session{id: id, slot: -1, room: room} }
+func newSession(id uint64, room RoomRequest) session {
+	s := session{id: id, slot: -1, room: room}
+	if room.Kind == RoomCreate && (room.Spec.Seats == 1 || room.Spec.Seats > game.MaxPlayers) {
+		s.end(&RefusedError{Reason: proto.RejectNoMatch}) // PROTOCOL.md §5.14: 2..8 seats; a server drops the Request
+	}
+	return s
+}
 
 // header returns the header of our next datagram (without its sequence
 // number).
@@ -93,7 +108,20 @@ func (s *session) silence(now time.Time) time.Duration {
 	if s.heard.IsZero() {
 		s.heard = now
 	}
+	if s.woke.After(s.heard) {
+		return now.Sub(s.woke) // the freeze's silence was ours
+	}
 	return now.Sub(s.heard)
+}
+
+// wake notes that the client woke at now from a freeze of gap.
+func (s *session) wake(now time.Time, gap time.Duration) { s.woke = now }
+
+// checking notes that a freeze of gap, longer than the server holds a
+// seat, ended: the session, reconnecting, says so until a Start tells
+// what became of the seat.
+func (s *session) checking(gap time.Duration) {
+	s.away, s.note = gap, awayNote(gap)
 }
 
 // request returns our Request: the room we want, our name, and our
@@ -196,6 +224,14 @@ func (s *session) started(st *proto.Start, haveWorld bool, resume [proto.KeyLen]
 	}
 	if reconnected {
 		s.note = "" // back: in the lobby or in the match, as this Start says
+	}
+	if s.away > 0 && st.Slot != proto.SpectatorSlot {
+		// A Start after a freeze longer than FreeAfter: the server held
+		// our seat no longer (unless it froze with us), so this is a new
+		// one.
+		s.notice = fmt.Sprintf("this computer was asleep for %v, longer than the server holds a seat (%v): the seat was lost; joined again as a new player",
+			s.away.Round(time.Second), FreeAfter)
+		s.away = 0
 	}
 	newMatch = s.match != st.Match
 	s.match = st.Match
@@ -324,7 +360,7 @@ func (s *session) keepAliveDue(now time.Time) (game.Tick, bool) {
 // fill copies the session's part of a View.
 func (s *session) fill(dst *View) {
 	dst.Status, dst.Slot, dst.Need = s.status, s.slot, s.need
-	dst.Message = s.note
+	dst.Message, dst.Notice = s.note, s.notice
 	if s.err != nil {
 		dst.Message = s.err.Error()
 	}

@@ -99,6 +99,10 @@ type View struct {
 	Status Status
 	// Message explains StatusClosed or StatusReconnecting, for the player.
 	Message string
+	// Notice, once set, tells the player something that happened to the
+	// session: a seat lost to a freeze of this computer longer than the
+	// server holds a seat, and a new one taken.
+	Notice string
 	// Slot is our seat, or -1 when spectating.
 	Slot int
 	// Need is how many more players the server waits for (StatusWaiting).

@@ -199,4 +199,11 @@
 //	     │ refused, no answer           │  └─ silence ≥ SilenceReconnecting: reconnecting ─┘
 //	     ▼                              ▼        (a new handshake; its token takes the seat back)
 //	   closed ◄── Leave, Close, silence ≥ SilenceGone, a refused key ──
+//
+// A wake from a freeze of the client's own (client_wake.go: WakeGap or
+// more between two calls) is no silence of the server's: silence counts
+// from the wake. After a freeze shorter than FreeAfter a playing client
+// jumps its clock to the server's and keeps its seat; after a longer one
+// it goes to reconnecting (its token takes the seat back if the server
+// still holds it, else it is placed anew and View.Notice says so).
 package netcode

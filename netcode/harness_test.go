@@ -45,7 +45,18 @@ type simClient struct {
 	up   *transport.Netsim // client → server
 	down *transport.Netsim // server → client
 	in   game.Input
+	// frozenUntil: the client's process is stopped (SIGSTOP) until then:
+	// it is not advanced, and what reaches it waits in its socket (held)
+	// until it wakes.
+	frozenUntil time.Time
+	held        []event
 }
+
+// freeze stops c's process for d from now, as SIGSTOP then SIGCONT do.
+func (n *simnet) freeze(c *simClient, d time.Duration) { c.frozenUntil = n.now.Add(d) }
+
+// frozen reports whether c is stopped at now.
+func (c *simClient) frozen(now time.Time) bool { return now.Before(c.frozenUntil) }
 
 type event struct {
 	at   time.Time
@@ -136,6 +147,10 @@ func (n *simnet) step() {
 			out := n.server.Receive(n.now, e.from, e.data)
 			n.routeFromServer(out, src)
 		} else if c := n.clientAt(e.to); c != nil {
+			if c.frozen(n.now) {
+				c.held = append(c.held, e)
+				continue
+			}
 			if n.onDeliver != nil {
 				n.onDeliver(c, e.data)
 			}
@@ -156,6 +171,13 @@ func (n *simnet) step() {
 		}
 	}
 	for _, c := range n.clients {
+		if c.frozen(n.now) {
+			continue
+		}
+		for _, e := range c.held { // woken: the socket's queue first
+			n.route(c.addr, c.up, c.c.Receive(n.now, e.from, e.data))
+		}
+		c.held = nil
 		n.route(c.addr, c.up, c.c.Advance(n.now, c.in))
 	}
 	for _, l := range n.lobbies {

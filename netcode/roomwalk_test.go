@@ -24,6 +24,8 @@ import (
 
 var walkLong = flag.Bool("walk.long", false, "walk the rooms walk as long as the single-room walk (200 seeds × 2000 events)")
 
+var walkSeeds = flag.Int("walk.seeds", 0, "walk this many seeds of the rooms walk (0: as sized by -short, -walk.long and -race)")
+
 // roomsConfig is a rooms walk's host, drawn from its choices.
 type roomsConfig struct {
 	rooms, maxRooms         int           // permanent rooms; the bound on open rooms
@@ -76,6 +78,10 @@ type roomWalk struct {
 	// created with.
 	specs map[string][][2]int
 	stats roomWalkStats
+	// recs records every match the walk plays: every recording must
+	// verify, an interrupted one (its room closed mid-match) as
+	// interrupted.
+	recs *memRecordings
 }
 
 // roomWalkStats counts what a rooms walk saw, to show it covers its
@@ -141,7 +147,7 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 	}
 	w.rc = &roomWalk{cfg: rc, live: map[string]*[game.MaxPlayers]seatPlay{}, hash: map[matchTick]uint64{},
 		capAt: map[netip.Addr]time.Time{}, kickedAt: map[netip.Addr]time.Time{}, emptySince: map[*room]time.Time{}, overSince: map[*room]time.Time{}, rounds: map[*room]uint16{},
-		specs: map[string][][2]int{}}
+		specs: map[string][][2]int{}, recs: &memRecordings{}}
 	for _, name := range roomNames {
 		w.rc.specs[name] = [][2]int{{c.players, c.bots}}
 	}
@@ -150,7 +156,7 @@ func newRoomWalk(t testing.TB, ch walkChoices) *walk {
 		Rooms: rc.rooms, MaxRooms: rc.maxRooms, RoomIdle: rc.idle, Rounds: rc.rounds, StartWait: rc.startWait,
 		SpectatorDelay: rc.specDelay, RematchWait: rc.rematchWait, ResultsFor: rc.resultsFor,
 		MaxSeatsPerAddr: rc.seatsPerAddr, MaxSpectatorsPerAddr: rc.specsPer, Entropy: &walkEntropy{game.RNG{State: c.seed}},
-		Idle: rc.seatIdle, KickHold: rc.kickHold,
+		Idle: rc.seatIdle, KickHold: rc.kickHold, NewRecorder: w.rc.recs.forRoom,
 		// The room and bot budgets have tests of their own: here they
 		// never bind.
 		MaxRoomsPerAddr: rc.maxRooms, MaxBotsPerAddr: 64, MaxBots: 1024})
@@ -296,6 +302,19 @@ func (w *walk) roomEvent(kind int) {
 	}
 }
 
+// checkRecordings ends the walk's recordings of the matches still
+// played as interrupted, as a server that stops does, and requires that
+// every recording verifies.
+func (w *walk) checkRecordings() {
+	if w.failure != "" {
+		return
+	}
+	w.rc.recs.closeAll()
+	if v := w.rc.recs.check(); v != "" {
+		w.fail(v)
+	}
+}
+
 // roomWalkSize sizes TestRoomWalk: a share of the single-room walk's
 // time, so that both walks run in about two minutes on two cores.
 func roomWalkSize() (seeds, events int) {
@@ -308,6 +327,9 @@ func roomWalkSize() (seeds, events int) {
 	}
 	if walkRace {
 		seeds, events = 4, 400
+	}
+	if *walkSeeds > 0 {
+		seeds = *walkSeeds
 	}
 	return seeds, events
 }
@@ -325,6 +347,7 @@ func TestRoomWalk(t *testing.T) {
 			ch := &seededChoices{rng: game.RNG{State: uint64(seed)*0x9e3779b97f4a7c15 ^ 0x726f6f6d}}
 			w := newRoomWalk(t, ch)
 			w.play(events, time.Hour)
+			w.checkRecordings()
 			if w.failure != "" {
 				if *walkCorpusDir != "" {
 					saveWalkCorpus(t, *walkCorpusDir, fmt.Sprintf("rooms-seed-%d", seed), ch.rec)
@@ -332,6 +355,7 @@ func TestRoomWalk(t *testing.T) {
 				t.Fatal(w.report(fmt.Sprintf("seed %d", seed), fmt.Sprintf("go test ./netcode -run 'TestRoomWalk/seed=%d$' -v", seed)))
 			}
 			rs := w.rc.stats
+			t.Logf("%d recordings verified (%d finished, %d interrupted)", w.rc.recs.finished+w.rc.recs.interrupted, w.rc.recs.finished, w.rc.recs.interrupted)
 			t.Logf("%d events, %v virtual, %d rounds, %d seated, %d spectated, %d quiet checks; rooms: %d opened (≤ %d at once), %d closed idle, %d faulted, %d kicks, %d matches over, %d rematches, %d full, %d other refusals, %d code joins; events %v",
 				w.event, w.stats.virtual, w.stats.rounds, w.stats.seated, w.stats.spectated, w.stats.quietChecks,
 				rs.opened, rs.maxOpen, rs.idleClosed, rs.faulted, rs.kicked, rs.over, rs.rematches, rs.full, rs.refused, rs.codeJoins, w.stats.kinds)
@@ -349,6 +373,7 @@ func FuzzRoomWalk(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		w := newRoomWalk(t, &byteChoices{b: b})
 		w.play(400, 2*time.Minute)
+		w.checkRecordings()
 		if w.failure != "" {
 			t.Fatal(w.report("fuzz input", "go test ./netcode -run 'FuzzRoomWalk/<corpus file>' -v"))
 		}

@@ -353,6 +353,9 @@ func (w *walk) opened(r *room) bool {
 // it believes it is in.
 func (w *walk) checkRooms() string {
 	s, rc := w.n.server, w.rc
+	if v := rc.recs.check(); v != "" {
+		return v
+	}
 	st := s.Stats()
 	if len(st.Rooms) > rc.cfg.maxRooms {
 		return fmt.Sprintf("%d rooms, MaxRooms is %d", len(st.Rooms), rc.cfg.maxRooms)

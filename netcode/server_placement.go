@@ -73,6 +73,9 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if j.Seats != 0 {
 			cfg.Players, cfg.Bots = int(j.Seats), int(j.Bots)
 		}
+		if cfg.Players < 2 && j.Seats != 0 {
+			return nil, proto.RejectNoMatch // PROTOCOL.md §5.14: 2..8 seats (ParseRequest refuses 1)
+		}
 		if cfg.Bots > 0 && s.cfg.NewBot == nil {
 			cfg.Bots = 0
 		}

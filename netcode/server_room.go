@@ -352,7 +352,11 @@ func (r *room) leave(now time.Time, from netip.AddrPort, conn uint32, l *proto.L
 	if st != nil {
 		player = uint8(st.slot)
 	}
-	ack := proto.Leave{Header: proto.Header{Match: r.match.matchID(), Player: player}, Reason: proto.LeaveQuit}
+	// The acknowledgement names the match the Leave named, one of this
+	// room's (it was routed here) and one the peer holds: a delayed
+	// spectator may still show the match before a rematch. The memory
+	// of departures keeps the same pair, so repeats are answered alike.
+	ack := proto.Leave{Header: proto.Header{Match: l.Match, Player: player}, Reason: proto.LeaveQuit}
 	switch {
 	case l.Player != player:
 		r.h.drop(DropWrongMatch) // not this session's seat

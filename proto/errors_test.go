@@ -87,6 +87,10 @@ func TestFieldErrors(t *testing.T) {
 			b[offRequestKind], b[offRequestSeats] = byte(RoomCreate), 9
 			return b
 		}, ErrRange},
+		{"request create 1 seat", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestKind], b[offRequestSeats] = byte(RoomCreate), 1
+			return b
+		}, ErrRange},
 		{"request create 2 seats 2 bots", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
 			b[offRequestKind] = byte(RoomCreate)
 			b[offRequestSeats], b[offRequestSeats+1] = 2, 2

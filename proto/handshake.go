@@ -308,7 +308,8 @@ type Request struct {
 	Kind RoomKind
 	Room string
 	// Seats, Bots and Private describe the room to create (RoomCreate);
-	// zero otherwise. Seats 0 means the server's default.
+	// zero otherwise. Seats is 2..game.MaxPlayers, or 0 for the server's
+	// default; Bots is below Seats (0 with Seats 0).
 	Seats, Bots uint8
 	Private     bool
 }
@@ -392,7 +393,7 @@ func ParseRequestBody(h Header, b []byte) (Request, error) {
 		return Request{}, fmt.Errorf("%w: a quick join names no room", ErrRange)
 	case p.Kind != RoomCreate && (p.Seats != 0 || p.Bots != 0 || p.Private):
 		return Request{}, fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
-	case p.Kind == RoomCreate && (p.Seats > game.MaxPlayers || (p.Seats != 0 && p.Bots >= p.Seats) || (p.Seats == 0 && p.Bots != 0)):
+	case p.Kind == RoomCreate && (p.Seats == 1 || p.Seats > game.MaxPlayers || (p.Seats != 0 && p.Bots >= p.Seats) || (p.Seats == 0 && p.Bots != 0)):
 		return Request{}, fmt.Errorf("%w: a room of %d seats with %d bots", ErrRange, p.Seats, p.Bots)
 	}
 	p.Name, p.Room = string(name), string(room)

@@ -113,15 +113,15 @@ func TestRecordVerifyTamper(t *testing.T) {
 }
 
 // TestVerifyUsage: verify without a file is a usage error (exit 2); a
-// file that is not a recording fails (exit 1).
+// file that is not a recording fails (exit 1), saying so.
 func TestVerifyUsage(t *testing.T) {
 	if code, _, _ := runBin(t, "verify"); code != 2 {
 		t.Errorf("verify with no file: exit %d, want 2", code)
 	}
 	p := filepath.Join(t.TempDir(), "x.ttrec")
 	os.WriteFile(p, []byte("not a recording"), 0o644)
-	if code, _, errs := runBin(t, "verify", p); code != 1 || !strings.Contains(errs, "bad magic") {
-		t.Errorf("verify of a non-recording: exit %d, %q; want 1 and bad magic", code, errs)
+	if code, _, errs := runBin(t, "verify", p); code != 1 || !strings.Contains(errs, "not a ttytanks recording") {
+		t.Errorf("verify of a non-recording: exit %d, %q; want 1 and not a ttytanks recording", code, errs)
 	}
 }
 

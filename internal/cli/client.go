@@ -100,6 +100,9 @@ func runClientUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string,
 	}
 	var v netcode.View
 	d.View(&v)
+	if v.Notice != "" {
+		fmt.Fprintf(stderr, "ttytanks: %s\n", v.Notice) // a seat lost to this computer's sleep, a new one taken
+	}
 	var ended *netcode.EndedError
 	switch {
 	case errors.As(d.Err(), &ended) && ended.Reason == proto.LeaveMatchOver:

@@ -18,7 +18,7 @@
 //	serve.go               Serve: serve's flags, and the run that brings the server up
 //	server_flags.go        serverFlags: the server's flags (serve's; play sets them)
 //	serve_ssh.go           sshFlags: serve --ssh, the SSH front and its players' origin
-//	serve_record.go        recordFlags: serve --record, a recordings.Dir per room
+//	serve_record.go        recordFlags: serve --record, one recordings.Store, a Dir of it per room
 //	serve_key.go           loadServerKey: the server's key, created on first start
 //	serve_profile.go       startCPUProfile: serve --cpuprofile
 //	serve_dashboard.go     the operator's loop: dashboard or status lines, shutdown

@@ -147,13 +147,17 @@ func (f *joinFlags) run(target netip.AddrPort, name string, trust *keyTrust, std
 	} else {
 		exit = runClientUI(ctx, cs, f.ui, target.String(), stderr)
 	}
+	note := trust.note()
 	if err := trust.refused(); err != nil {
+		if note != "" {
+			fmt.Fprintln(stderr, note)
+		}
 		if !f.headless {
 			fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		}
 		return 1
 	}
-	if note := trust.note(); note != "" {
+	if note != "" {
 		fmt.Fprintln(stderr, note)
 	}
 	return exit

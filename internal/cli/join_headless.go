@@ -29,7 +29,7 @@ func runHeadless(ctx context.Context, cs *clientSetup, room netcode.RoomRequest,
 			cd.Close() // the duration is up: the seat is free when we exit
 		}
 	}()
-	var h headlessWatch
+	h := headlessWatch{notices: stderr}
 	h.watch(ctx, cd, d)
 	cd.View(&h.v)
 	out := h.stats()
@@ -68,6 +68,10 @@ type headlessWatch struct {
 	over       bool          // the match in view is over
 	seen       []string      // the names seen seated
 	v          netcode.View  // the newest view
+	// notices receives each new View.Notice (a seat lost to a freeze
+	// of this computer, a new one taken), as it comes.
+	notices io.Writer
+	notice  string
 }
 
 // watch looks at the session 20 times a second until ctx ends, the
@@ -89,6 +93,10 @@ func (h *headlessWatch) watch(ctx context.Context, cd *netcode.ClientDriver, d t
 		case <-tick.C:
 		}
 		cd.View(&h.v)
+		if n := h.v.Notice; n != h.notice && h.notices != nil {
+			h.notice = n
+			fmt.Fprintf(h.notices, "ttytanks: %s\n", n)
+		}
 		if h.observe() {
 			deadline.Reset(d)
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"crypto/ed25519"
 	"fmt"
+	"strings"
 	"sync"
 
 	"ttytanks/known"
@@ -20,8 +21,9 @@ type keyTrust struct {
 	store       *known.Store
 
 	mu     sync.Mutex
-	added  string // a note for the player: a first key was remembered
-	refuse error  // the first refusal
+	added  string   // a note for the player: a first key was remembered
+	warn   []string // the lines of known_servers that do not parse
+	refuse error    // the first refusal
 }
 
 // serverTrust returns the check of the server's key for a join of server
@@ -56,13 +58,16 @@ func (k *keyTrust) check(key ed25519.PublicKey) error {
 			k.mu.Unlock()
 		}
 	}
-	if err != nil {
-		k.mu.Lock()
-		if k.refuse == nil {
-			k.refuse = err
-		}
-		k.mu.Unlock()
+	var warn []string
+	for _, m := range k.store.Malformed() {
+		warn = append(warn, fmt.Sprintf("ttytanks: warning: %s, line %d does not parse (%v); it is ignored: fix or delete it", k.store.Path(), m.Line, m.Reason))
 	}
+	k.mu.Lock()
+	k.warn = warn
+	if err != nil && k.refuse == nil {
+		k.refuse = err
+	}
+	k.mu.Unlock()
 	return err
 }
 
@@ -74,9 +79,14 @@ func (k *keyTrust) refused() error {
 }
 
 // note returns what to tell the player at exit about the key (a first
-// key remembered), or "".
+// key remembered) and the lines of known_servers that do not parse, each
+// with its file and line number, or "".
 func (k *keyTrust) note() string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.added
+	lines := append([]string(nil), k.warn...)
+	if k.added != "" {
+		lines = append(lines, k.added)
+	}
+	return strings.Join(lines, "\n")
 }

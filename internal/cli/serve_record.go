@@ -19,7 +19,7 @@ type recordFlags struct {
 
 func (f *recordFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.dir, "record", "", "record every match to its own file in this directory (watch with 'ttytanks replay FILE', check with 'ttytanks verify FILE')")
-	fs.StringVar(&f.keep, "record-keep", "500MB", "with --record, keep at most this many recordings (e.g. 50) or this total size (e.g. 100MB); the oldest go first")
+	fs.StringVar(&f.keep, "record-keep", "500MB", "with --record, keep at most this many recordings (e.g. 50) or this total size (e.g. 100MB), matches in progress counted; the oldest finished recordings go first")
 }
 
 func (f *recordFlags) check() error {
@@ -30,25 +30,21 @@ func (f *recordFlags) check() error {
 }
 
 // roomRecorders gives each room its own recordings.Dir in the --record
-// directory (files are named by match, so rooms do not collide) and closes
-// them all at exit.
+// directory, all of one recordings.Store, so that --record-keep bounds
+// the directory as a whole, matches in progress of every room included
+// (files are named by match, so rooms do not collide), and closes them
+// all at exit.
 type roomRecorders struct {
-	dir    string
-	keep   recordings.Keep
+	store  *recordings.Store
 	writer string // the program that writes the recordings: "ttytanks VERSION"
 	logger *slog.Logger
 	mu     sync.Mutex // the server's loop opens, the exit closes
 	open   []*recordings.Dir
 }
 
-// forRoom returns a new room's Recorder; nil (no recording) if the
-// directory cannot be used, which is logged.
+// forRoom returns a new room's Recorder.
 func (r *roomRecorders) forRoom(room string) netcode.Recorder {
-	d, err := recordings.NewDir(r.dir, r.keep, r.writer, r.logger.With("room", room))
-	if err != nil {
-		r.logger.Error("recording: cannot open the directory", "room", room, "err", err)
-		return nil
-	}
+	d := r.store.Dir(r.writer, r.logger.With("room", room))
 	r.mu.Lock()
 	r.open = append(r.open, d)
 	r.mu.Unlock()
@@ -80,18 +76,16 @@ func (r *roomRecorders) Close() error {
 }
 
 // open returns the room recorders for --record, or nil without it; the
-// recordings name ttytanks of this version as their writer. It checks the
-// directory can be made.
+// recordings name ttytanks of this version as their writer. It makes the
+// directory if needed and reads what it holds.
 func (f *recordFlags) open(logger *slog.Logger, version string) (*roomRecorders, error) {
 	if f.dir == "" {
 		return nil, nil
 	}
 	keep, _ := recordings.ParseKeep(f.keep)
-	writer := "ttytanks " + version
-	d, err := recordings.NewDir(f.dir, keep, writer, logger)
+	st, err := recordings.NewStore(f.dir, keep, logger)
 	if err != nil {
 		return nil, fmt.Errorf("--record: %v", err)
 	}
-	_ = d.Close()
-	return &roomRecorders{dir: f.dir, keep: keep, writer: writer, logger: logger}, nil
+	return &roomRecorders{store: st, writer: "ttytanks " + version, logger: logger}, nil
 }

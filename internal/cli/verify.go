@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"strings"
+
 	"ttytanks/game"
+	"ttytanks/proto/recording"
 	"ttytanks/proto/recording/resim"
 )
 
@@ -37,7 +41,17 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	sum, err := resim.Verify(bufio.NewReaderSize(f, 1<<16))
 	elapsed := time.Since(start)
-	if err != nil {
+	switch {
+	case errors.Is(err, recording.ErrMagic):
+		fmt.Fprintf(stderr, "ttytanks verify: %s: FAILED: not a ttytanks recording\n", name)
+		return 1
+	case errors.Is(err, recording.ErrShort) && sum.Header.Slots == 0:
+		fmt.Fprintf(stderr, "ttytanks verify: %s: FAILED: truncated before its first block (the file ends inside its header)\n", name)
+		return 1
+	case errors.Is(err, resim.ErrNoTicks):
+		fmt.Fprintf(stderr, "ttytanks verify: %s: FAILED: %s\n", name, strings.TrimPrefix(err.Error(), resim.ErrNoTicks.Error()+": "))
+		return 1
+	case err != nil:
 		fmt.Fprintf(stderr, "ttytanks verify: %s: FAILED after %d good ticks: %v\n", name, sum.Ticks, err)
 		return 1
 	}
@@ -49,6 +63,10 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 // elapsed wall time.
 func verifyLine(s *resim.Summary, elapsed time.Duration) string {
 	res := fmt.Sprintf("interrupted at tick %d", s.End)
+	var cut *recording.BlockError
+	if errors.As(s.Interrupted, &cut) {
+		res += fmt.Sprintf(" (the file ends inside the block at byte %d)", cut.Offset)
+	}
 	if s.Ended {
 		res = "a tie"
 		if s.Winner >= 0 {

@@ -158,7 +158,7 @@ func TestDirFailureIsLogged(t *testing.T) {
 	os.RemoveAll(path)
 	os.WriteFile(path, nil, 0o644) // a file where the directory was
 	playMatch(t, d, 1, 100, true)
-	if !strings.Contains(log.String(), "cannot create") {
+	if !strings.Contains(log.String(), "cannot write") || !strings.Contains(log.String(), "not a directory") {
 		t.Fatalf("log %q: want the failure", log.String())
 	}
 	if w, f := d.Counts(); w != 0 || f != 1 {

@@ -51,6 +51,8 @@ func (k Keep) String() string {
 		return strconv.Itoa(k.Files)
 	case k.Bytes%(1<<20) == 0 && k.Bytes > 0:
 		return strconv.FormatInt(k.Bytes>>20, 10) + "MB"
+	case k.Bytes%(1<<10) == 0 && k.Bytes > 0:
+		return strconv.FormatInt(k.Bytes>>10, 10) + "KB"
 	case k.Bytes > 0:
 		return strconv.FormatInt(k.Bytes, 10) + "B"
 	}

@@ -15,7 +15,7 @@ var (
 	ErrShort = errors.New("recording: short data")
 	// ErrMagic means the data does not start with Magic: it is not a
 	// recording.
-	ErrMagic = errors.New("recording: bad magic")
+	ErrMagic = errors.New("recording: not a ttytanks recording (bad magic)")
 	// ErrVersion means the recording's format version is not FormatVersion.
 	ErrVersion = errors.New("recording: unsupported format version")
 	// ErrChecksum means a header's or block's CRC-32C does not match its

@@ -23,44 +23,88 @@ import (
 // else it is flushed as a killed server leaves it. It returns the file.
 func Record(t testing.TB, slots, ticks int, churn, end bool, input func(w *game.World, slot int) game.Input) []byte {
 	t.Helper()
-	var buf bytes.Buffer
 	names := []string{"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"}[:slots]
-	w, err := recording.NewWriter(&buf, recording.Header{Rules: game.RulesVersion, Match: 9, Seed: 5, Slots: slots,
-		Start: 77, Server: "test", Names: names})
-	if err != nil {
-		t.Fatal(err)
-	}
-	world, err := game.NewWorld(w.Header().Config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := make([]game.Input, slots)
+	m := NewMatch(t, recording.Header{Rules: game.RulesVersion, Match: 9, Seed: 5, Slots: slots, Start: 77, Server: "test", Names: names}, input)
 	for i := 0; i < ticks; i++ {
 		if churn && slots > 1 && (i == ticks/3 || i == 2*ticks/3) {
-			on := i != ticks/3
-			world.Seat(1, on)
-			if err := w.Seat(1, "zed", on); err != nil {
-				t.Fatal(err)
-			}
+			m.Seat(1, "zed", i != ticks/3)
 		}
-		for s := range in {
-			in[s] = input(world, s)
-			in[s].Tick = world.Tick()
-		}
-		tk := world.Tick()
-		world.Step(in)
-		if err := w.Step(tk, in, world.Hash()); err != nil {
-			t.Fatal(err)
-		}
+		m.Step()
 	}
 	if end {
-		if err := w.End(); err != nil {
-			t.Fatal(err)
-		}
-	} else if err := w.Flush(); err != nil {
+		return m.End()
+	}
+	return m.Flush()
+}
+
+// Match is a match recorded as a server records it: a world stepped
+// with inputs from a source, and a Writer told each step and seat change.
+// Every method fails the test on a Writer error.
+type Match struct {
+	t     testing.TB
+	buf   bytes.Buffer
+	w     *recording.Writer
+	world *game.World
+	input func(w *game.World, slot int) game.Input
+	in    []game.Input
+}
+
+// NewMatch starts recording a match of header h whose inputs come from
+// input.
+func NewMatch(t testing.TB, h recording.Header, input func(w *game.World, slot int) game.Input) *Match {
+	t.Helper()
+	m := &Match{t: t, input: input, in: make([]game.Input, h.Slots)}
+	w, err := recording.NewWriter(&m.buf, h)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	m.w = w
+	if m.world, err = game.NewWorld(w.Header().Config()); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Seat seats (on) or unseats slot before the next step.
+func (m *Match) Seat(slot int, name string, on bool) {
+	m.t.Helper()
+	m.world.Seat(slot, on)
+	if err := m.w.Seat(slot, name, on); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+// Step steps one tick.
+func (m *Match) Step() {
+	m.t.Helper()
+	for s := range m.in {
+		m.in[s] = m.input(m.world, s)
+		m.in[s].Tick = m.world.Tick()
+	}
+	tk := m.world.Tick()
+	m.world.Step(m.in)
+	if err := m.w.Step(tk, m.in, m.world.Hash()); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+// End records the match's end and returns the file.
+func (m *Match) End() []byte {
+	m.t.Helper()
+	if err := m.w.End(); err != nil {
+		m.t.Fatal(err)
+	}
+	return m.buf.Bytes()
+}
+
+// Flush writes what is pending, as a server that stops does, and returns
+// the file.
+func (m *Match) Flush() []byte {
+	m.t.Helper()
+	if err := m.w.Flush(); err != nil {
+		m.t.Fatal(err)
+	}
+	return m.buf.Bytes()
 }
 
 // RandomInputs returns an input source that holds each seat's input for

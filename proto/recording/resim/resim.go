@@ -77,12 +77,9 @@ func (s *sim) block(k *recording.Block, off int64, each func()) error {
 	}
 	ev, cp := k.Events, k.Checkpoints
 	for i := 0; ; i++ {
-		for len(ev) > 0 && ev[0].Tick == s.world.Tick() {
-			if err := s.event(&ev[0]); err != nil {
-				return err
-			}
-			ev = ev[1:]
-		}
+		// A checkpoint covers the world the step before it left, before
+		// the seat changes of its tick (RECORDING.md §7): the hash the
+		// server had when it stepped.
 		for len(cp) > 0 && cp[0].Tick == s.world.Tick() {
 			got := recording.Chain(s.chain, cp[0].Tick, s.world.Hash())
 			if got != cp[0].Chain {
@@ -91,6 +88,12 @@ func (s *sim) block(k *recording.Block, off int64, each func()) error {
 			s.chain = got
 			s.checks++
 			cp = cp[1:]
+		}
+		for len(ev) > 0 && ev[0].Tick == s.world.Tick() {
+			if err := s.event(&ev[0]); err != nil {
+				return err
+			}
+			ev = ev[1:]
 		}
 		if i == k.Count {
 			return nil

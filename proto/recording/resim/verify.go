@@ -2,6 +2,7 @@ package resim
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"ttytanks/game"
@@ -31,13 +32,20 @@ type Summary struct {
 	Interrupted error
 }
 
+// ErrNoTicks means a recording holds no tick to re-simulate: the file is
+// truncated before its first block is complete, or the match it holds
+// ended before its first tick. Verify never reports such a file as good.
+var ErrNoTicks = errors.New("resim: no tick to verify")
+
 // Verify reads a whole recording from r and re-simulates it: every block's
 // checksum, every checkpoint of the hash chain and every recorded result
 // must match. A recording cut off inside a block verifies up to its last
 // complete block, with Summary.Interrupted set. The error names what
 // failed: a *recording.BlockError (byte offset and ticks) for a block that
 // cannot be read, a *recording.CheckpointError for the first checkpoint
-// whose hash differs, or an error wrapping ErrResult or
+// whose hash differs, an error wrapping ErrNoTicks for a file without a
+// tick, recording.ErrMagic for one that is not a recording,
+// recording.ErrShort for one cut inside its header, or ErrResult or
 // recording.ErrSequence.
 func Verify(r io.Reader) (Summary, error) {
 	var sum Summary
@@ -67,6 +75,9 @@ func Verify(r io.Reader) (Summary, error) {
 		if err != nil {
 			fill()
 			if errors.Is(err, recording.ErrShort) {
+				if sum.Ticks == 0 {
+					return sum, fmt.Errorf("%w: truncated before its first block (%v)", ErrNoTicks, err)
+				}
 				sum.Interrupted = err
 				return sum, nil
 			}
@@ -78,5 +89,13 @@ func Verify(r io.Reader) (Summary, error) {
 		}
 	}
 	fill()
-	return sum, nil
+	switch {
+	case sum.Ticks > 0:
+		return sum, nil
+	case sum.Ended:
+		return sum, fmt.Errorf("%w: the match ended before its first tick", ErrNoTicks)
+	case rd.Offset() == int64(sum.Header.Len()):
+		return sum, fmt.Errorf("%w: truncated before its first block (the file is its header alone)", ErrNoTicks)
+	}
+	return sum, fmt.Errorf("%w: its blocks hold no tick", ErrNoTicks)
 }
