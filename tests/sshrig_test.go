@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"path/filepath"
@@ -80,7 +81,10 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sshRigConfig{Config: sshfront.Config{HostKey: key},
+	// Tests connect from 127.0.0.1 again and again: no key-exchange
+	// rate limit unless a test sets one (sshfront.KexLimits{} is the
+	// defaults).
+	cfg := sshRigConfig{Config: sshfront.Config{HostKey: key, Kex: sshfront.KexLimits{Rate: -1, Global: -1, Reserve: -1}},
 		Game: sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: tui.Options{FPS: 30}}}
 	if tweak != nil {
 		tweak(&cfg)
@@ -162,8 +166,14 @@ func (r *sshRig) tank(name string) (game.Tank, bool) {
 	return tk, found
 }
 
-// clientConfig is an SSH client config that pins the rig's host key.
+// noQuestions is the keyboard-interactive answer of a client without a
+// key: the server asks nothing.
+var noQuestions = gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+
+// clientConfig is an SSH client config that pins the rig's host key; it
+// offers the keys of auth, then keyboard-interactive (as OpenSSH does).
 func (r *sshRig) clientConfig(user string, auth ...gossh.AuthMethod) *gossh.ClientConfig {
+	auth = append(auth, noQuestions)
 	return &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.FixedHostKey(r.hostKey),
 		Timeout: 5 * time.Second}
 }
@@ -185,34 +195,48 @@ type sshPlayer struct {
 // dial connects user with a w x h xterm-256color PTY and starts the shell.
 func (r *sshRig) dial(user string, w, h int) *sshPlayer {
 	r.t.Helper()
-	conn, err := net.DialTimeout("tcp", r.addr, 5*time.Second)
+	p, err := r.dialFromAs("", user, w, h)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	cc, chans, reqs, err := gossh.NewClientConn(conn, r.addr, r.clientConfig(user))
+	return p
+}
+
+// dialFromAs is dial from the source address src ("": the system's
+// choice) offering the keys of auth first; it fails only if the
+// connection, its session or its shell does.
+func (r *sshRig) dialFromAs(src, user string, w, h int, auth ...gossh.AuthMethod) (*sshPlayer, error) {
+	d := net.Dialer{Timeout: 5 * time.Second}
+	if src != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
+	}
+	conn, err := d.Dial("tcp", r.addr)
+	if err != nil {
+		return nil, err
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, r.addr, r.clientConfig(user, auth...))
 	if err != nil {
 		conn.Close()
-		r.t.Fatalf("ssh handshake: %v", err)
+		return nil, fmt.Errorf("ssh handshake: %w", err)
 	}
 	p := &sshPlayer{t: r.t, conn: conn, client: gossh.NewClient(cc, chans, reqs), vt: newVT(w, h),
 		raw: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	r.t.Cleanup(p.close)
-	p.sess, err = p.client.NewSession()
-	if err != nil {
-		r.t.Fatal(err)
+	if p.sess, err = p.client.NewSession(); err != nil {
+		return nil, err
 	}
 	if err := p.sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
-		r.t.Fatal(err)
+		return nil, err
 	}
 	p.sess.Stdout, p.sess.Stderr = io.MultiWriter(p.vt, p.raw), p.stderr
 	if p.stdin, err = p.sess.StdinPipe(); err != nil {
-		r.t.Fatal(err)
+		return nil, err
 	}
 	if err := p.sess.Shell(); err != nil {
-		r.t.Fatal(err)
+		return nil, err
 	}
 	go func() { p.done <- p.sess.Wait() }()
-	return p
+	return p, nil
 }
 
 func (p *sshPlayer) close() { p.client.Close() }

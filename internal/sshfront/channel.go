@@ -15,7 +15,7 @@ import (
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
 	tc := connOf(ctx)
 	if tc != nil {
-		tc.handshook()
+		tc.handshook(conn)
 		s.progress(tc, stageChannel)
 	}
 	if !s.enter(&s.wg) {
@@ -24,12 +24,11 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 	}
 	defer s.wg.Done()
 	if tc != nil {
-		if tc.channels.Add(1) > MaxChannelsPerConn {
-			tc.channels.Add(-1)
+		if !tc.opened() {
 			_ = nc.Reject(gossh.ResourceShortage, fmt.Sprintf("ttytanks: at most %d sessions per connection", MaxChannelsPerConn))
 			return
 		}
-		defer tc.channels.Add(-1)
+		defer tc.shut()
 	}
 	st := &chanState{notify: make(chan struct{}, 1), done: make(chan struct{})}
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s, st: st, tc: tc}, chanContext{Context: ctx, st: st})
@@ -195,9 +194,9 @@ func refusedRequest(typ string) bool {
 
 // refuseForwarding rejects a port-forwarding channel with a message the
 // client shows.
-func refuseForwarding(_ *ssh.Server, _ *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+func refuseForwarding(_ *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
 	if tc := connOf(ctx); tc != nil {
-		tc.handshook()
+		tc.handshook(conn)
 	}
 	_ = nc.Reject(gossh.Prohibited, fmt.Sprintf("ttytanks: port forwarding is not allowed (%s)", nc.ChannelType()))
 }
