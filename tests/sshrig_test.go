@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,10 +50,14 @@ type sitter struct{}
 func (sitter) Input(*game.Snapshot, *game.Maze, int) game.Input { return game.Input{} }
 
 // sshRigConfig is the rig's configuration, for a test to change: the
-// SSH front end's and, in Game, the game's on each session.
+// SSH front end's, in Game the game's on each session, and in Server the
+// game server's. With Origin the game server counts SSH players by their
+// SSH client's address, as serve does.
 type sshRigConfig struct {
 	sshfront.Config
-	Game sshterm.Config
+	Game   sshterm.Config
+	Server netcode.ServerConfig
+	Origin bool
 }
 
 func startSSHRig(t *testing.T, tweak func(*sshRigConfig)) *sshRig {
@@ -68,11 +74,6 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig 
 		t.Fatal(err)
 	}
 	mux := transport.NewMuxTransport(udp)
-	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1, MaxRooms: 1, // one match: a full one refuses
-		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	priv, _, err := known.LoadOrCreateKey(filepath.Join(t.TempDir(), "host_key"))
 	if err != nil {
 		t.Fatal(err)
@@ -85,9 +86,24 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig 
 	// rate limit unless a test sets one (sshfront.KexLimits{} is the
 	// defaults).
 	cfg := sshRigConfig{Config: sshfront.Config{HostKey: key, Kex: sshfront.KexLimits{Rate: -1, Global: -1, Reserve: -1}},
-		Game: sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: tui.Options{FPS: 30}}}
+		Game: sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: tui.Options{FPS: 30}},
+		Server: netcode.ServerConfig{Players: players, Bots: 1, MaxRooms: 1, // one match: a full one refuses
+			NewBot: func(int, uint64) netcode.InputSource { return sitter{} }}}
 	if tweak != nil {
 		tweak(&cfg)
+	}
+	var front atomic.Pointer[sshfront.Server]
+	if cfg.Origin {
+		cfg.Server.Origin = func(mem netip.AddrPort) (netip.Addr, bool) {
+			if s := front.Load(); s != nil {
+				return s.Origin(mem)
+			}
+			return netip.Addr{}, false
+		}
+	}
+	srv, err := netcode.NewServer(cfg.Server)
+	if err != nil {
+		t.Fatal(err)
 	}
 	sg, err := sshterm.NewGame(cfg.Game)
 	if err != nil {
@@ -98,6 +114,7 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig 
 	if err != nil {
 		t.Fatal(err)
 	}
+	front.Store(ss)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

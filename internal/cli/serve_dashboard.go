@@ -88,7 +88,7 @@ func (s *serving) watch(stdout io.Writer) int {
 			case opStop:
 				s.stop()
 			case opKick, opBan:
-				note = operate(s.sd, s.ssh, a, slot)
+				note = operate(s.sd, s.ssh, a, slot, s.f.server.kickHold)
 				s.logger.Info("operator", "action", note)
 			}
 		case err := <-s.served:

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"os"
+	"time"
 
 	"golang.org/x/term"
 
@@ -52,9 +53,10 @@ func (o *operatorKeys) key(b byte) (operatorAction, int) {
 
 // operate applies an action to the server and returns what to tell the
 // operator. An SSH player (its game address on the in-memory network) is
-// banned by the SSH server: its IP address and, with authorized keys, its
-// key.
-func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int) string {
+// banned by the SSH server: its prefix and, if it offered one, its key;
+// kicked, its session ends (it is told so) and its prefix and key are
+// held out for hold (--kick-hold; 0: netcode.DefaultKickHold).
+func operate(sd *netcode.ServerDriver, s *sshfront.Server, a operatorAction, num int, hold time.Duration) string {
 	var st netcode.ServerStats
 	sd.Do(func(s *netcode.Server) { st = s.Stats() })
 	if num < 0 || num >= len(st.Players) {
@@ -66,19 +68,26 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 	}
 	switch a {
 	case opKick:
+		if hold <= 0 {
+			hold = netcode.DefaultKickHold
+		}
+		ssh := ""
+		if ap, err := netip.ParseAddrPort(p.Addr); err == nil && transport.MemPrefix.Contains(ap.Addr()) && s != nil && s.KickPlayer(ap, hold) {
+			ssh = " and its SSH session"
+		}
 		sd.Kick(p.Room, p.Slot)
-		return fmt.Sprintf("kicked %s (room %s, slot %d)", p.Name, p.Room, p.Slot)
+		return fmt.Sprintf("kicked %s%s (room %s, slot %d) for %v", p.Name, ssh, p.Room, p.Slot, hold)
 	case opBan:
 		ap, err := netip.ParseAddrPort(p.Addr)
 		if err != nil {
 			return fmt.Sprintf("player %d: %v", num, err)
 		}
 		if transport.MemPrefix.Contains(ap.Addr()) {
-			if ssh == nil || !ssh.BanPlayer(ap) {
+			if s == nil || !s.BanPlayer(ap) {
 				return fmt.Sprintf("player %d: no SSH player found to ban", num)
 			}
 			sd.Kick(p.Room, p.Slot)
-			return fmt.Sprintf("banned SSH player %s (address and key) for the server's life", p.Name)
+			return fmt.Sprintf("banned SSH player %s (its address's prefix, and its key if it offered one) for the server's life", p.Name)
 		}
 		sd.Ban(ap.Addr())
 		return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)

@@ -83,7 +83,7 @@ func (p *Session) evict(why error) { p.cancel(why) }
 
 // Idle is Config.Idle: how long a player may go without a sign of
 // intent (a move, a shot, a lobby or results action; waiting in a room
-// counts) before the session ends.
+// counts) before the session ends; zero or less: never.
 func (p *Session) Idle() time.Duration { return p.s.cfg.Idle }
 
 // Logger is Config.Logger with the session's user and remote address.

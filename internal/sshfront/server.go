@@ -99,9 +99,10 @@ type Config struct {
 	AuthorizedKeys *AuthorizedKeys
 	// Idle ends a session whose player showed no intent for this long (a
 	// move, a shot, a lobby or results action; waiting in a room counts),
-	// the game server's rule for its seats (default DefaultIdle): Play
-	// watches for it (Session.Idle), and a connection with no traffic at
-	// all for Idle + ConnIdleSlack is closed.
+	// the game server's rule for its seats (default DefaultIdle; negative:
+	// never): Play watches for it (Session.Idle), and a connection with no
+	// traffic at all for Idle (at least DefaultIdle) + ConnIdleSlack is
+	// closed.
 	Idle time.Duration
 	// MaxSessions bounds the concurrent game sessions; the next one is
 	// told the server is busy and closed (default DefaultMaxSessions).
@@ -216,7 +217,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshfront: Config.HostKey is required")
 	}
-	if cfg.Idle <= 0 {
+	if cfg.Idle == 0 {
 		cfg.Idle = DefaultIdle
 	}
 	if cfg.MaxSessions <= 0 {
@@ -280,7 +281,7 @@ func NewServer(cfg Config) (*Server, error) {
 		Handler:      s.handle,
 		HostSigners:  []ssh.Signer{cfg.HostKey},
 		Version:      "ttytanks",
-		IdleTimeout:  cfg.Idle + ConnIdleSlack,
+		IdleTimeout:  max(cfg.Idle, DefaultIdle) + ConnIdleSlack,
 		ConnCallback: s.admitConn,
 		ChannelHandlers: map[string]ssh.ChannelHandler{
 			"session":                        s.sessionChannel,

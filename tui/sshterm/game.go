@@ -63,7 +63,7 @@ type Session interface {
 	Resized() <-chan struct{}    // a token after each window-change
 	Closed() <-chan struct{}     // closed once the channel is gone
 	Closing() context.Context    // done once the server is closing or ends this session; its cause says why
-	Idle() time.Duration         // how long without a sign of intent ends a session
+	Idle() time.Duration         // how long without a sign of intent ends a session (≤ 0: never)
 	Logger() *slog.Logger
 	Drop()                      // close the whole connection
 	Go(f func())                // run f in a goroutine the server waits for

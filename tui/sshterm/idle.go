@@ -47,8 +47,13 @@ func (i *intent) input(in game.Input, status netcode.Status, now time.Time) {
 
 // watchIdle cancels ctx with errIdle once last, the time of the
 // player's last sign of intent, is idle ago; it returns when ctx is
-// done. It looks every idle/4 (at most a second).
+// done. It looks every idle/4 (at most a second). An idle of zero or
+// less is never reached.
 func watchIdle(ctx context.Context, cancel context.CancelCauseFunc, idle time.Duration, last func() time.Time) {
+	if idle <= 0 {
+		<-ctx.Done()
+		return
+	}
 	poll := max(min(idle/4, time.Second), time.Millisecond)
 	t := time.NewTicker(poll)
 	defer t.Stop()
