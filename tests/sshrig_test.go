@@ -33,7 +33,7 @@ import (
 // player's tank), on a MuxTransport over UDP 127.0.0.1:0, and the SSH
 // listener on TCP 127.0.0.1:0.
 type sshRig struct {
-	t       *testing.T
+	t       testing.TB
 	sd      *netcode.ServerDriver
 	ssh     *sshfront.Server
 	addr    string
@@ -67,7 +67,7 @@ func startSSHRig(t *testing.T, tweak func(*sshRigConfig)) *sshRig {
 
 // startSSHRigN is startSSHRig with a game of the given number of seats,
 // one of them the sitting bot.
-func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig {
+func startSSHRigN(t testing.TB, players int, tweak func(*sshRigConfig)) *sshRig {
 	t.Helper()
 	udp, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
@@ -198,7 +198,7 @@ func (r *sshRig) clientConfig(user string, auth ...gossh.AuthMethod) *gossh.Clie
 // sshPlayer is an SSH client in a terminal: a PTY session whose output
 // feeds a vt.
 type sshPlayer struct {
-	t      *testing.T
+	t      testing.TB
 	conn   net.Conn
 	client *gossh.Client
 	sess   *gossh.Session

@@ -138,6 +138,7 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		defer close(c.st.done)
 		defer setup.Stop()
 		env, envBytes := 0, 0
+		winch := newWinchLimiter(time.Now())
 		for r := range reqs {
 			switch r.Type {
 			case "pty-req":
@@ -147,11 +148,23 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 			case "shell", "exec", "subsystem":
 				setup.Stop()
 			case "window-change":
+				keep, flood := winch.take(time.Now())
+				if flood {
+					// A storm no terminal sends: the connection goes, so
+					// its requests stop costing their decryption too.
+					if c.tc != nil {
+						c.s.tally("closed: window-change storm", c.tc.ip)
+						_ = c.tc.Conn.Close()
+					} else {
+						_ = ch.Close()
+					}
+					continue
+				}
 				w, ok := parseWindow(r.Payload)
-				if ok {
+				if ok && keep {
 					c.st.setWindow(w)
 				}
-				_ = r.Reply(ok, nil)
+				_ = r.Reply(ok && keep, nil)
 				continue
 			case "env":
 				env++
@@ -169,6 +182,46 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		}
 	}()
 	return ch, out, nil
+}
+
+// Window-change bounds of one session channel: WinchRate a second
+// (bursts of WinchBurst) are applied, those beyond answered no and
+// ignored (the game shows at most four sizes a second anyway: sshterm's
+// ResizeEvery); past WinchFloodRate a second (bursts of WinchFloodBurst)
+// the connection is closed. A person dragging a window's corner sends
+// some tens a second.
+const (
+	WinchRate       = 20
+	WinchBurst      = 40
+	WinchFloodRate  = 100
+	WinchFloodBurst = 500
+)
+
+// winchLimiter is a channel's two window-change buckets. Not safe for
+// concurrent use: the channel's request loop owns it.
+type winchLimiter struct {
+	apply, flood tokenBucket
+}
+
+func newWinchLimiter(now time.Time) *winchLimiter {
+	l := &winchLimiter{}
+	l.apply.level(now, WinchRate, WinchBurst)
+	l.flood.level(now, WinchFloodRate, WinchFloodBurst)
+	return l
+}
+
+// take counts a window-change at now: keep if it is to be applied, flood
+// if the channel sends them faster than any terminal.
+func (l *winchLimiter) take(now time.Time) (keep, flood bool) {
+	if l.flood.level(now, WinchFloodRate, WinchFloodBurst) < 1 {
+		return false, true
+	}
+	l.flood.tokens--
+	if l.apply.level(now, WinchRate, WinchBurst) < 1 {
+		return false, false
+	}
+	l.apply.tokens--
+	return true, false
 }
 
 // parseWindow parses a window-change request: columns, rows, width and

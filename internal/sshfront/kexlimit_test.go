@@ -96,3 +96,46 @@ func TestTally(t *testing.T) {
 		t.Error("a second take found events")
 	}
 }
+
+// TestWinchLimiter: WinchBurst window-changes at once are applied, the
+// rest of a burst ignored; at 1000 a second the channel is a flood within
+// about WinchFloodBurst of them; at 50 a second (a window being dragged)
+// it never is, and WinchRate of them a second are applied.
+func TestWinchLimiter(t *testing.T) {
+	l := newWinchLimiter(t0)
+	kept := 0
+	for range WinchBurst + 10 {
+		if keep, flood := l.take(t0); keep {
+			kept++
+		} else if flood {
+			t.Fatal("a flood within the first burst")
+		}
+	}
+	if kept != WinchBurst {
+		t.Errorf("kept %d of a burst, want %d", kept, WinchBurst)
+	}
+	l = newWinchLimiter(t0)
+	n := 0
+	for ; n < 10000; n++ {
+		if _, flood := l.take(t0.Add(time.Duration(n) * time.Millisecond)); flood {
+			break
+		}
+	}
+	if n < WinchFloodBurst || n > 2*WinchFloodBurst {
+		t.Errorf("at 1000 a second: a flood after %d, want between %d and %d", n, WinchFloodBurst, 2*WinchFloodBurst)
+	}
+	l = newWinchLimiter(t0)
+	kept = 0
+	for i := range 50 * 60 { // a minute at 50 a second
+		keep, flood := l.take(t0.Add(time.Duration(i) * 20 * time.Millisecond))
+		if flood {
+			t.Fatalf("a window dragged at 50 a second is a flood after %d", i)
+		}
+		if keep {
+			kept++
+		}
+	}
+	if want := WinchBurst + 60*WinchRate; kept < want-2 || kept > want+2 {
+		t.Errorf("kept %d in a minute at 50 a second, want about %d", kept, want)
+	}
+}

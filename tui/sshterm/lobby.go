@@ -27,7 +27,7 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 	}
 	defer lobby.Close()
 	now := time.Now()
-	host := &sshHost{g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
+	host := &sshHost{tty: tty, g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() {
@@ -44,8 +44,11 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 // SwitchBurst and SwitchEvery bound how often one session may go from
 // the lobby into a room: SwitchBurst at once, then one every
 // SwitchEvery. Each costs a game client, a key exchange with the game
-// server and a whole screen; a player who types quick match and back as
-// fast as the input budget allows is told to slow down instead.
+// server and a whole screen; a join past the budget is refused, told
+// when the next one may come, and the keys typed until then are dropped
+// (ChannelTty.Hold), so that a player who types quick match and back as
+// fast as the input budget allows costs what one join every SwitchEvery
+// costs, and not a lobby drawn again for every key.
 const (
 	SwitchBurst = 4
 	SwitchEvery = 2 * time.Second
@@ -88,6 +91,7 @@ func (l *switchLimiter) take(now time.Time) (wait time.Duration) {
 // sshHost is the game server as an SSH player's lobby sees it, over the
 // in-memory network.
 type sshHost struct {
+	tty      *ChannelTty
 	g        *Game
 	sess     Session
 	name     string
@@ -112,11 +116,11 @@ func (h *sshHost) lastIntent(tty *ChannelTty) time.Time {
 }
 
 func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
-	now := time.Now()
-	if wait := h.switches.take(now); wait > 0 {
+	if wait := h.switches.take(time.Now()); wait > 0 {
+		h.tty.Hold(wait) // what is typed meanwhile is dropped: the lobby is not drawn again for each key
 		return nil, fmt.Errorf("slow down: you may join a room again in %.1fs", wait.Seconds())
 	}
-	h.intent.note(now)
+	h.intent.note(time.Now())
 	mem := h.g.cfg.Net.Listen()
 	addr := mem.LocalAddr()
 	h.sess.Enlist(addr)
