@@ -82,22 +82,41 @@ func (a *admission) sshClient(addr netip.AddrPort) (netip.Addr, bool) {
 }
 
 // allow takes a rate-limit token for an unauthenticated request from addr;
-// trusted addresses, and the in-memory peers of the SSH front end (which
-// admits them itself), are not limited.
+// trusted addresses, and in-memory peers of no known SSH client, are not
+// limited. An SSH player's in-process client spends its SSH client's
+// prefix's tokens (its own port's bucket, as a UDP client would).
 func (a *admission) allow(addr netip.AddrPort, now time.Time) bool {
+	if o, ok := a.sshClient(addr); ok {
+		return a.isTrusted(o) || a.hello.allow(netip.AddrPortFrom(o, addr.Port()), now)
+	}
 	return a.exempt(addr) || a.hello.allow(addr, now)
 }
 
 // allowKex takes a key-exchange token for a Join from addr whose cookie
-// is valid (server_ratelimit.go); trusted addresses and the SSH front
-// end's peers are not limited.
+// is valid (server_ratelimit.go), from its prefix's budget (an SSH
+// player's: its SSH client's); trusted addresses and in-memory peers of
+// no known SSH client are not limited.
 func (a *admission) allowKex(addr netip.AddrPort, now time.Time) bool {
+	if o, ok := a.sshClient(addr); ok {
+		return a.isTrusted(o) || a.kex.allow(limitKey(o), now)
+	}
 	return a.exempt(addr) || a.kex.allow(limitKey(addr.Addr()), now)
 }
 
 // exempt reports whether addr is exempt from the rate limits: trusted, or
-// an in-memory peer of the SSH front end (which admits them itself).
+// an in-memory peer of no known SSH client (an embedded client).
 func (a *admission) exempt(addr netip.AddrPort) bool {
+	if o, ok := a.sshClient(addr); ok {
+		return a.isTrusted(o)
+	}
+	return a.capExempt(addr)
+}
+
+// capExempt reports whether addr is exempt from the per-address cap on
+// connections: trusted, or in-memory (every in-memory peer has the same
+// IP; the SSH front end bounds the sessions of each SSH client's prefix,
+// each with one game client at a time).
+func (a *admission) capExempt(addr netip.AddrPort) bool {
 	return a.isTrusted(addr.Addr()) || transport.MemPrefix.Contains(addr.Addr().Unmap())
 }
 

@@ -76,7 +76,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 		s.rejectClear(from, j.Session, proto.RejectKicked)
 		return
 	}
-	a, no := s.conns.accept(now, from, &j, rtt, s.adm.exempt(from), func() bool { return s.adm.allowKex(from, now) }, s.adm.random)
+	a, no := s.conns.accept(now, from, &j, rtt, s.adm.capExempt(from), func() bool { return s.adm.allowKex(from, now) }, s.adm.random)
 	if a == nil {
 		s.drop(no.drop)
 		if no.reply != 0 {

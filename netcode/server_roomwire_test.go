@@ -337,3 +337,32 @@ func TestSSHPlayersCountByTheirOrigin(t *testing.T) {
 		t.Fatalf("one SSH client's address opening room %d: %v, want slow down", openBurst+1, why)
 	}
 }
+
+// TestSSHPlayersHandshakesCountByOrigin: an SSH player's in-process
+// client spends its SSH client's prefix's key-exchange budget, like a UDP
+// client: one SSH client's address past kexBurst handshakes at once gets
+// no Accept, while an SSH player from another address still does. Before,
+// in-memory peers skipped the handshake limits.
+func TestSSHPlayersHandshakesCountByOrigin(t *testing.T) {
+	busy, quiet := netip.MustParseAddr("198.51.100.30"), netip.MustParseAddr("198.51.100.31")
+	mem := func(i int) netip.AddrPort {
+		return netip.AddrPortFrom(transport.MemPrefix.Addr().Next(), uint16(100+i))
+	}
+	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64, Origin: func(a netip.AddrPort) (netip.Addr, bool) {
+		if a.Port() >= 1000 {
+			return quiet, true
+		}
+		return busy, true
+	}})
+	for i := range kexBurst {
+		if _, err := tryHandshake(s, simEpoch, mem(i), uint64(10+i)); err != nil {
+			t.Fatalf("handshake %d within the burst: %v", i+1, err)
+		}
+	}
+	if _, err := tryHandshake(s, simEpoch, mem(kexBurst), 99); err == nil {
+		t.Fatalf("handshake %d from one SSH client's address at once was accepted, want it dropped", kexBurst+1)
+	}
+	if _, err := tryHandshake(s, simEpoch, mem(1000), 100); err != nil {
+		t.Fatalf("an SSH player from another address: %v", err)
+	}
+}

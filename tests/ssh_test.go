@@ -261,8 +261,8 @@ func TestSSHBusy(t *testing.T) {
 	}
 }
 
-// TestSSHIdle: no key press for Config.Idle ends the session with a
-// message and frees the seat.
+// TestSSHIdle: no sign of intent for Config.Idle ends the session with
+// a message and frees the seat.
 func TestSSHIdle(t *testing.T) {
 	const idle = 800 * time.Millisecond
 	r := startSSHRig(t, func(c *sshRigConfig) { c.Idle = idle })
@@ -272,7 +272,7 @@ func TestSSHIdle(t *testing.T) {
 	if exitStatus(err) != 1 {
 		t.Errorf("idle session ended with %v, want exit status 1", err)
 	}
-	if s := p.vt.Screen(); !strings.Contains(s, "no key pressed for 800ms, session closed") {
+	if s := p.vt.Screen(); !strings.Contains(s, "no move, shot or choice for 800ms, session closed") {
 		t.Errorf("no idle message; screen:\n%s", s)
 	}
 	waitFor(t, time.Second, "the seat to be freed", r.seatFree)

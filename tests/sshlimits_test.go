@@ -275,22 +275,21 @@ func TestSSHConnectionsPerIP(t *testing.T) {
 	})
 }
 
-// TestSSHLobbyIsNotIdle: a player waiting in the lobby for others is not
-// ended as idle; the idle time counts only while the match runs.
-func TestSSHLobbyIsNotIdle(t *testing.T) {
-	const idle = 500 * time.Millisecond
+// TestSSHWaitingIsIdle: a player waiting in a room for others shows no
+// intent: the session ends once Idle has passed (not before), with a
+// message, and the seat it waited in is free.
+func TestSSHWaitingIsIdle(t *testing.T) {
+	const idle = 800 * time.Millisecond
 	r := startSSHRigN(t, 3, func(c *sshRigConfig) { c.Idle = idle }) // two humans needed
 	p := r.dial("patient", 100, 30)
-	p.waitScreen(5*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "waiting for") })
-	select {
-	case err := <-p.done:
-		t.Fatalf("the waiting player's session ended (%v); screen:\n%s", err, p.vt.Screen())
-	case <-time.After(4 * idle):
+	p.waitScreen(5*time.Second, "the waiting room", func(s string) bool { return strings.Contains(s, "waiting for") })
+	waiting := time.Now()
+	err := p.waitExit(idle + 3*time.Second)
+	if after := time.Since(waiting); after < idle-100*time.Millisecond {
+		t.Errorf("the waiting session ended after %v, before Idle %v", after, idle)
 	}
-	// The match starts: now a quiet player is idle.
-	q := r.dial("second", 100, 30)
-	q.waitScreen(5*time.Second, "the match", sshPlaying)
-	if err := p.waitExit(idle + 3*time.Second); exitStatus(err) != 1 {
-		t.Errorf("idle session ended with %v, want exit status 1", err)
+	if exitStatus(err) != 1 || !strings.Contains(p.vt.Screen(), "no move, shot or choice for 800ms") {
+		t.Errorf("the waiting session ended with %v; screen:\n%s", err, p.vt.Screen())
 	}
+	waitFor(t, 3*time.Second, "the waiting seat to be freed", func() bool { names, _ := r.humans(); return len(names) == 0 })
 }

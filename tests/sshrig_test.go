@@ -5,11 +5,14 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +33,7 @@ import (
 // player's tank), on a MuxTransport over UDP 127.0.0.1:0, and the SSH
 // listener on TCP 127.0.0.1:0.
 type sshRig struct {
-	t       *testing.T
+	t       testing.TB
 	sd      *netcode.ServerDriver
 	ssh     *sshfront.Server
 	addr    string
@@ -47,10 +50,14 @@ type sitter struct{}
 func (sitter) Input(*game.Snapshot, *game.Maze, int) game.Input { return game.Input{} }
 
 // sshRigConfig is the rig's configuration, for a test to change: the
-// SSH front end's and, in Game, the game's on each session.
+// SSH front end's, in Game the game's on each session, and in Server the
+// game server's. With Origin the game server counts SSH players by their
+// SSH client's address, as serve does.
 type sshRigConfig struct {
 	sshfront.Config
-	Game sshterm.Config
+	Game   sshterm.Config
+	Server netcode.ServerConfig
+	Origin bool
 }
 
 func startSSHRig(t *testing.T, tweak func(*sshRigConfig)) *sshRig {
@@ -60,18 +67,13 @@ func startSSHRig(t *testing.T, tweak func(*sshRigConfig)) *sshRig {
 
 // startSSHRigN is startSSHRig with a game of the given number of seats,
 // one of them the sitting bot.
-func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig {
+func startSSHRigN(t testing.TB, players int, tweak func(*sshRigConfig)) *sshRig {
 	t.Helper()
 	udp, err := transport.ListenUDP("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux := transport.NewMuxTransport(udp)
-	srv, err := netcode.NewServer(netcode.ServerConfig{Players: players, Bots: 1, MaxRooms: 1, // one match: a full one refuses
-		NewBot: func(int, uint64) netcode.InputSource { return sitter{} }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	priv, _, err := known.LoadOrCreateKey(filepath.Join(t.TempDir(), "host_key"))
 	if err != nil {
 		t.Fatal(err)
@@ -80,10 +82,28 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sshRigConfig{Config: sshfront.Config{HostKey: key},
-		Game: sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: tui.Options{FPS: 30}}}
+	// Tests connect from 127.0.0.1 again and again: no key-exchange
+	// rate limit unless a test sets one (sshfront.KexLimits{} is the
+	// defaults).
+	cfg := sshRigConfig{Config: sshfront.Config{HostKey: key, Kex: sshfront.KexLimits{Rate: -1, Global: -1, Reserve: -1}},
+		Game: sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: tui.Options{FPS: 30}},
+		Server: netcode.ServerConfig{Players: players, Bots: 1, MaxRooms: 1, // one match: a full one refuses
+			NewBot: func(int, uint64) netcode.InputSource { return sitter{} }}}
 	if tweak != nil {
 		tweak(&cfg)
+	}
+	var front atomic.Pointer[sshfront.Server]
+	if cfg.Origin {
+		cfg.Server.Origin = func(mem netip.AddrPort) (netip.Addr, bool) {
+			if s := front.Load(); s != nil {
+				return s.Origin(mem)
+			}
+			return netip.Addr{}, false
+		}
+	}
+	srv, err := netcode.NewServer(cfg.Server)
+	if err != nil {
+		t.Fatal(err)
 	}
 	sg, err := sshterm.NewGame(cfg.Game)
 	if err != nil {
@@ -94,6 +114,7 @@ func startSSHRigN(t *testing.T, players int, tweak func(*sshRigConfig)) *sshRig 
 	if err != nil {
 		t.Fatal(err)
 	}
+	front.Store(ss)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -162,8 +183,14 @@ func (r *sshRig) tank(name string) (game.Tank, bool) {
 	return tk, found
 }
 
-// clientConfig is an SSH client config that pins the rig's host key.
+// noQuestions is the keyboard-interactive answer of a client without a
+// key: the server asks nothing.
+var noQuestions = gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+
+// clientConfig is an SSH client config that pins the rig's host key; it
+// offers the keys of auth, then keyboard-interactive (as OpenSSH does).
 func (r *sshRig) clientConfig(user string, auth ...gossh.AuthMethod) *gossh.ClientConfig {
+	auth = append(auth, noQuestions)
 	return &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.FixedHostKey(r.hostKey),
 		Timeout: 5 * time.Second}
 }
@@ -171,7 +198,7 @@ func (r *sshRig) clientConfig(user string, auth ...gossh.AuthMethod) *gossh.Clie
 // sshPlayer is an SSH client in a terminal: a PTY session whose output
 // feeds a vt.
 type sshPlayer struct {
-	t      *testing.T
+	t      testing.TB
 	conn   net.Conn
 	client *gossh.Client
 	sess   *gossh.Session
@@ -185,34 +212,48 @@ type sshPlayer struct {
 // dial connects user with a w x h xterm-256color PTY and starts the shell.
 func (r *sshRig) dial(user string, w, h int) *sshPlayer {
 	r.t.Helper()
-	conn, err := net.DialTimeout("tcp", r.addr, 5*time.Second)
+	p, err := r.dialFromAs("", user, w, h)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	cc, chans, reqs, err := gossh.NewClientConn(conn, r.addr, r.clientConfig(user))
+	return p
+}
+
+// dialFromAs is dial from the source address src ("": the system's
+// choice) offering the keys of auth first; it fails only if the
+// connection, its session or its shell does.
+func (r *sshRig) dialFromAs(src, user string, w, h int, auth ...gossh.AuthMethod) (*sshPlayer, error) {
+	d := net.Dialer{Timeout: 5 * time.Second}
+	if src != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
+	}
+	conn, err := d.Dial("tcp", r.addr)
+	if err != nil {
+		return nil, err
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, r.addr, r.clientConfig(user, auth...))
 	if err != nil {
 		conn.Close()
-		r.t.Fatalf("ssh handshake: %v", err)
+		return nil, fmt.Errorf("ssh handshake: %w", err)
 	}
 	p := &sshPlayer{t: r.t, conn: conn, client: gossh.NewClient(cc, chans, reqs), vt: newVT(w, h),
 		raw: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	r.t.Cleanup(p.close)
-	p.sess, err = p.client.NewSession()
-	if err != nil {
-		r.t.Fatal(err)
+	if p.sess, err = p.client.NewSession(); err != nil {
+		return nil, err
 	}
 	if err := p.sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
-		r.t.Fatal(err)
+		return nil, err
 	}
 	p.sess.Stdout, p.sess.Stderr = io.MultiWriter(p.vt, p.raw), p.stderr
 	if p.stdin, err = p.sess.StdinPipe(); err != nil {
-		r.t.Fatal(err)
+		return nil, err
 	}
 	if err := p.sess.Shell(); err != nil {
-		r.t.Fatal(err)
+		return nil, err
 	}
 	go func() { p.done <- p.sess.Wait() }()
-	return p
+	return p, nil
 }
 
 func (p *sshPlayer) close() { p.client.Close() }

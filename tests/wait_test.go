@@ -7,7 +7,7 @@ import (
 
 // waitFor polls cond every 10 ms until it holds, for at most d, and
 // returns the time it first held.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) time.Time {
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) time.Time {
 	t.Helper()
 	end := time.Now().Add(d)
 	for !cond() {
@@ -23,7 +23,7 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) time.
 // at most d, and returns that. The program draws in another goroutine or
 // process: its output is all there is to wait on. On a timeout the test
 // fails with the screen and what more adds.
-func pollScreen(t *testing.T, d, poll time.Duration, what string, screen func() string, ok func(string) bool, more func() string) string {
+func pollScreen(t testing.TB, d, poll time.Duration, what string, screen func() string, ok func(string) bool, more func() string) string {
 	t.Helper()
 	end := time.Now().Add(d)
 	for {

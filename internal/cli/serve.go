@@ -177,7 +177,7 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 		if f.play {
 			sshLog = slog.New(slog.DiscardHandler) // the screen is ours
 		}
-		s.ssh, s.dash.SSH, err = f.ssh.start(mux, key, f.ui.options(share), sshLog)
+		s.ssh, s.dash.SSH, err = f.ssh.start(mux, key, f.ui.options(share), f.ssh.sessionIdle(f.server.idle), sshLog)
 		if err != nil {
 			fmt.Fprintf(stderr, "ttytanks serve: --ssh: %v\n", err)
 			stop()

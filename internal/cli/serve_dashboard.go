@@ -88,7 +88,7 @@ func (s *serving) watch(stdout io.Writer) int {
 			case opStop:
 				s.stop()
 			case opKick, opBan:
-				note = operate(s.sd, s.ssh, a, num, s.shown)
+				note = operate(s.sd, s.ssh, a, num, s.shown, s.f.server.kickHold)
 				s.logger.Info("operator", "action", note)
 			}
 			if p := ops.prompt(); p != "" {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"os"
+	"time"
 
 	"golang.org/x/term"
 
@@ -92,8 +93,10 @@ func (o *operatorKeys) prompt() string {
 // that very player (room, slot, name, address) still there: a number
 // never falls on whoever took the place meanwhile. An SSH player (its
 // game address on the in-memory network) is banned by the SSH server: its
-// IP address and, with authorized keys, its key.
-func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int, shown []netcode.PlayerStats) string {
+// prefix and, if it offered one, its key; kicked, its session ends (it is
+// told so) and its prefix and key are held out for hold (--kick-hold; 0:
+// netcode.DefaultKickHold).
+func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int, shown []netcode.PlayerStats, hold time.Duration) string {
 	if num < 0 || num >= len(shown) {
 		return fmt.Sprintf("no player #%d", num)
 	}
@@ -108,8 +111,15 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 	}
 	switch a {
 	case opKick:
+		if hold <= 0 {
+			hold = netcode.DefaultKickHold
+		}
+		how := ""
+		if ap, err := netip.ParseAddrPort(p.Addr); err == nil && transport.MemPrefix.Contains(ap.Addr()) && ssh != nil && ssh.KickPlayer(ap, hold) {
+			how = " and its SSH session"
+		}
 		sd.Kick(p.Room, p.Slot)
-		return fmt.Sprintf("kicked %s (room %s, slot %d)", p.Name, p.Room, p.Slot)
+		return fmt.Sprintf("kicked %s%s (room %s, slot %d) for %v", p.Name, how, p.Room, p.Slot, hold)
 	case opBan:
 		ap, err := netip.ParseAddrPort(p.Addr)
 		if err != nil {
@@ -120,7 +130,7 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 				return fmt.Sprintf("player #%d: no SSH player found to ban", num)
 			}
 			sd.Kick(p.Room, p.Slot)
-			return fmt.Sprintf("banned SSH player %s (address and key) for the server's life", p.Name)
+			return fmt.Sprintf("banned SSH player %s (its address's prefix, and its key if it offered one) for the server's life", p.Name)
 		}
 		sd.Ban(ap.Addr())
 		return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)

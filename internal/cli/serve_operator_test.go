@@ -102,17 +102,17 @@ func TestOperateActsOnThePlayerShown(t *testing.T) {
 	waitFor("carol in alice's place", func(ps []netcode.PlayerStats) bool {
 		return len(ps) == 2 && named(ps, "carol") >= 0 && named(ps, "alice") < 0
 	})
-	if note := operate(sd, nil, opKick, ai, shown); !strings.Contains(note, "has gone") {
+	if note := operate(sd, nil, opKick, ai, shown, 0); !strings.Contains(note, "has gone") {
 		t.Fatalf("kick #%d (alice, gone): %q", ai, note)
 	}
 	if named(players(), "carol") < 0 {
 		t.Fatal("carol was kicked for alice's number")
 	}
-	if note := operate(sd, nil, opKick, bi, shown); !strings.HasPrefix(note, "kicked bob") {
+	if note := operate(sd, nil, opKick, bi, shown, 0); !strings.HasPrefix(note, "kicked bob (room") {
 		t.Fatalf("kick #%d (bob): %q", bi, note)
 	}
 	waitFor("bob gone", func(ps []netcode.PlayerStats) bool { return named(ps, "bob") < 0 && named(ps, "carol") >= 0 })
-	if note := operate(sd, nil, opKick, 7, shown); !strings.Contains(note, "no player #7") {
+	if note := operate(sd, nil, opKick, 7, shown, 0); !strings.Contains(note, "no player #7") {
 		t.Fatalf("kick #7 of 2: %q", note)
 	}
 }

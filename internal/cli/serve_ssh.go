@@ -24,6 +24,7 @@ type sshFlags struct {
 	addr           string
 	hostKey        string
 	idle           time.Duration
+	idleSet        bool // --ssh-idle was given: else SSH sessions follow --idle
 	max            int
 	fps            int
 	authorizedKeys string
@@ -33,7 +34,7 @@ func (f *sshFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "ssh", "", "also serve the game over SSH on this TCP address, e.g. :2222 (players run: ssh -p 2222 host)")
 	fs.StringVar(&f.hostKey, "key", "", "the server's key file (Ed25519, created on first start): it signs every handshake and is the SSH host key (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
 	fs.StringVar(&f.hostKey, "ssh-host-key", "", "the same as --key")
-	fs.DurationVar(&f.idle, "ssh-idle", sshfront.DefaultIdle, "end an SSH session after this long without a key press")
+	fs.DurationVar(&f.idle, "ssh-idle", sshfront.DefaultIdle, "end an SSH session after this long without a move, a shot or a lobby or results action, waiting in a room included (default: --idle's value)")
 	fs.IntVar(&f.max, "ssh-max", sshfront.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
 	fs.IntVar(&f.fps, "ssh-fps", sshterm.DefaultFPS, "display frames per second of SSH sessions (10-60)")
 	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
@@ -50,6 +51,7 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 	if f.idle <= 0 {
 		return fmt.Errorf("--ssh-idle must be positive")
 	}
+	f.idleSet = fs.Changed("ssh-idle")
 	if f.max < 1 || f.max > 100000 {
 		return fmt.Errorf("--ssh-max must be 1..100000")
 	}
@@ -59,10 +61,23 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 	return nil
 }
 
+// sessionIdle is the SSH sessions' idle limit: --ssh-idle if given, else
+// the game server's --idle (0, never, is negative for sshfront).
+func (f *sshFlags) sessionIdle(serverIdle time.Duration) time.Duration {
+	switch {
+	case f.idleSet:
+		return f.idle
+	case serverIdle > 0:
+		return serverIdle
+	}
+	return -1
+}
+
 // start opens the SSH listener for the game server behind mux, with the
-// server's key as its host key; the returned server is serving. It also
-// returns the ssh command players use, for the dashboard.
-func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, logger *slog.Logger) (s *sshfront.Server, share string, err error) {
+// server's key as its host key and idle (sessionIdle) as its sessions'
+// idle limit; the returned server is serving. It also returns the ssh
+// command players use, for the dashboard.
+func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, idle time.Duration, logger *slog.Logger) (s *sshfront.Server, share string, err error) {
 	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
 		return nil, "", err
@@ -81,7 +96,7 @@ func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, u
 	ui.FPS = f.fps
 	sshGame, err := sshterm.NewGame(sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true})
 	if err == nil {
-		s, err = sshfront.NewServer(sshfront.Config{HostKey: key, AuthorizedKeys: keys, Idle: f.idle, MaxSessions: f.max,
+		s, err = sshfront.NewServer(sshfront.Config{HostKey: key, AuthorizedKeys: keys, Idle: idle, MaxSessions: f.max,
 			Logger: logger, Play: func(ctx context.Context, p *sshfront.Session) (int, string, bool) { return sshGame.Play(ctx, p) }})
 	}
 	if err != nil {
@@ -98,7 +113,7 @@ func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, u
 		access = fmt.Sprintf("%d authorized keys", keys.Len())
 	}
 	logger.Info("ssh listening", "addr", ln.Addr().String(), "fingerprint", gossh.FingerprintSHA256(key.PublicKey()),
-		"access", access, "idle", f.idle, "max", f.max, "fps", f.fps)
+		"access", access, "idle", idle, "max", f.max, "fps", f.fps)
 	return s, ui.Share, nil
 }
 

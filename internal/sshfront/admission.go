@@ -61,8 +61,9 @@ const maxPenalised = 1 << 16
 
 // slot is one connection as the gate sees it.
 type slot struct {
-	seq        uint64 // accept order, for ties
-	ip         netip.Addr
+	seq        uint64     // accept order, for ties
+	ip         netip.Addr // the client's address
+	prefix     netip.Addr // what the per-address limits count it under (prefixOf)
 	stage      connStage
 	progressed time.Time // when the stage last moved (or accept)
 	// Where and how idle (its score) it was when dropped for room.
@@ -82,6 +83,7 @@ type gateLimits struct {
 	maxConns, maxConnsPerIP int
 	startups                MaxStartups
 	penalty, penaltyMax     time.Duration
+	kex                     KexLimits
 }
 
 // gate decides which connections get in and which are dropped to make
@@ -94,14 +96,17 @@ type gate struct {
 	bans      *BanList
 	seq       uint64
 	slots     map[*slot]struct{}
-	perIP     map[netip.Addr]int
+	perIP     map[netip.Addr]int // connections by prefix (prefixOf), idle ones included
 	startups  int
-	penalties map[netip.Addr]*penalty
+	penalties map[netip.Addr]*penalty // by prefix
+	kex       *kexLimiter
+	noticed   map[netip.Addr]time.Time // banned prefixes told, when (BanNoticeEvery)
 }
 
 func newGate(lim gateLimits, rng *rand.Rand, bans *BanList) *gate {
 	return &gate{lim: lim, rng: rng, bans: bans, slots: map[*slot]struct{}{},
-		perIP: map[netip.Addr]int{}, penalties: map[netip.Addr]*penalty{}}
+		perIP: map[netip.Addr]int{}, penalties: map[netip.Addr]*penalty{}, kex: newKexLimiter(lim.kex),
+		noticed: map[netip.Addr]time.Time{}}
 }
 
 // Why a connection is refused at accept.
@@ -112,7 +117,9 @@ const (
 	refusedFull      = "too many connections"
 )
 
-// admit decides on a connection from ip accepted at now. It returns the
+// admit decides on a connection from ip accepted at now. Every limit
+// counts ip's prefix (prefixOf): its IPv4 address, its IPv6 /64. It
+// returns the
 // new slot, or the reason it is refused; and the startups to drop to make
 // room (already closed in the gate: the caller closes their
 // connections). Past Config.Startups.Start startups, each new connection
@@ -122,12 +129,13 @@ const (
 // startup that has gone longest without progress (see victim): a client
 // in the middle of its handshake is not, and an admitted player never is.
 func (g *gate) admit(ip netip.Addr, now time.Time) (s *slot, drop []*slot, refused string) {
+	key := prefixOf(ip)
 	switch {
-	case g.bans.banned(ip):
+	case g.bans.banned(ip) && !g.banNotice(key, now):
 		return nil, nil, refusedBanned
-	case g.penalised(ip, now):
+	case g.penalised(key, now):
 		return nil, nil, refusedPenalised
-	case g.perIP[ip] >= g.lim.maxConnsPerIP:
+	case g.perIP[key] >= g.lim.maxConnsPerIP:
 		return nil, nil, refusedPerIP
 	}
 	need := len(g.slots) >= g.lim.maxConns || g.startups >= g.lim.startups.Full
@@ -147,11 +155,37 @@ func (g *gate) admit(ip netip.Addr, now time.Time) (s *slot, drop []*slot, refus
 		return nil, drop, refusedFull
 	}
 	g.seq++
-	s = &slot{seq: g.seq, ip: ip, stage: stageAccepted, progressed: now}
+	s = &slot{seq: g.seq, ip: ip, prefix: key, stage: stageAccepted, progressed: now}
 	g.slots[s] = struct{}{}
-	g.perIP[ip]++
+	g.perIP[key]++
 	g.startups++
 	return s, drop, ""
+}
+
+// BanNoticeEvery is how often a banned prefix's connection is let as far
+// as its session, to be told it is banned; the others are closed at
+// accept (a banned client costs at most a key exchange a minute).
+const BanNoticeEvery = time.Minute
+
+// banNotice reports whether a connection from banned prefix key at now
+// is the one of this BanNoticeEvery let through to be told, and counts
+// it.
+func (g *gate) banNotice(key netip.Addr, now time.Time) bool {
+	if at, ok := g.noticed[key]; ok && now.Sub(at) < BanNoticeEvery {
+		return false
+	}
+	if len(g.noticed) >= maxPenalised {
+		for k, at := range g.noticed {
+			if now.Sub(at) >= BanNoticeEvery {
+				delete(g.noticed, k)
+			}
+		}
+		if len(g.noticed) >= maxPenalised {
+			return false
+		}
+	}
+	g.noticed[key] = now
+	return true
 }
 
 // score is how much s deserves to be dropped at now: its idle time since
@@ -181,6 +215,21 @@ func (g *gate) victim(now time.Time) *slot {
 		}
 	}
 	return best
+}
+
+// kexStart takes a key-exchange token (KexLimits) for s at now, when
+// its client sends its first bytes (its version line, then its key
+// exchange: the costly step, which a silent connection never asks for).
+// Refused, s is closed, and kexStart says why.
+func (g *gate) kexStart(s *slot, now time.Time) (refused string) {
+	if s.stage == stageClosed {
+		return ""
+	}
+	if why := g.kex.allow(s.prefix, now); why != "" {
+		g.close(s, now, false)
+		return why
+	}
+	return ""
 }
 
 // handshakeReads is how many reads of a connection's first bytes count
@@ -223,17 +272,17 @@ func (g *gate) close(s *slot, now time.Time, strike bool) {
 	if s.stage < stageAdmitted {
 		g.startups--
 		if strike {
-			g.strike(s.ip, now)
+			g.strike(s.prefix, now)
 		}
 	}
 	s.stage = stageClosed
 	delete(g.slots, s)
-	if g.perIP[s.ip]--; g.perIP[s.ip] <= 0 {
-		delete(g.perIP, s.ip)
+	if g.perIP[s.prefix]--; g.perIP[s.prefix] <= 0 {
+		delete(g.perIP, s.prefix)
 	}
 }
 
-// strike records a wasted setup slot against ip at now. From the second
+// strike records a wasted setup slot against prefix ip at now. From the second
 // strike on (strikes are forgotten after PenaltyMax without one), ip is
 // refused for Penalty, doubling with each further strike up to
 // PenaltyMax.
@@ -266,7 +315,7 @@ func (g *gate) strike(ip netip.Addr, now time.Time) {
 	}
 }
 
-// penalised reports whether ip is refused at now for its strikes.
+// penalised reports whether prefix ip is refused at now for its strikes.
 func (g *gate) penalised(ip netip.Addr, now time.Time) bool {
 	p := g.penalties[ip]
 	return p != nil && now.Before(p.until)

@@ -22,6 +22,9 @@ func testGate(lim gateLimits) *gate {
 	if lim.penalty == 0 {
 		lim.penalty, lim.penaltyMax = 10*time.Second, 100*time.Second
 	}
+	if lim.kex == (KexLimits{}) {
+		lim.kex = KexLimits{Rate: -1, Global: -1} // no rate limit unless the test asks
+	}
 	return newGate(lim, rand.New(rand.NewPCG(1, 2)), &BanList{})
 }
 
@@ -178,7 +181,7 @@ func TestGatePenalties(t *testing.T) {
 	wantRefused := []time.Duration{20 * time.Second, 40 * time.Second, 80 * time.Second, 100 * time.Second, 100 * time.Second}
 	for i, want := range wantRefused {
 		now = now.Add(200 * time.Millisecond)
-		s := &slot{ip: bad, stage: stageGreeted} // a connection admitted before the refusal
+		s := &slot{ip: bad, prefix: bad, stage: stageGreeted} // a connection admitted before the refusal
 		g.slots[s], g.startups = struct{}{}, g.startups+1
 		g.perIP[bad]++
 		g.close(s, now, true)
@@ -212,15 +215,80 @@ func TestGatePenalties(t *testing.T) {
 	}
 }
 
-// TestGateBans: a banned address is refused at once, and an IPv4-mapped
-// address counts as its IPv4 one.
+// TestGateBans: a banned prefix is refused at once but for one
+// connection each BanNoticeEvery, let through to be told; an
+// IPv4-mapped address counts as its IPv4 one, and banning an IPv6
+// address bans its /64 and nothing beyond.
 func TestGateBans(t *testing.T) {
 	g := testGate(gateLimits{})
 	ip := addr(7)
 	mustAdmit(t, g, ip, t0)
 	g.bans.Ban(netip.AddrFrom16(ip.As16()))
-	if _, _, why := g.admit(ip, t0); why != refusedBanned {
+	mustAdmit(t, g, ip, t0) // the one told
+	if _, _, why := g.admit(ip, t0.Add(time.Second)); why != refusedBanned {
 		t.Errorf("banned address: %q, want %q", why, refusedBanned)
 	}
+	mustAdmit(t, g, ip, t0.Add(BanNoticeEvery)) // told again a minute on
+	if _, _, why := g.admit(ip, t0.Add(BanNoticeEvery+time.Second)); why != refusedBanned {
+		t.Errorf("banned address after its second notice: %q, want %q", why, refusedBanned)
+	}
 	mustAdmit(t, g, addr(8), t0)
+
+	g.bans.Ban(netip.MustParseAddr("2001:db8:1:2::7"))
+	mustAdmit(t, g, netip.MustParseAddr("2001:db8:1:2:ffff::1"), t0) // the prefix's notice
+	if _, _, why := g.admit(netip.MustParseAddr("2001:db8:1:2:aaaa::9"), t0); why != refusedBanned {
+		t.Errorf("another address of a banned /64: %q, want %q", why, refusedBanned)
+	}
+	mustAdmit(t, g, netip.MustParseAddr("2001:db8:1:3::7"), t0) // the next /64
+}
+
+// TestGatePrefixCap: MaxConnsPerIP counts a /64, not an address: a
+// host that walks its /64 gets no more connections than one that does
+// not, and closing one frees a place.
+func TestGatePrefixCap(t *testing.T) {
+	g := testGate(gateLimits{maxConnsPerIP: 3})
+	var held []*slot
+	for i := range 3 {
+		s, _ := mustAdmit(t, g, netip.MustParseAddr("2001:db8::"+string(rune('1'+i))), t0)
+		held = append(held, s)
+	}
+	if _, _, why := g.admit(netip.MustParseAddr("2001:db8::ffff"), t0); why != refusedPerIP {
+		t.Errorf("a fourth address of the /64: %q, want %q", why, refusedPerIP)
+	}
+	mustAdmit(t, g, netip.MustParseAddr("2001:db8:0:1::1"), t0)
+	g.close(held[0], t0, false)
+	mustAdmit(t, g, netip.MustParseAddr("2001:db8::ffff"), t0)
+}
+
+// TestGateKexLimits: a connection spends a key-exchange token when its
+// client first speaks, so a prefix past its burst is closed while
+// another gets in, and a silent connection spends none.
+func TestGateKexLimits(t *testing.T) {
+	g := testGate(gateLimits{maxConnsPerIP: 100, kex: KexLimits{Rate: 1, Burst: 2, Global: 100, GlobalBurst: 100}})
+	for range 2 {
+		s, _ := mustAdmit(t, g, addr(1), t0)
+		if why := g.kexStart(s, t0); why != "" {
+			t.Fatalf("within the burst: %s", why)
+		}
+	}
+	silent, _ := mustAdmit(t, g, addr(1), t0) // a connection that says nothing spends nothing
+	s, _ := mustAdmit(t, g, addr(1), t0)
+	if why := g.kexStart(s, t0); why != refusedKexPrefix || s.stage != stageClosed {
+		t.Errorf("past the prefix's burst: %q, stage %v; want %q, closed", why, s.stage, refusedKexPrefix)
+	}
+	if silent.stage == stageClosed {
+		t.Error("the silent connection was closed")
+	}
+	if why := g.kexStart(mustSlot(t, g, addr(2)), t0); why != "" {
+		t.Errorf("another prefix: %s", why)
+	}
+	if why := g.kexStart(mustSlot(t, g, addr(1)), t0.Add(time.Second)); why != "" {
+		t.Errorf("a second on: %s", why)
+	}
+}
+
+func mustSlot(t *testing.T, g *gate, ip netip.Addr) *slot {
+	t.Helper()
+	s, _ := mustAdmit(t, g, ip, t0)
+	return s
 }

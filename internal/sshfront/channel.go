@@ -15,7 +15,7 @@ import (
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
 	tc := connOf(ctx)
 	if tc != nil {
-		tc.handshook()
+		tc.handshook(conn)
 		s.progress(tc, stageChannel)
 	}
 	if !s.enter(&s.wg) {
@@ -24,12 +24,11 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 	}
 	defer s.wg.Done()
 	if tc != nil {
-		if tc.channels.Add(1) > MaxChannelsPerConn {
-			tc.channels.Add(-1)
+		if !tc.opened() {
 			_ = nc.Reject(gossh.ResourceShortage, fmt.Sprintf("ttytanks: at most %d sessions per connection", MaxChannelsPerConn))
 			return
 		}
-		defer tc.channels.Add(-1)
+		defer tc.shut()
 	}
 	st := &chanState{notify: make(chan struct{}, 1), done: make(chan struct{})}
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, s: s, st: st, tc: tc}, chanContext{Context: ctx, st: st})
@@ -139,6 +138,7 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		defer close(c.st.done)
 		defer setup.Stop()
 		env, envBytes := 0, 0
+		winch := newWinchLimiter(time.Now())
 		for r := range reqs {
 			switch r.Type {
 			case "pty-req":
@@ -148,11 +148,23 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 			case "shell", "exec", "subsystem":
 				setup.Stop()
 			case "window-change":
+				keep, flood := winch.take(time.Now())
+				if flood {
+					// A storm no terminal sends: the connection goes, so
+					// its requests stop costing their decryption too.
+					if c.tc != nil {
+						c.s.tally("closed: window-change storm", c.tc.ip)
+						_ = c.tc.Conn.Close()
+					} else {
+						_ = ch.Close()
+					}
+					continue
+				}
 				w, ok := parseWindow(r.Payload)
-				if ok {
+				if ok && keep {
 					c.st.setWindow(w)
 				}
-				_ = r.Reply(ok, nil)
+				_ = r.Reply(ok && keep, nil)
 				continue
 			case "env":
 				env++
@@ -170,6 +182,46 @@ func (c filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		}
 	}()
 	return ch, out, nil
+}
+
+// Window-change bounds of one session channel: WinchRate a second
+// (bursts of WinchBurst) are applied, those beyond answered no and
+// ignored (the game shows at most four sizes a second anyway: sshterm's
+// ResizeEvery); past WinchFloodRate a second (bursts of WinchFloodBurst)
+// the connection is closed. A person dragging a window's corner sends
+// some tens a second.
+const (
+	WinchRate       = 20
+	WinchBurst      = 40
+	WinchFloodRate  = 100
+	WinchFloodBurst = 500
+)
+
+// winchLimiter is a channel's two window-change buckets. Not safe for
+// concurrent use: the channel's request loop owns it.
+type winchLimiter struct {
+	apply, flood tokenBucket
+}
+
+func newWinchLimiter(now time.Time) *winchLimiter {
+	l := &winchLimiter{}
+	l.apply.level(now, WinchRate, WinchBurst)
+	l.flood.level(now, WinchFloodRate, WinchFloodBurst)
+	return l
+}
+
+// take counts a window-change at now: keep if it is to be applied, flood
+// if the channel sends them faster than any terminal.
+func (l *winchLimiter) take(now time.Time) (keep, flood bool) {
+	if l.flood.level(now, WinchFloodRate, WinchFloodBurst) < 1 {
+		return false, true
+	}
+	l.flood.tokens--
+	if l.apply.level(now, WinchRate, WinchBurst) < 1 {
+		return false, false
+	}
+	l.apply.tokens--
+	return true, false
 }
 
 // parseWindow parses a window-change request: columns, rows, width and
@@ -195,9 +247,9 @@ func refusedRequest(typ string) bool {
 
 // refuseForwarding rejects a port-forwarding channel with a message the
 // client shows.
-func refuseForwarding(_ *ssh.Server, _ *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+func refuseForwarding(_ *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
 	if tc := connOf(ctx); tc != nil {
-		tc.handshook()
+		tc.handshook(conn)
 	}
 	_ = nc.Reject(gossh.Prohibited, fmt.Sprintf("ttytanks: port forwarding is not allowed (%s)", nc.ChannelType()))
 }

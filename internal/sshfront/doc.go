@@ -10,14 +10,23 @@
 //
 // A session needs a PTY ("ssh -t"); a command ("ssh host cmd"), a
 // subsystem, port forwarding (local or remote), agent and X11 forwarding
-// are refused, with a message where the protocol can carry one. Beyond
-// Config.MaxSessions a session is told the server is busy. Connections
-// are bounded (Config.MaxConns, MaxConnsPerIP), each to
-// MaxChannelsPerConn sessions and to Config.HandshakeTimeout to
-// authenticate and open one. With Config.AuthorizedKeys only those
-// public keys get in; without it no authentication is asked. The
-// session's window-change requests are answered and kept for the game
-// (Session.Window, Session.Resized), and its env requests are bounded.
+// are refused, with a message where the protocol can carry one. Every
+// per-address limit counts a prefix (prefixOf: an IPv4 address, an IPv6
+// /64), as the game server does. Beyond Config.MaxSessions a session is
+// told the server is busy, beyond MaxSessionsPerPrefix that its address
+// has its share. Connections are bounded (Config.MaxConns, MaxConnsPerIP,
+// idle ones included), each to MaxChannelsPerConn sessions, to
+// Config.HandshakeTimeout to authenticate and open one, and to
+// Config.Unused without one. A connection's key exchange is rationed
+// when its client first speaks (Config.Kex: per prefix, overall, and a
+// reserve for quiet prefixes). With Config.AuthorizedKeys only those
+// public keys get in; without it any key does (so that bans know it) and
+// a client with none by keyboard-interactive with no question; "none"
+// fails, so that OpenSSH offers its keys. The session's window-change
+// requests are answered and kept for the game (Session.Window,
+// Session.Resized), WinchRate a second; past WinchFloodRate the
+// connection is closed. Its env requests are bounded. Refusals, drops
+// and closes are logged as one line per TallyEvery with their counts.
 //
 // # SSH admission
 //
@@ -40,9 +49,12 @@
 // after a second without progress) is refused from the second time for
 // Config.Penalty (the setup timeout), doubling each time up to PenaltyMax
 // (10 min), as OpenSSH's PerSourcePenalties do. Server.Ban and BanKey
-// refuse an address or a public key for the server's life (Config.Bans)
-// and drop its connections; a key can be refused only when keys are asked
-// for (AuthorizedKeys).
+// refuse a prefix or a public key for the server's life (Config.Bans):
+// its sessions are told so (Session.Closing's cause, an *Evicted) and
+// end, their terminals restored, then its connections close; one
+// connection a BanNoticeEvery from a banned prefix is let through to be
+// told. KickPlayer ends one player's session, telling it, and holds its
+// prefix and key out for the hold.
 //
 // Under a flood the penalties soon refuse the flooding addresses at
 // accept; from more addresses than they catch, the early drop alone
@@ -75,12 +87,16 @@
 //
 // # Files
 //
-//	server.go     Config, Server: NewServer, Serve, Close, Sessions
-//	admission.go  the gate: stages, MaxStartups' early drop, per-source penalties
-//	conn.go       trackedConn, a connection in the gate; Ban, BanKey, BanPlayer, Origin
-//	bans.go       BanList
-//	auth.go       AuthorizedKeys
-//	channel.go    the session channel's request filter: window changes, env, refused requests, setup deadline
-//	session.go    handle: one session's checks, seat, game and goodbye; refusals
-//	handler.go    Handler and Session, what Config.Play is given
+//	server.go       Config, Server: NewServer, Serve, Close, Sessions
+//	admission.go    the gate: stages, MaxStartups' early drop, per-prefix penalties, ban notices
+//	kexlimit.go     prefixOf; KexLimits and the key-exchange rationing
+//	tally.go        the refusals' one log line per TallyEvery
+//	conn.go         trackedConn, a connection in the gate: deadlines, its keys, unused
+//	evict.go        Ban, BanKey, BanPlayer, KickPlayer, Origin: ending sessions with a reason
+//	bans.go         BanList
+//	auth.go         AuthorizedKeys
+//	auth_config.go  the authentication: any key or keyboard-interactive, or AuthorizedKeys
+//	channel.go      the session channel's request filter: window changes (and their storms), env, refused requests, setup deadline
+//	session.go      handle: one session's checks (bans, kicks), seats, game and goodbye; refusals
+//	handler.go      Handler and Session, what Config.Play is given
 package sshfront

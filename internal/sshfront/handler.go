@@ -24,13 +24,17 @@ type Handler func(ctx context.Context, s *Session) (code int, msg string, gone b
 // its terminal, and the front end's part in the session's life. Its
 // methods are safe for concurrent use.
 type Session struct {
-	s    *Server
-	sess ssh.Session
-	st   *chanState
-	pty  ssh.Window // the pty-req's size
-	term string
-	name string
-	log  *slog.Logger
+	s      *Server
+	sess   ssh.Session
+	tc     *trackedConn // nil in tests that make sessions by hand
+	ip     netip.Addr   // the client's address
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	st     *chanState
+	pty    ssh.Window // the pty-req's size
+	term   string
+	name   string
+	log    *slog.Logger
 }
 
 // Read reads what the player types from the session channel.
@@ -67,13 +71,19 @@ func (p *Session) Resized() <-chan struct{} { return p.st.notify }
 // is closed and the player gone.
 func (p *Session) Closed() <-chan struct{} { return p.st.done }
 
-// Closing is done once the server is closing (Server.Close): the game
-// should end and tell the player why. Close leaves the sessions a short
-// grace time for that before it drops every connection.
-func (p *Session) Closing() context.Context { return p.s.ctx }
+// Closing is done once the server is closing (Server.Close) or the
+// operator ends this session (a ban, a kick): the game should end, and
+// tell the player the line context.Cause gives (ErrShutdown, or an
+// *Evicted). Close leaves the sessions a short grace time for that
+// before it drops every connection; a ban or kick, evictGrace.
+func (p *Session) Closing() context.Context { return p.ctx }
 
-// Idle is Config.Idle: how long a player may go without a key press
-// while the game is on before the session ends.
+// evict ends the session with why, as the line to tell its player.
+func (p *Session) evict(why error) { p.cancel(why) }
+
+// Idle is Config.Idle: how long a player may go without a sign of
+// intent (a move, a shot, a lobby or results action; waiting in a room
+// counts) before the session ends; zero or less: never.
 func (p *Session) Idle() time.Duration { return p.s.cfg.Idle }
 
 // Logger is Config.Logger with the session's user and remote address.
@@ -92,7 +102,7 @@ func (p *Session) Go(f func()) { p.s.spawn(f) }
 // the player by the seat the game shows (Server.BanPlayer) and the game
 // server can count the player by the SSH client's address
 // (Server.Origin). Delist forgets game.
-func (p *Session) Enlist(game netip.AddrPort) { p.s.enlist(game, p.sess) }
+func (p *Session) Enlist(game netip.AddrPort) { p.s.enlist(game, p) }
 
 // Delist forgets what Enlist recorded for game.
 func (p *Session) Delist(game netip.AddrPort) { p.s.delist(game) }

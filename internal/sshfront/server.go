@@ -17,6 +17,10 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
+// ErrShutdown is the cause of a session's Closing context when the
+// server closes.
+var ErrShutdown = errors.New("the server is shutting down")
+
 // Defaults for Config.
 const (
 	DefaultIdle        = 2 * time.Minute
@@ -25,8 +29,14 @@ const (
 	// the SSH handshake, authenticate and open its first channel.
 	DefaultHandshakeTimeout = 20 * time.Second
 	// DefaultMaxConnsPerIP bounds the concurrent connections from one
-	// client address.
+	// client address prefix (an IPv4 address, an IPv6 /64), handshakes
+	// and connections without a session included: a household behind
+	// one NAT, each with a spare connection.
 	DefaultMaxConnsPerIP = 8
+	// DefaultSessionsPerPrefix bounds the game sessions of one prefix: a
+	// household behind one NAT (netcode.DefaultSeatsPerAddr, the game
+	// server's seats per address).
+	DefaultSessionsPerPrefix = 4
 	// MaxChannelsPerConn bounds the session channels open at once on one
 	// connection; the next one is rejected.
 	MaxChannelsPerConn = 2
@@ -83,12 +93,16 @@ type Config struct {
 	// HostKey is the server's host key (see known.LoadOrCreateKey).
 	HostKey gossh.Signer
 	// AuthorizedKeys, if non-nil, admits only these public keys. When nil
-	// anyone may play: no authentication is asked for at all (the "none"
-	// method succeeds), so "ssh -p 2222 host" works without a prompt.
+	// anyone may play, without a prompt: any public key the client
+	// offers is accepted (so that a key can be banned), and a client
+	// with none gets in by keyboard-interactive with no question.
 	AuthorizedKeys *AuthorizedKeys
-	// Idle ends a session after this long without a key press (default
-	// DefaultIdle): Play watches for it (Session.Idle), and a connection
-	// with no traffic at all for Idle + ConnIdleSlack is closed.
+	// Idle ends a session whose player showed no intent for this long (a
+	// move, a shot, a lobby or results action; waiting in a room counts),
+	// the game server's rule for its seats (default DefaultIdle; negative:
+	// never): Play watches for it (Session.Idle), and a connection with no
+	// traffic at all for Idle (at least DefaultIdle) + ConnIdleSlack is
+	// closed.
 	Idle time.Duration
 	// MaxSessions bounds the concurrent game sessions; the next one is
 	// told the server is busy and closed (default DefaultMaxSessions).
@@ -99,6 +113,20 @@ type Config struct {
 	// is closed at once.
 	MaxConns      int
 	MaxConnsPerIP int
+	// MaxSessionsPerPrefix bounds the game sessions of one address prefix
+	// (an IPv4 address, an IPv6 /64); the next one is told so (default
+	// DefaultSessionsPerPrefix, and at most MaxSessions/4, so that no
+	// fewer than 4 prefixes can fill the server). MaxConnsPerIP defaults
+	// to at most MaxConns/4 (at least 2) for the same reason.
+	MaxSessionsPerPrefix int
+	// Kex rations the key exchanges of new connections, per prefix and
+	// overall (zero fields: DefaultKexLimits).
+	Kex KexLimits
+	// Unused closes an admitted connection that has had no session open
+	// for this long (default SetupTimeout): a connection left over after
+	// its game, kept up by keep-alives, would count against its prefix
+	// for ever.
+	Unused time.Duration
 	// HandshakeTimeout is how long a connection has to complete the SSH
 	// handshake and authentication and open its first channel before it
 	// is closed (default DefaultHandshakeTimeout).
@@ -125,13 +153,16 @@ type Config struct {
 	// SetupTimeout and DefaultPenaltyMax).
 	Penalty    time.Duration
 	PenaltyMax time.Duration
-	// Bans refuses addresses and public keys; the server adds to it with
-	// Ban and BanKey (nil: the server makes its own). A key can only be
-	// refused when keys are asked for, that is with AuthorizedKeys.
+	// Bans refuses address prefixes and public keys; the server adds to
+	// it with Ban and BanKey (nil: the server makes its own). A key is
+	// known when the client offers one: OpenSSH offers its keys before
+	// keyboard-interactive.
 	Bans *BanList
-	// Logger receives a line per connection refused or dropped and per
-	// session refused; Play gets it too, for a line per session start and
-	// end (Session.Logger) (nil: discarded).
+	// Logger receives, every TallyEvery, one line counting the
+	// connections refused, dropped and closed and the sessions refused
+	// in the interval (by what happened, with the prefix seen most); and
+	// a line per ban or kick. Play gets it too, for a line per session
+	// start and end (Session.Logger) (nil: discarded).
 	Logger *slog.Logger
 }
 
@@ -144,7 +175,7 @@ type Server struct {
 	ssh    *ssh.Server
 	log    *slog.Logger
 	ctx    context.Context // cancelled by Close: sessions end
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	seats  chan struct{} // one token per running session
 
 	mu       sync.Mutex
@@ -158,13 +189,24 @@ type Server struct {
 	// network to who they are, so the operator can ban them by the seat
 	// the game shows.
 	players map[netip.AddrPort]sshPlayer
+	// perPrefix counts the game sessions by prefix (MaxSessionsPerPrefix).
+	perPrefix map[netip.Addr]int
+	// holds and keyHolds keep kicked players out until then, by prefix
+	// and by key (Kick).
+	holds    map[netip.Addr]time.Time
+	keyHolds map[string]time.Time
+	// live are the running game sessions, for Ban and Kick to end.
+	live map[*Session]struct{}
+	// tally counts the refusals of the current interval (TallyEvery).
+	tallies tally
 }
 
-// sshPlayer is who plays behind a game address: the SSH client's IP and,
-// when keys are asked for, its key.
+// sshPlayer is who plays behind a game address: the SSH client's IP, its
+// key if it offered one, and its session.
 type sshPlayer struct {
-	ip  netip.Addr
-	key gossh.PublicKey
+	ip   netip.Addr
+	key  gossh.PublicKey
+	sess *Session
 }
 
 // NewServer checks cfg and returns a server; Serve starts it.
@@ -175,7 +217,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshfront: Config.HostKey is required")
 	}
-	if cfg.Idle <= 0 {
+	if cfg.Idle == 0 {
 		cfg.Idle = DefaultIdle
 	}
 	if cfg.MaxSessions <= 0 {
@@ -188,7 +230,10 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg.MaxConns = 4 * cfg.MaxSessions
 	}
 	if cfg.MaxConnsPerIP <= 0 {
-		cfg.MaxConnsPerIP = DefaultMaxConnsPerIP
+		cfg.MaxConnsPerIP = min(DefaultMaxConnsPerIP, max(cfg.MaxConns/4, 2))
+	}
+	if cfg.MaxSessionsPerPrefix <= 0 {
+		cfg.MaxSessionsPerPrefix = min(DefaultSessionsPerPrefix, max(cfg.MaxSessions/4, 1))
 	}
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = DefaultHandshakeTimeout
@@ -206,6 +251,9 @@ func NewServer(cfg Config) (*Server, error) {
 	st.Full = min(max(st.Full, 1), cfg.MaxConns)
 	st.Start = min(max(st.Start, 0), st.Full)
 	st.Rate = min(max(st.Rate, 0), 100)
+	if cfg.Unused <= 0 {
+		cfg.Unused = cfg.SetupTimeout
+	}
 	if cfg.Penalty <= 0 {
 		cfg.Penalty = cfg.SetupTimeout
 	}
@@ -223,16 +271,17 @@ func NewServer(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger, seats: make(chan struct{}, cfg.MaxSessions),
 		conns: map[*slot]*trackedConn{}, players: map[netip.AddrPort]sshPlayer{},
 		gate: newGate(gateLimits{maxConns: cfg.MaxConns, maxConnsPerIP: cfg.MaxConnsPerIP, startups: cfg.Startups,
-			penalty: cfg.Penalty, penaltyMax: cfg.PenaltyMax}, rand.New(cfg.Rand), cfg.Bans)}
+			penalty: cfg.Penalty, penaltyMax: cfg.PenaltyMax, kex: cfg.Kex}, rand.New(cfg.Rand), cfg.Bans),
+		perPrefix: map[netip.Addr]int{}, live: map[*Session]struct{}{}, holds: map[netip.Addr]time.Time{}, keyHolds: map[string]time.Time{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.ctx, s.cancel = context.WithCancelCause(context.Background())
 	s.ssh = &ssh.Server{
 		Handler:      s.handle,
 		HostSigners:  []ssh.Signer{cfg.HostKey},
 		Version:      "ttytanks",
-		IdleTimeout:  cfg.Idle + ConnIdleSlack,
+		IdleTimeout:  max(cfg.Idle, DefaultIdle) + ConnIdleSlack,
 		ConnCallback: s.admitConn,
 		ChannelHandlers: map[string]ssh.ChannelHandler{
 			"session":                        s.sessionChannel,
@@ -244,27 +293,7 @@ func NewServer(cfg Config) (*Server, error) {
 		RequestHandlers:   map[string]ssh.RequestHandler{},
 		SubsystemHandlers: map[string]ssh.SubsystemHandler{},
 	}
-	if cfg.AuthorizedKeys != nil {
-		keys, bans := cfg.AuthorizedKeys, cfg.Bans
-		s.ssh.PublicKeyHandler = func(ctx ssh.Context, key ssh.PublicKey) bool {
-			if bans.keyBanned(key) || !keys.Allows(key) {
-				return false
-			}
-			if tc := connOf(ctx); tc != nil {
-				s.authed(tc, key)
-			}
-			return true
-		}
-	} else {
-		s.ssh.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
-			return &gossh.ServerConfig{NoClientAuthCallback: func(gossh.ConnMetadata) (*gossh.Permissions, error) {
-				if tc := connOf(ctx); tc != nil {
-					s.authed(tc, nil)
-				}
-				return nil, nil
-			}}
-		}
-	}
+	s.ssh.ServerConfigCallback = s.authConfig
 	return s, nil
 }
 
@@ -305,7 +334,8 @@ func (s *Server) Close() error {
 	if ln != nil {
 		ln.Close() // no new connections while the sessions end
 	}
-	s.cancel()
+	s.cancel(ErrShutdown)
+	s.flushTally()
 	waitTimeout(&s.sessions, closeGrace)
 	err := s.ssh.Close()
 	if errors.Is(err, net.ErrClosed) {

@@ -1,9 +1,11 @@
 package sshfront
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -49,29 +51,50 @@ func (s *Server) handle(sess ssh.Session) {
 	if st == nil {
 		panic("sshfront: a session without its channel state")
 	}
-	var release func()
-	select {
-	case s.seats <- struct{}{}:
-		release = sync.OnceFunc(func() { <-s.seats })
-		defer release()
-		if tc := connOf(sess.Context()); tc != nil {
-			s.progress(tc, stageAdmitted) // a player: no setup deadline, never dropped for room
-		}
-	default:
-		s.refuse(sess, "busy", fmt.Sprintf("ttytanks: server busy (%d players over ssh); try again later", cap(s.seats)))
+	tc := connOf(sess.Context())
+	var ip netip.Addr
+	if ap, err := netip.ParseAddrPort(sess.RemoteAddr().String()); err == nil {
+		ip = ap.Addr().Unmap()
+	}
+	s.mu.Lock()
+	key := tc.keyLocked()
+	s.mu.Unlock()
+	if s.cfg.Bans.banned(ip) || key != nil && s.cfg.Bans.keyBanned(key) {
+		s.refuse(sess, "banned", "ttytanks: "+errBanned.Error())
+		dropConn(sess)
 		return
+	}
+	if left := s.heldOut(ip, key, time.Now()); left > 0 {
+		s.refuse(sess, "kicked", "ttytanks: "+kickedFor(left).Error())
+		dropConn(sess)
+		return
+	}
+	p := &Session{s: s, sess: sess, st: st, tc: tc, ip: ip, pty: pty.Window, term: pty.Term}
+	p.ctx, p.cancel = context.WithCancelCause(s.ctx)
+	defer p.cancel(nil)
+	release, why := s.seat(p)
+	if why != "" {
+		s.refuse(sess, "busy", why)
+		return
+	}
+	defer release()
+	if tc != nil {
+		s.progress(tc, stageAdmitted) // a player: no setup deadline, never dropped for room
 	}
 
 	name := proto.SanitizeName(sess.User())
 	if name == "" {
 		name = DefaultName
 	}
-	p := &Session{s: s, sess: sess, st: st, pty: pty.Window, term: pty.Term, name: name,
-		log: s.log.With("user", name, "remote", sess.RemoteAddr().String())}
+	p.name = name
+	p.log = s.log.With("user", name, "remote", sess.RemoteAddr().String())
 	code, msg, gone := s.cfg.Play(sess.Context(), p)
 	release() // the SSH seat too, before the goodbye
 	if gone {
 		return
+	}
+	if isEvicted(context.Cause(p.ctx)) {
+		defer dropConn(sess) // after the goodbye: a banned or kicked player's connection goes
 	}
 	goodbye(sess, func() {
 		if msg != "" {
@@ -79,6 +102,34 @@ func (s *Server) handle(sess ssh.Session) {
 		}
 		_ = sess.Exit(code)
 	})
+}
+
+// seat takes one of the MaxSessions seats and one of the prefix's
+// MaxSessionsPerPrefix for p, and registers p as live (for Ban and
+// KickPlayer); release gives them back, once however often it is
+// called. Refused, it says why, for the player.
+func (s *Server) seat(p *Session) (release func(), why string) {
+	key := prefixOf(p.ip)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.seats) >= cap(s.seats) {
+		return nil, fmt.Sprintf("ttytanks: server busy (%d players over ssh); try again later", cap(s.seats))
+	}
+	if s.perPrefix[key] >= s.cfg.MaxSessionsPerPrefix {
+		return nil, fmt.Sprintf("ttytanks: %d players over ssh from your address already (the most one address may have); try again later", s.cfg.MaxSessionsPerPrefix)
+	}
+	s.seats <- struct{}{} // room checked above, under s.mu, which every send holds
+	s.perPrefix[key]++
+	s.live[p] = struct{}{}
+	return sync.OnceFunc(func() {
+		<-s.seats
+		s.mu.Lock()
+		if s.perPrefix[key]--; s.perPrefix[key] <= 0 {
+			delete(s.perPrefix, key)
+		}
+		delete(s.live, p)
+		s.mu.Unlock()
+	}), ""
 }
 
 // goodbye runs write, the last words to a session, and drops the session's
@@ -93,7 +144,11 @@ func goodbye(sess ssh.Session, write func()) {
 // refuse tells the client why on stderr, ends the session with exit
 // status 1 and logs the reason.
 func (s *Server) refuse(sess ssh.Session, reason, msg string) {
-	s.log.Info("ssh session refused", "reason", reason, "user", proto.SanitizeName(sess.User()), "remote", sess.RemoteAddr().String())
+	var ip netip.Addr
+	if ap, err := netip.ParseAddrPort(sess.RemoteAddr().String()); err == nil {
+		ip = ap.Addr()
+	}
+	s.tally("session refused: "+reason, ip)
 	if _, _, pty := sess.Pty(); pty {
 		msg += "\r"
 	}

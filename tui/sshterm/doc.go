@@ -23,8 +23,14 @@
 //
 // # Limits
 //
-// A session with no key press for Session.Idle while the match runs (the
-// lobby does not count) ends with a message. A session whose channel
+// A session whose player shows no intent for Session.Idle ends with a
+// message: the game server's rule (a non-neutral input in a match, a room
+// joined; waiting in a room is no intent; watching, any key is). A
+// session joins a room at most SwitchBurst times at once, then once every
+// SwitchEvery; past that it is told to slow down and its keys are dropped
+// until then (ChannelTty.Hold). Its game clients keep a history of
+// clientHistory ticks. When the SSH server ends a session (it closes, or
+// a ban or kick) the player is told the cause of Session.Closing. A session whose channel
 // closes, or whose input ends, leaves the game at once. The game is drawn
 // in at most MaxWidth x MaxHeight cells (256x100) of a larger window. A
 // session's input reaches the game at most at InputRate bytes a second
@@ -43,8 +49,8 @@
 // # Files
 //
 //	game.go   Config, Game, Session: one session's game from its first frame to how it ended
-//	lobby.go  the room list over the in-memory network, and the seat taken from it
-//	idle.go   the idle timeout: no key press while a match is on
+//	lobby.go  the room list over the in-memory network, the seat taken from it, the joins' budget
+//	idle.go   the idle timeout: no sign of intent
 //	tty.go    ChannelTty: the session channel as a tcell.Tty, input budget, resize coalescing
 //	term.go   the client's TERM and locale: terminfo lookup, UTF-8 or ASCII
 package sshterm

@@ -29,10 +29,25 @@ const WriteStall = 30 * time.Second
 
 // Why a session's game ended, as the cause of its context.
 var (
-	errIdle     = errors.New("idle")
-	errShutdown = errors.New("the server is shutting down")
-	errGone     = errors.New("the session channel is closed")
+	errIdle = errors.New("idle")
+	errGone = errors.New("the session channel is closed")
 )
+
+// closedBy is the cause of a session the SSH server ends (it closes, or
+// the operator bans or kicks the player): the line to tell the player is
+// the Closing context's cause.
+type closedBy struct{ why error }
+
+func (c closedBy) Error() string { return c.why.Error() }
+
+// closingCause is the cause of a done Closing context, for the player.
+func closingCause(ctx context.Context) error {
+	why := context.Cause(ctx)
+	if why == nil || errors.Is(why, context.Canceled) {
+		why = errors.New("the server is shutting down")
+	}
+	return closedBy{why}
+}
 
 // Session is an SSH session as the game needs it: the channel, what the
 // client said of its terminal, and the SSH server's part in the
@@ -47,8 +62,8 @@ type Session interface {
 	Window() (width, height int) // the newest size, in cells
 	Resized() <-chan struct{}    // a token after each window-change
 	Closed() <-chan struct{}     // closed once the channel is gone
-	Closing() context.Context    // done once the server is closing
-	Idle() time.Duration         // how long without a key press ends a game
+	Closing() context.Context    // done once the server is closing or ends this session; its cause says why
+	Idle() time.Duration         // how long without a sign of intent ends a session (≤ 0: never)
 	Logger() *slog.Logger
 	Drop()                      // close the whole connection
 	Go(f func())                // run f in a goroutine the server waits for
@@ -101,7 +116,7 @@ func NewGame(cfg Config) (*Game, error) {
 func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone bool) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(s.Closing(), func() { cancel(errShutdown) })
+	stop := context.AfterFunc(s.Closing(), func() { cancel(closingCause(s.Closing())) })
 	defer stop()
 
 	w, h := s.Window()
@@ -152,18 +167,16 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 		mem := g.cfg.Net.Listen()
 		s.Enlist(mem.LocalAddr())
 		defer s.Delist(mem.LocalAddr())
-		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name}), mem)
+		in := newIntent(time.Now())
+		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name, History: clientHistory}), mem)
 		defer client.Close() // after a panic too
 		watched := make(chan struct{})
 		go func() {
 			defer close(watched)
-			watchIdle(ctx, cancel, tty, s.Idle(), func() bool {
-				var st netcode.Status
-				client.Do(func(c *netcode.Client) { st = c.Status() })
-				return st == netcode.StatusPlaying || st == netcode.StatusReconnecting
-			})
+			watchIdle(ctx, cancel, s.Idle(), in.last)
 		}()
-		err = tui.Run(ctx, initedScreen{screen}, client, opts)
+		seat := &sshSeat{ClientDriver: client, intent: in}
+		err = tui.Run(ctx, initedScreen{screen}, seat, opts)
 		cause = context.Cause(ctx)
 		client.View(&v) // before Close, which closes the view with "quit"
 		client.Close()  // the game seat is free from here on
@@ -175,10 +188,10 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 	switch {
 	case errors.Is(cause, errIdle):
 		code, reason = 1, "idle"
-		msg = fmt.Sprintf("ttytanks: no key pressed for %v, session closed", s.Idle())
-	case errors.Is(cause, errShutdown):
-		code, reason = 1, "shutdown"
-		msg = "ttytanks: " + errShutdown.Error()
+		msg = fmt.Sprintf("ttytanks: no move, shot or choice for %v, session closed", s.Idle())
+	case errors.As(cause, new(closedBy)):
+		code, reason = 1, "ended by the server"
+		msg = "ttytanks: " + cause.Error()
 	case cause != nil: // errGone, or the connection closed
 		reason = "disconnected"
 	case err != nil:

@@ -2,10 +2,14 @@ package sshterm
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
+	"ttytanks/game"
 	"ttytanks/netcode"
 	"ttytanks/tui"
 )
@@ -13,7 +17,8 @@ import (
 // playLobby runs the lobby and the games the player picks on screen, until
 // the player quits or the session ends. Every game client is enlisted
 // under its address while it plays (so the operator can ban the player);
-// idle time counts in the lobby and in a game alike.
+// the session ends once the player shows no intent for s.Idle, in the
+// room list, waiting in a room and in a match alike.
 func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tty *ChannelTty, screen tcell.Screen,
 	s Session, name string, opts tui.Options) error {
 	lobby, err := netcode.StartLobby(g.cfg.Game, g.cfg.Net.Listen(), nil)
@@ -21,22 +26,13 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 		return err
 	}
 	defer lobby.Close()
-	host := &sshHost{g: g, sess: s, name: name, lobby: lobby}
+	now := time.Now()
+	host := &sshHost{tty: tty, g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		// Idle time counts in the room list and in a match, not while a
-		// room waits for players.
-		watchIdle(watchCtx, cancel, tty, s.Idle(), func() bool {
-			seat := host.seat.Load()
-			if seat == nil {
-				return true
-			}
-			var st netcode.Status
-			seat.Do(func(c *netcode.Client) { st = c.Status() })
-			return st == netcode.StatusPlaying || st == netcode.StatusReconnecting
-		})
+		watchIdle(watchCtx, cancel, s.Idle(), func() time.Time { return host.lastIntent(tty) })
 	}()
 	defer func() {
 		stopWatch()
@@ -45,24 +41,92 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name})
 }
 
+// SwitchBurst and SwitchEvery bound how often one session may go from
+// the lobby into a room: SwitchBurst at once, then one every
+// SwitchEvery. Each costs a game client, a key exchange with the game
+// server and a whole screen; a join past the budget is refused, told
+// when the next one may come, and the keys typed until then are dropped
+// (ChannelTty.Hold), so that a player who types quick match and back as
+// fast as the input budget allows costs what one join every SwitchEvery
+// costs, and not a lobby drawn again for every key.
+const (
+	SwitchBurst = 4
+	SwitchEvery = 2 * time.Second
+)
+
+// clientHistory is the in-process client's history, in ticks: its round
+// trip to the game server is next to nothing, so it never rolls back
+// further than the inputs may lead (netcode.MaxInputAhead); 256 ticks
+// of snapshots are 0.4 MB where the default history's are 6.5 MB, made
+// and zeroed on every join.
+const clientHistory = 2*netcode.MaxInputAhead + 16
+
+// switchLimiter is a session's token bucket of room joins. Safe for
+// concurrent use.
+type switchLimiter struct {
+	mu     sync.Mutex
+	tokens float64
+	last   time.Time
+}
+
+func newSwitchLimiter(now time.Time) *switchLimiter {
+	return &switchLimiter{tokens: SwitchBurst, last: now}
+}
+
+// take takes a token at now, or returns how long until there is one.
+func (l *switchLimiter) take(now time.Time) (wait time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if d := now.Sub(l.last); d > 0 {
+		l.tokens = min(SwitchBurst, l.tokens+float64(d)/float64(SwitchEvery))
+		l.last = now
+	}
+	if l.tokens < 1 {
+		return time.Duration((1 - l.tokens) * float64(SwitchEvery))
+	}
+	l.tokens--
+	return 0
+}
+
 // sshHost is the game server as an SSH player's lobby sees it, over the
 // in-memory network.
 type sshHost struct {
-	g     *Game
-	sess  Session
-	name  string
-	lobby *netcode.Lobby
-	seat  atomic.Pointer[sshSeat] // the room the player is in (nil: the list)
+	tty      *ChannelTty
+	g        *Game
+	sess     Session
+	name     string
+	lobby    *netcode.Lobby
+	intent   *intent
+	switches *switchLimiter
+	seat     atomic.Pointer[sshSeat] // the room the player is in (nil: the list)
 }
 
 func (h *sshHost) Rooms(dst *netcode.RoomList) { h.lobby.Rooms(dst) }
 
+// lastIntent is the time of the player's last sign of intent: a join, a
+// non-neutral input in a match, or, while watching, any key press.
+func (h *sshHost) lastIntent(tty *ChannelTty) time.Time {
+	last := h.intent.last()
+	if seat := h.seat.Load(); seat != nil && seat.spectator {
+		if in := tty.LastInput(); in.After(last) {
+			last = in
+		}
+	}
+	return last
+}
+
 func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
+	if wait := h.switches.take(time.Now()); wait > 0 {
+		h.tty.Hold(wait) // what is typed meanwhile is dropped: the lobby is not drawn again for each key
+		return nil, fmt.Errorf("slow down: you may join a room again in %.1fs", wait.Seconds())
+	}
+	h.intent.note(time.Now())
 	mem := h.g.cfg.Net.Listen()
 	addr := mem.LocalAddr()
 	h.sess.Enlist(addr)
-	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: req.Spectate, Room: req}), mem)
-	seat := &sshSeat{ClientDriver: c}
+	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: req.Spectate,
+		Room: req, History: clientHistory}), mem)
+	seat := &sshSeat{ClientDriver: c, intent: h.intent, spectator: req.Spectate}
 	seat.leave = func() {
 		h.sess.Delist(addr)
 		h.seat.CompareAndSwap(seat, nil)
@@ -71,11 +135,26 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	return seat, nil
 }
 
-// sshSeat is an SSH player's game client; Leave frees the seat and the
-// address's entry.
+// sshSeat is an SSH player's game client; its non-neutral inputs in a
+// match are signs of intent, and Leave frees the seat and the address's
+// entry.
 type sshSeat struct {
 	*netcode.ClientDriver
-	leave func()
+	intent    *intent
+	spectator bool
+	leave     func()
+}
+
+// SetInput implements tui.Session: a new non-neutral input while the
+// match is on is a sign of intent.
+func (s *sshSeat) SetInput(in game.Input) {
+	s.ClientDriver.SetInput(in)
+	if in.MoveX == 0 && in.MoveY == 0 && in.Buttons == 0 {
+		return
+	}
+	var st netcode.Status
+	s.Do(func(c *netcode.Client) { st = c.Status() })
+	s.intent.input(in, st, time.Now())
 }
 
 func (s *sshSeat) Leave() {

@@ -100,6 +100,7 @@ type ChannelTty struct {
 	told      bool          // tcell was told a size at toldAt
 	toldAt    time.Duration // since base
 	resizeDue bool          // a tell is scheduled
+	holdUntil time.Duration // input read before then (since base) is dropped (Hold)
 
 	clock     ttyClock
 	base      time.Time    // when the Tty was made, with its monotonic reading
@@ -181,6 +182,11 @@ func (t *ChannelTty) queue(b []byte, now time.Duration) bool {
 	}
 	t.tokens = min(InputBurst, t.tokens+(now-t.refilled).Seconds()*InputRate)
 	t.refilled = now
+	if now < t.holdUntil {
+		t.mu.Unlock()
+		t.dropped.Add(int64(len(b)))
+		return true
+	}
 	// Only what the budget may take is looked at: the rest of a paste is
 	// dropped unread, and a sequence it cut is dropped with it.
 	rest := 0
@@ -242,6 +248,18 @@ func (t *ChannelTty) cleanUTF8(b []byte) (c []byte, invalid int) {
 	}
 	t.clean = c
 	return c, invalid
+}
+
+// Hold drops the input queued and the input that comes in the next d,
+// counted by Dropped: the session refused what the player typed (a join
+// past its budget), and the keys typed on are not to be acted on one by
+// one.
+func (t *ChannelTty) Hold(d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.dropped.Add(int64(len(t.in)))
+	t.in = t.in[:0]
+	t.holdUntil = max(t.holdUntil, t.since()+d)
 }
 
 // Dropped is the number of input bytes discarded as beyond what a player

@@ -306,3 +306,23 @@ func TestTtyResizeCoalesced(t *testing.T) {
 		t.Errorf("after a quiet spell tcell was told %v, want 100x30 at once", told)
 	}
 }
+
+// TestTtyHold: Hold drops what is queued and what comes within the hold,
+// counted, and input after it is queued again.
+func TestTtyHold(t *testing.T) {
+	clk := &fakeClock{now: time.Unix(100, 0)}
+	tty := newChannelTty(pipeChannel{}, 80, 24, clk)
+	tty.queue([]byte("ab"), tty.since())
+	tty.Hold(time.Second)
+	tty.queue([]byte("cd"), tty.since())
+	clk.Advance(time.Second)
+	tty.queue([]byte("e"), tty.since())
+	buf := make([]byte, 8)
+	n, err := tty.Read(buf)
+	if err != nil || string(buf[:n]) != "e" {
+		t.Errorf("read %q, %v; want only the input after the hold", buf[:n], err)
+	}
+	if d := tty.Dropped(); d != 4 {
+		t.Errorf("dropped %d bytes, want 4", d)
+	}
+}
