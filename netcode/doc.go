@@ -69,6 +69,7 @@
 //	client_timeline.go      timeline: the predicted world, its histories, restore and replay
 //	client_clocksync.go     clockSync: input lead, the clock's rate and jumps, redundancy under loss
 //	client_servertime.go    serverTime: the estimate of the server's clock
+//	client_wake.go          wakeWatch: a freeze of the client noticed; the clock's jump, or a check with the server, on waking
 //	client_linkstats.go     linkStats: RTT, loss both ways, bandwidth
 //	client_predict.go       RemotePredictor, VelocityPredictor: the other players' inputs guessed
 //	client_lobby.go         LobbyClient: the room list, page by page

@@ -33,6 +33,10 @@
 //	headless_test.go, lifecycle_test.go, restart_test.go, shutdown_test.go,
 //	rooms_test.go, serverkey_test.go, loadtest_test.go, record_test.go
 //	                                                the binary headless (and replay in tmux)
+//	freeze_test.go                                  a join stopped (SIGSTOP) 8 s keeps its seat; 25 s,
+//	                                                it joins again and says so
+//	recordkeep_test.go, soak_test.go                --record-keep on an endless match; the
+//	                                                recordings soak (TTYTANKS_SOAK=10m for the long one)
 //	service_test.go                                 serve as a service: --admin's metrics (and
 //	                                                promtool, and a real Prometheus), the drain
 //	                                                on SIGTERM, the log of who came and went

@@ -10,7 +10,7 @@ import (
 )
 
 // TestFrozenJoinKeepsItsSeat runs the real binary: serve and two
-// headless bot clients on 127.0.0.1; one is stopped with SIGSTOP for 10 s
+// headless bot clients on 127.0.0.1; one is stopped with SIGSTOP for 8 s
 // in the middle of the match (a laptop lid, a stalled VM) and continued
 // with SIGCONT. The server's seat timeout is 20 s: the client must keep
 // its seat (no "timed out" in the server's log, no new join of it) and
@@ -18,6 +18,9 @@ import (
 // longer than the timeout: it must check with the server when it wakes
 // and join again as a new player, saying so, rather than exit "the
 // server is gone".
+// FreeAfterBin is the server's seat timeout (netcode.FreeAfter).
+const FreeAfterBin = 20 * time.Second
+
 func TestFrozenJoinKeepsItsSeat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
@@ -25,8 +28,8 @@ func TestFrozenJoinKeepsItsSeat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")
-	other := srv.headless(t, ctx, "steady", "--bot", "--duration", "75s")
-	frozen := srv.headless(t, ctx, "sleepy", "--bot", "--duration", "60s")
+	other := srv.headless(t, ctx, "steady", "--bot", "--duration", "90s")
+	frozen := srv.headless(t, ctx, "sleepy", "--bot", "--duration", "70s", "--sim-latency", "40ms", "--sim-jitter", "5ms", "--sim-loss", "3%")
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("sleepy: %s", frozen.stderr.String())
@@ -43,14 +46,14 @@ func TestFrozenJoinKeepsItsSeat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	freeze(10 * time.Second)
-	time.Sleep(5 * time.Second)
+	freeze(8 * time.Second)
+	time.Sleep(FreeAfterBin - 8*time.Second + 3*time.Second) // past the seat timeout counted from the freeze
 	log := srv.stderr.String()
 	if strings.Contains(log, `name=sleepy`) && regexp.MustCompile(`msg="player left"[^\n]*name=sleepy`).MatchString(log) {
-		t.Fatalf("the server freed the seat of the client frozen for 10 s:\n%s", log)
+		t.Fatalf("the server freed the seat of the client frozen for 8 s:\n%s", log)
 	}
 	if n := strings.Count(log, `msg="player joined" room=a name=sleepy`); n != 1 {
-		t.Fatalf("sleepy joined %d times after a 10 s freeze, want once", n)
+		t.Fatalf("sleepy joined %d times after an 8 s freeze, want once", n)
 	}
 	freeze(25 * time.Second)
 	srv.stderr.Await(t, 10*time.Second, srv.exited, "the client frozen 25 s to join again",
