@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"time"
 
+	"ttytanks/internal/addrprefix"
 	"ttytanks/netcode/transport"
 	"ttytanks/proto"
 )
@@ -120,17 +121,9 @@ func (a *admission) capExempt(addr netip.AddrPort) bool {
 	return a.isTrusted(addr.Addr()) || transport.MemPrefix.Contains(addr.Addr().Unmap())
 }
 
-// limitKey is the address the per-address limits count a peer under: its
-// IP, and for IPv6 its /64 (one host's usual share: an address per /128
-// would be no limit at all).
-func limitKey(ip netip.Addr) netip.Addr {
-	ip = ip.Unmap()
-	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.Addr()
-	}
-	return ip
-}
+// limitKey is the address the per-address limits count a peer under
+// (addrprefix.Of: its IPv4 address, or its IPv6 /64).
+func limitKey(ip netip.Addr) netip.Addr { return addrprefix.Of(ip) }
 
 // isTrusted reports whether addr is exempt from the per-address limits:
 // in a trusted range (ServerConfig.Trusted).

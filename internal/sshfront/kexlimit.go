@@ -3,21 +3,14 @@ package sshfront
 import (
 	"net/netip"
 	"time"
+
+	"ttytanks/internal/addrprefix"
 )
 
 // prefixOf is the key every per-address limit of the front end counts a
-// client under: its IPv4 address, or the /64 of its IPv6 address (one
-// host's usual share: an address per /128 would be no limit at all). The
-// game server counts the same prefixes (netcode's limitKey), so a ban,
-// a kick and a cap mean the same thing over UDP and over SSH.
-func prefixOf(ip netip.Addr) netip.Addr {
-	ip = ip.Unmap()
-	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.Addr()
-	}
-	return ip
-}
+// client under: the game server's (addrprefix.Of), so a ban, a kick and a
+// cap mean the same thing over UDP and over SSH.
+func prefixOf(ip netip.Addr) netip.Addr { return addrprefix.Of(ip) }
 
 // KexLimits are the rates at which new connections may start a key
 // exchange, the costly step of an SSH connection (about 0.4 ms of a core
