@@ -143,3 +143,36 @@ func TestFloodingPortSharesNoNewcomersBucket(t *testing.T) {
 		}
 	}
 }
+
+// TestKexFloodSharesNoNewcomersBucket: 2,000 prefixes whose cookies are
+// good, each asking for key exchanges as fast as its Joins are answered,
+// leave every newcomer's prefix untouched: its own budget is whole and it
+// is quiet, so it may use the reserve. (A table shared by hash, as the
+// Hello limiter's is, put a busy prefix in both of a newcomer's buckets
+// about once in 70 newcomers: such a newcomer waited for the global
+// budget, 3.3 s in one run.)
+func TestKexFloodSharesNoNewcomersBucket(t *testing.T) {
+	l := newKexLimiter()
+	now := simEpoch
+	const prefixes, newcomers = 2000, 500
+	key := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{10, 9, byte(i >> 8), byte(i)}) }
+	served := 0
+	for ms := 0; ms < 3000; ms++ { // 6,000 Joins a second, each a key exchange asked for
+		now = now.Add(time.Millisecond)
+		for k := 0; k < 6; k++ {
+			if l.allow(key((ms*6+k)%prefixes), now) {
+				served++
+			}
+		}
+	}
+	if limit := 3*kexGlobal + kexGlobal + 3*kexReserve + kexReserve; served > limit {
+		t.Fatalf("the flood was given %d key exchanges in 3 s, more than the budget (%d)", served, limit)
+	}
+	for i := 0; i < newcomers; i++ {
+		n := netip.AddrFrom4([4]byte{203, byte(i >> 8), byte(i), 1})
+		if !l.prefixes.has(n, now) || !l.prefixes.quiet(n, now, kexQuiet) {
+			t.Fatalf("newcomer %d (%v) shares a bucket with the flood: has a token %v, quiet %v", i, n, l.prefixes.has(n, now), l.prefixes.quiet(n, now, kexQuiet))
+		}
+	}
+	t.Logf("the flood was given %d key exchanges in 3 s; %d newcomers untouched", served, newcomers)
+}

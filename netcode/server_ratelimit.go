@@ -18,10 +18,12 @@ import (
 //     back only when both of its buckets are spent: a flood from thousands
 //     of prefixes still leaves almost every other prefix its whole budget.
 //   - kexLimiter: the key exchanges, the server's costly step (about
-//     0.17 ms each), only for a Join whose cookie proved its address: a
-//     bucket per prefix, a global cap, and a reserve beyond it that only a
-//     quiet prefix (no key exchange for a while) may use, so that many
-//     busy prefixes cannot keep a new one out.
+//     0.17 ms each), only for a Join whose cookie proved its address: an
+//     exact bucket per prefix (the cookie proved it, so the table costs a
+//     flood real addresses, and no busy prefix can share a newcomer's), a
+//     global cap, and a reserve beyond it that only a quiet prefix (no key
+//     exchange for a while) may use, so that many busy prefixes cannot
+//     keep a new one out.
 //   - prefixLimiter: rare actions that cost a whole handshake (join-code
 //     tries, rooms opened), an exact bucket per prefix.
 const (
@@ -84,11 +86,10 @@ type hashedBuckets struct {
 	seed       maphash.Seed
 	rate, size float64
 	b          [][2]bucket
-	used       [][2]time.Time // when each bucket last gave a token
 }
 
 func newHashedBuckets(n int, rate, burst float64) hashedBuckets {
-	return hashedBuckets{seed: maphash.MakeSeed(), rate: rate, size: burst, b: make([][2]bucket, n), used: make([][2]time.Time, n)}
+	return hashedBuckets{seed: maphash.MakeSeed(), rate: rate, size: burst, b: make([][2]bucket, n)}
 }
 
 // slots returns the indexes of key's two buckets.
@@ -113,17 +114,7 @@ func (h *hashedBuckets) take(key netip.Addr, now time.Time) bool {
 		return false
 	}
 	b1.tokens, b2.tokens = max(b1.tokens-1, 0), max(b2.tokens-1, 0)
-	i, j := h.slots(key)
-	h.used[i][0], h.used[j][1] = now, now
 	return true
-}
-
-// quiet reports whether one of key's buckets has given no token for d
-// at now: the prefix has not been served lately, unless both its buckets
-// are shared with busy prefixes.
-func (h *hashedBuckets) quiet(key netip.Addr, now time.Time, d time.Duration) bool {
-	i, j := h.slots(key)
-	return now.Sub(h.used[i][0]) >= d || now.Sub(h.used[j][1]) >= d
 }
 
 // has reports whether key has a token at now, taking none.
@@ -182,12 +173,12 @@ func (l *helloLimiter) portBucket(from netip.AddrPort) uint64 {
 // that has been quiet (no key exchange for kexQuiet) may still take one
 // of kexReserve a second. Not safe for concurrent use.
 type kexLimiter struct {
-	prefixes        hashedBuckets
+	prefixes        *prefixLimiter
 	global, reserve bucket
 }
 
 func newKexLimiter() *kexLimiter {
-	return &kexLimiter{prefixes: newHashedBuckets(limitBuckets/4, kexRate, kexBurst)}
+	return &kexLimiter{prefixes: newPrefixLimiter(kexBurst, time.Second/kexRate)}
 }
 
 // allow reports whether the prefix key (a limitKey) may have a key
@@ -202,7 +193,7 @@ func (l *kexLimiter) allow(key netip.Addr, now time.Time) bool {
 	if !take(&l.global, now, kexGlobal, kexGlobal) && !(l.prefixes.quiet(key, now, kexQuiet) && take(&l.reserve, now, kexReserve, kexReserve)) {
 		return false
 	}
-	return l.prefixes.take(key, now)
+	return l.prefixes.allow(key, now)
 }
 
 // prefixLimiter is an exact token bucket per prefix, for rare actions
@@ -213,14 +204,20 @@ func (l *kexLimiter) allow(key netip.Addr, now time.Time) bool {
 // safe for concurrent use.
 type prefixLimiter struct {
 	rate, burst float64
-	b           map[netip.Addr]*bucket // iterated only to prune: no game state depends on its order
+	b           map[netip.Addr]*servedBucket // iterated only to prune: no game state depends on its order
+}
+
+// servedBucket is a prefix's bucket and when it last gave a token.
+type servedBucket struct {
+	bucket
+	gave time.Time
 }
 
 // maxPrefixes bounds a prefixLimiter's table.
 const maxPrefixes = 1 << 16
 
 func newPrefixLimiter(burst int, refill time.Duration) *prefixLimiter {
-	return &prefixLimiter{burst: float64(burst), rate: 1 / refill.Seconds(), b: map[netip.Addr]*bucket{}}
+	return &prefixLimiter{burst: float64(burst), rate: 1 / refill.Seconds(), b: map[netip.Addr]*servedBucket{}}
 }
 
 // allow takes a token of the prefix key (a limitKey) at now; false when
@@ -231,17 +228,29 @@ func (p *prefixLimiter) allow(key netip.Addr, now time.Time) bool {
 		if len(p.b) >= maxPrefixes {
 			p.prune(now)
 		}
-		b = &bucket{}
+		b = &servedBucket{}
 		p.b[key] = b
 	}
-	return take(b, now, p.rate, p.burst)
+	if !take(&b.bucket, now, p.rate, p.burst) {
+		return false
+	}
+	b.gave = now
+	return true
+}
+
+// quiet reports whether the prefix key has been given no token for d at
+// now. A forgotten prefix is quiet: prune forgets only full buckets
+// (quiet for burst/rate) before it must forget the oldest.
+func (p *prefixLimiter) quiet(key netip.Addr, now time.Time, d time.Duration) bool {
+	b := p.b[key]
+	return b == nil || now.Sub(b.gave) >= d
 }
 
 // has reports whether the prefix key has a token left at now, taking
 // none.
 func (p *prefixLimiter) has(key netip.Addr, now time.Time) bool {
 	b := p.b[key]
-	return b == nil || level(b, now, p.rate, p.burst) >= 1
+	return b == nil || level(&b.bucket, now, p.rate, p.burst) >= 1
 }
 
 // prune forgets the full buckets, and if that frees too little, the
@@ -249,7 +258,7 @@ func (p *prefixLimiter) has(key netip.Addr, now time.Time) bool {
 func (p *prefixLimiter) prune(now time.Time) {
 	var newest time.Time
 	for k, b := range p.b {
-		if level(b, now, p.rate, p.burst) >= p.burst {
+		if level(&b.bucket, now, p.rate, p.burst) >= p.burst {
 			delete(p.b, k)
 		} else if b.last.After(newest) {
 			newest = b.last

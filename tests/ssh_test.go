@@ -149,14 +149,22 @@ func TestSSHCyclesLeakNothing(t *testing.T) {
 // where SSH can carry one.
 func TestSSHRefusals(t *testing.T) {
 	r := startSSHRig(t, nil)
-	client, err := gossh.Dial("tcp", r.addr, r.clientConfig("carol"))
-	if err != nil {
-		t.Fatal(err)
+	// Each case has a connection of its own: a session closed by the
+	// client is released by the server a moment later, and the next
+	// case's on the same connection could meet the limit of
+	// sshfront.MaxChannelsPerConn.
+	dial := func(t *testing.T) *gossh.Client {
+		t.Helper()
+		client, err := gossh.Dial("tcp", r.addr, r.clientConfig("carol"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { client.Close() })
+		return client
 	}
-	defer client.Close()
 
 	t.Run("no pty", func(t *testing.T) {
-		sess, err := client.NewSession()
+		sess, err := dial(t).NewSession()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +180,7 @@ func TestSSHRefusals(t *testing.T) {
 		}
 	})
 	t.Run("exec", func(t *testing.T) {
-		sess, err := client.NewSession()
+		sess, err := dial(t).NewSession()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +193,7 @@ func TestSSHRefusals(t *testing.T) {
 		}
 	})
 	t.Run("exec with pty", func(t *testing.T) {
-		sess, err := client.NewSession()
+		sess, err := dial(t).NewSession()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +209,7 @@ func TestSSHRefusals(t *testing.T) {
 		}
 	})
 	t.Run("subsystem", func(t *testing.T) {
-		sess, err := client.NewSession()
+		sess, err := dial(t).NewSession()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +219,7 @@ func TestSSHRefusals(t *testing.T) {
 		}
 	})
 	t.Run("agent forwarding", func(t *testing.T) {
-		sess, err := client.NewSession()
+		sess, err := dial(t).NewSession()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +230,7 @@ func TestSSHRefusals(t *testing.T) {
 		}
 	})
 	t.Run("local port forwarding", func(t *testing.T) {
-		c, err := client.Dial("tcp", "127.0.0.1:7")
+		c, err := dial(t).Dial("tcp", "127.0.0.1:7")
 		if err == nil {
 			c.Close()
 			t.Fatal("a direct-tcpip channel was opened")
@@ -232,7 +240,7 @@ func TestSSHRefusals(t *testing.T) {
 		}
 	})
 	t.Run("remote port forwarding", func(t *testing.T) {
-		ln, err := client.Listen("tcp", "127.0.0.1:0")
+		ln, err := dial(t).Listen("tcp", "127.0.0.1:0")
 		if err == nil {
 			ln.Close()
 			t.Fatal("tcpip-forward was accepted")
