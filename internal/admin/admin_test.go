@@ -1,9 +1,12 @@
 package admin
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +171,60 @@ func TestRefusalReasonsNamed(t *testing.T) {
 	for r := proto.RejectVersion; r <= proto.MaxRejectReason; r++ {
 		if refusalReasons[r] == "" {
 			t.Errorf("%v has no label value", r)
+		}
+	}
+}
+
+// TestScrapeGzip: a scraper that accepts gzip (Prometheus sends
+// "Accept-Encoding: gzip") gets the same scrape compressed, one that
+// does not, or refuses it with q=0, gets it plain.
+func TestScrapeGzip(t *testing.T) {
+	s, src := newTestServer(t)
+	src.set(func(f *Figures, _ *time.Time) { f.Server.Ticks = 100 })
+	s.Refresh()
+	plain := func(accept string) (*http.Response, []byte) {
+		t.Helper()
+		req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		res := rec.Result()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 {
+			t.Fatalf("Accept-Encoding %q: status %d", accept, res.StatusCode)
+		}
+		if n, err := strconv.Atoi(res.Header.Get("Content-Length")); err != nil || n != len(b) {
+			t.Errorf("Accept-Encoding %q: Content-Length %q for %d bytes", accept, res.Header.Get("Content-Length"), len(b))
+		}
+		return res, b
+	}
+	_, want := plain("")
+	if !strings.Contains(string(want), "ttytanks_ticks_total 100") {
+		t.Fatalf("the plain scrape lacks the ticks:\n%s", want)
+	}
+	for _, accept := range []string{"gzip", "deflate, gzip;q=0.5", "*", "GZIP"} {
+		res, b := plain(accept)
+		if res.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want gzip", accept, res.Header.Get("Content-Encoding"))
+			continue
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("Accept-Encoding %q: the gzipped scrape differs from the plain one (%v)", accept, err)
+		}
+		if len(b)*3 > len(want) {
+			t.Errorf("gzipped %d bytes of %d", len(b), len(want))
+		}
+	}
+	for _, accept := range []string{"identity", "gzip;q=0", "br, gzip; q=0.0"} {
+		if res, b := plain(accept); res.Header.Get("Content-Encoding") != "" || !bytes.Equal(b, want) {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want the plain scrape", accept, res.Header.Get("Content-Encoding"))
 		}
 	}
 }
