@@ -325,3 +325,43 @@ func TestFloodSparesTheNeighbour(t *testing.T) {
 	}
 	t.Logf("seated %v after it came; the flood's %d Hellos in 6 s got %d answers", seatedAt, sent, answered)
 }
+
+// TestKickedPlayerIsToldAgain: a kicked player whose Leave was lost
+// keeps sending Inputs; each is dropped, and it is told again, at most
+// every retellEvery, until it is placed anew.
+func TestKickedPlayerIsToldAgain(t *testing.T) {
+	s := newRoomServer(t, ServerConfig{Players: 2, KickHold: 30 * time.Second})
+	now := simEpoch
+	p := rawSeated(t, s, now, netip.MustParseAddrPort("192.0.2.9:1000"), 1, "kicked")
+	s.Kick(now, "a", int(p.slot)) // its Leave is lost: the datagrams are not delivered
+	leaves := 0
+	for i := 0; i < 60; i++ { // a second of Inputs, one a tick
+		now = now.Add(TickDuration)
+		in := proto.Input{Header: proto.Header{Match: p.match, Player: p.slot}, N: 1}
+		in.Inputs[0] = game.Neutral(s.clk.now())
+		for _, b := range p.send(s, now, &in) {
+			l, err := proto.ParseLeave(b)
+			if err != nil {
+				t.Fatalf("a kicked player's Input answered with %x", b)
+			}
+			if l.Reason != proto.LeaveKicked {
+				t.Fatalf("told %v, want kicked", l.Reason)
+			}
+			leaves++
+		}
+	}
+	if want := int(time.Second / retellEvery); leaves < want || leaves > want+1 {
+		t.Fatalf("told %d times in a second of Inputs, want %d (every %v)", leaves, want, retellEvery)
+	}
+	if got := s.Stats().Drops[DropUnknownPlayer]; got != 60 {
+		t.Fatalf("%d Inputs dropped as from no player, want 60", got)
+	}
+	if st, why := p.request(t, s, now.Add(time.Minute), proto.Request{Name: "back"}); st == nil {
+		t.Fatalf("placed anew after the kick hold: refused %v", why)
+	}
+	in := proto.Input{Header: proto.Header{Match: p.match, Player: p.slot}, N: 1}
+	in.Inputs[0] = game.Neutral(s.clk.now())
+	if out := p.send(s, now.Add(time.Minute+time.Second), &in); len(out) != 0 {
+		t.Fatalf("placed anew, its Input was answered with %d datagrams", len(out))
+	}
+}

@@ -266,3 +266,38 @@ func TestSpectatorPlacesPerPrefix(t *testing.T) {
 		t.Fatalf("the first address watching another room: %v", why)
 	}
 }
+
+// TestIdleClockStartsAtTheFirstInput: a player whose Start was lost
+// learns of its seat late (here 4 s after taking it); its idle clock
+// starts at its first Input, not at the seat's taking, so it keeps the
+// seat for Idle after that Input, and loses it once Idle has passed
+// with nothing but keep-alives.
+func TestIdleClockStartsAtTheFirstInput(t *testing.T) {
+	const idle, late = 5 * time.Second, 4 * time.Second
+	s := newRoomServer(t, ServerConfig{Players: 2, Idle: idle})
+	t0 := simEpoch
+	p := rawSeated(t, s, t0, netip.MustParseAddrPort("192.0.2.7:1000"), 1, "late")
+	seated := func() bool { return len(s.Stats().Players) == 1 }
+	var freedAt time.Time
+	for now := t0; now.Before(t0.Add(late + idle + 2*time.Second)); now = now.Add(TickDuration) {
+		s.Tick(now)
+		if !freedAt.IsZero() {
+			break
+		}
+		if !seated() {
+			freedAt = now
+			break
+		}
+		if now.Sub(t0) >= late && now.Sub(t0)%(100*time.Millisecond) < TickDuration {
+			in := proto.Input{Header: proto.Header{Match: p.match, Player: p.slot}, N: 1}
+			in.Inputs[0] = game.Neutral(s.clk.now())
+			p.send(s, now, &in)
+		}
+	}
+	if freedAt.IsZero() {
+		t.Fatalf("still seated %v after its first Input with keep-alives only (idle %v)", idle+2*time.Second, idle)
+	}
+	if since := freedAt.Sub(t0.Add(late)); since < idle || since > idle+time.Second {
+		t.Fatalf("freed %v after its first Input (%v after taking the seat), want about %v", since, freedAt.Sub(t0), idle)
+	}
+}

@@ -16,6 +16,10 @@ import (
 // datagram.
 const moveEvery = 250 * time.Millisecond
 
+// retellEvery is how often a connection that was told to leave, and
+// still sends, is told again.
+const retellEvery = 250 * time.Millisecond
+
 // conn is one session's sealed connection on the server, from its Accept
 // on: its keys, the handshake it came from (so a repeated Join gets the
 // same Accept), where its datagrams go, the check of a new address, and
@@ -40,6 +44,13 @@ type conn struct {
 	made, heard        time.Time
 	placed             bool // a Start went out on it
 	epochs             epochs
+	// told is the last Leave the server sealed on it since its last
+	// Start (told.Reason 0: none), retold at most every retellEvery
+	// (toldAt) to the Inputs that still come: a Leave lost on the way,
+	// or sent to an address the client has left, is not the client's
+	// only word.
+	told   proto.Leave
+	toldAt time.Time
 	// rate and requests are the connection's budgets of sealed datagrams
 	// and of Requests (sealedRate, requestRate).
 	rate, requests bucket
@@ -227,6 +238,12 @@ func (c *conn) pathResponse(now time.Time, from netip.AddrPort, d [proto.PathDat
 func (c *conn) sealPacket(dst []byte, pkt proto.Packet) (to netip.AddrPort, out []byte, ok bool, limited bool) {
 	h := pkt.Head()
 	var ep uint8
+	switch l, _ := pkt.(*proto.Leave); {
+	case pkt.PacketType() == proto.TypeStart:
+		c.told = proto.Leave{} // placed again
+	case l != nil && l.Reason != proto.LeaveQuit: // not the answer to a client's own Leave
+		c.told = *l
+	}
 	if pkt.PacketType() == proto.TypeStart {
 		ep = c.epochs.forStart(h.Match, h.Player)
 		c.placed = true
@@ -245,6 +262,21 @@ func (c *conn) sealPacket(dst []byte, pkt proto.Packet) (to netip.AddrPort, out 
 		return c.check.target(), out, true, false
 	}
 	return c.path, out, true, false
+}
+
+// retell reports whether c was told to leave since its last Start; if
+// so, its datagrams have no place to go, and leave is the Leave to send
+// again, or nil when it was sent less than retellEvery ago.
+func (c *conn) retell(now time.Time) (leave *proto.Leave, told bool) {
+	if c.told.Reason == 0 {
+		return nil, false
+	}
+	if now.Sub(c.toldAt) < retellEvery {
+		return nil, true
+	}
+	c.toldAt = now
+	l := c.told
+	return &l, true
 }
 
 // header returns the header a sealed packet of type t with packet number

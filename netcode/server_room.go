@@ -321,7 +321,7 @@ func (r *room) input(now time.Time, from netip.AddrPort, conn uint32, in *proto.
 	}
 	if !r.match.live() {
 		if st.in.keepAlive(in.Seq) { // a keep-alive from the lobby
-			r.seats.hear(st, now)
+			r.seats.heardInput(st, now)
 		}
 		return
 	}
@@ -330,7 +330,7 @@ func (r *room) input(now time.Time, from netip.AddrPort, conn uint32, in *proto.
 		r.h.drop(reason) // too late or too far ahead: no sign of life either
 		return
 	}
-	r.seats.hear(st, now)
+	r.seats.heardInput(st, now)
 	st.begin()
 	for _, x := range in.Inputs[:in.N] {
 		if x.MoveX != 0 || x.MoveY != 0 || x.Buttons != 0 {

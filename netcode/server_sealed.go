@@ -49,6 +49,15 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 		}
 		s.onRequest(now, c, in.h, in.body)
 	case proto.TypeInput:
+		if l, told := c.retell(now); told {
+			// Told to leave (its Leave lost, or sent where it no longer
+			// is): it holds no place, and hears why again.
+			if l != nil {
+				s.out.sealed(c.id(), l)
+			}
+			s.drop(DropUnknownPlayer)
+			return
+		}
 		s.onInput(now, c, in.h, in.body)
 	case proto.TypeLeave:
 		s.onLeave(now, c, in.h, in.body)
@@ -63,6 +72,9 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 			// the dashboard, the per-address limits and bans see the new
 			// address.
 			s.rooms.moveLink(old, c.addr(), c.id())
+			if l, _ := c.retell(now); l != nil {
+				s.out.sealed(c.id(), l) // told to leave where it was
+			}
 		}
 	default:
 		s.drop(DropUnexpected)

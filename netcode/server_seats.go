@@ -92,9 +92,13 @@ type seat struct {
 	prevUntil time.Time
 	bot       InputSource
 	in        inputBuffer
-	// intentAt is the player's last sign of intent: it took the seat, or
-	// sent a non-neutral input (ServerConfig.Idle).
+	// intentAt is the player's last sign of intent: it took the seat, its
+	// first Input after that came (it knew then it had the seat: its
+	// Start may have been lost), or it sent a non-neutral input
+	// (ServerConfig.Idle). unheard is true from taking the seat to that
+	// first Input.
 	intentAt time.Time
+	unheard  bool
 }
 
 // to moves the seat to state next, or panics on an illegal transition.
@@ -214,7 +218,7 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 		if s := &t.seats[i]; s.state == seatFree {
 			s.to(seatHeld)
 			s.link, s.token, s.bot = l, token, nil
-			s.intentAt = l.heard
+			s.intentAt, s.unheard = l.heard, true
 			if s.name == "" {
 				s.name = fmt.Sprintf("player%d", i+1)
 			}
@@ -233,7 +237,7 @@ func (t *seatTable) take(l link, token proto.Token) *seat {
 func (t *seatTable) resume(s *seat, l link, token proto.Token, now time.Time) {
 	s.to(seatHeld)
 	s.conn, s.addr, s.heard, s.rtt, s.resume, s.origin = l.conn, l.addr, now, l.rtt, l.resume, l.origin
-	s.intentAt = now
+	s.intentAt, s.unheard = now, true
 	s.token, s.tokenAt, s.prevToken, s.prevUntil = token, now, proto.Token{}, time.Time{}
 	s.started = false
 	s.in.reset()
@@ -255,6 +259,15 @@ func (t *seatTable) hear(s *seat, now time.Time) {
 	if s.state == seatLost {
 		s.to(seatHeld)
 		t.changed = true
+	}
+}
+
+// heardInput notes an Input of a seat's player at now: a sign of life,
+// and the first since it took the seat starts its idle clock.
+func (t *seatTable) heardInput(s *seat, now time.Time) {
+	t.hear(s, now)
+	if s.unheard {
+		s.intentAt, s.unheard = now, false
 	}
 }
 
