@@ -98,7 +98,7 @@ type Client struct {
 	st        proto.State // decode buffer
 	opened    []byte      // an opened body
 	inPkt     proto.Input // encode buffer for Input datagrams
-	epoch     time.Time
+	ms        msClock     // our clock for RTT echoes
 	lastNow   time.Time
 	wake      wakeWatch
 	lastCT    uint16 // the ClientTime of the last Input datagram
@@ -250,14 +250,6 @@ func (c *Client) sealOut(_ uint32, dst []byte, pkt proto.Packet) (netip.AddrPort
 	return c.cfg.Server, out, ok
 }
 
-// clientTime is our clock in ms for RTT echoes.
-func (c *Client) clientTime(now time.Time) uint16 {
-	if c.epoch.IsZero() {
-		c.epoch = now
-	}
-	return uint16(now.Sub(c.epoch).Milliseconds())
-}
-
 // Advance runs the client up to now: the handshake's retries, the Leave's
 // repeats, or the ticks that are due with in as the local input (its Tick
 // is ignored).
@@ -267,7 +259,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 	if gap := c.wake.called(now); gap > 0 {
 		c.woke(now, gap)
 	}
-	c.clientTime(now)
+	c.ms.at(now) // the clock starts at the first call
 	c.link.tick(now)
 	if l := c.sess.resendLeave(now); l != nil {
 		c.send(l)
@@ -334,7 +326,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 // carries nothing the server uses.
 func (c *Client) sendKeepAlive(now time.Time, t game.Tick) {
 	p := &c.inPkt
-	*p = proto.Input{Header: c.sess.header(), ClientTime: c.clientTime(now), N: 1}
+	*p = proto.Input{Header: c.sess.header(), ClientTime: c.ms.at(now), N: 1}
 	p.Inputs[0] = game.Neutral(t)
 	c.send(p)
 }
@@ -362,7 +354,7 @@ func (c *Client) step(now time.Time, in game.Input) {
 func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 	// ClientTime names the datagram in the server's echo, so it must be
 	// unique: in a burst of several ticks within one millisecond, count on.
-	ct := c.clientTime(now)
+	ct := c.ms.at(now)
 	if c.sentAny && int16(ct-c.lastCT) <= 0 {
 		ct = c.lastCT + 1
 	}
@@ -607,13 +599,13 @@ func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
 func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	c.server.reported(a.ServerTick, now)
 	if c.sess.seat() < 0 {
-		c.link.echo(c.clientTime(now), a) // a spectator's RTT, from its keep-alives
+		c.link.echo(c.ms.at(now), a) // a spectator's RTT, from its keep-alives
 		return
 	}
 	if c.link.sentInputs() == 0 {
 		return
 	}
-	sent := c.link.echo(c.clientTime(now), a)
+	sent := c.link.echo(c.ms.at(now), a)
 	if sent == nil {
 		return // an echo of a datagram we no longer know
 	}

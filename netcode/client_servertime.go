@@ -54,3 +54,16 @@ func (s *serverTime) implausible(now time.Time, ta game.Tick) bool {
 	est := s.tick.Add(int32(now.Sub(s.at)/TickDuration) + maxStateAhead)
 	return ta.After(est)
 }
+
+// msClock is the client's clock in milliseconds, for RTT echoes: the
+// ClientTime of its datagrams, which the server echoes back. It starts
+// at its first reading and wraps every 65.5 s.
+type msClock struct{ epoch time.Time }
+
+// at returns the clock's reading at now.
+func (k *msClock) at(now time.Time) uint16 {
+	if k.epoch.IsZero() {
+		k.epoch = now
+	}
+	return uint16(now.Sub(k.epoch).Milliseconds())
+}

@@ -48,7 +48,7 @@ func (w *wakeWatch) called(now time.Time) time.Duration {
 // still held, else a seat as a new player, which the session says).
 func (c *Client) woke(now time.Time, gap time.Duration) {
 	c.sess.wake(now, gap)
-	c.link.wake(c.clientTime(now))
+	c.link.wake(c.ms.at(now))
 	switch c.sess.state() {
 	case StatusPlaying, StatusWaiting:
 	default:

@@ -35,7 +35,7 @@
 //
 //	server.go               Server: the composition; Receive, Advance, Tick; the guard of each room
 //	server_config.go        ServerConfig and its defaults
-//	server_handshake.go     the clear side: Hello → Challenge, Join → Accept, ListRooms → RoomList
+//	server_handshake.go     clearDesk, the clear side: Hello → Challenge, Join → Accept, ListRooms → RoomList
 //	server_sealed.go        the sealed side: a datagram opened once, its packet routed (Request, Input, Leave, PathResponse)
 //	server_admission.go     admission: cookies, tokens, bans, the address a peer counts against, recent departures
 //	server_ratelimit.go     the per-source rate limit of unauthenticated requests
@@ -48,7 +48,7 @@
 //	server_rematch.go       the end of a match: results, votes, the rematch
 //	server_drain.go         the drain before a restart: Drain, Draining, Drained
 //	server_roomdrain.go     a room in the drain: its last match, then its peers sent away
-//	server_roomlog.go       the log lines of who came and went: transport, address, after how long
+//	server_roomlog.go       roomLog: the log lines of who came and went: transport, address, after how long
 //	server_feed.go          spectatorFeed: the spectators' delayed view
 //	server_roomview.go      what a room shows: to the table, the lobby and the operator
 //	server_host.go          roomHost: what a room sees of the server
@@ -68,7 +68,7 @@
 //	client_conn.go          clientConn: the client's side of the sealed connection
 //	client_timeline.go      timeline: the predicted world, its histories, restore and replay
 //	client_clocksync.go     clockSync: input lead, the clock's rate and jumps, redundancy under loss
-//	client_servertime.go    serverTime: the estimate of the server's clock
+//	client_servertime.go    serverTime: the estimate of the server's clock; msClock, ours for RTT echoes
 //	client_wake.go          wakeWatch: a freeze of the client noticed; the clock's jump, or a check with the server, on waking
 //	client_linkstats.go     linkStats: RTT, loss both ways, bandwidth
 //	client_predict.go       RemotePredictor, VelocityPredictor: the other players' inputs guessed

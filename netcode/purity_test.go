@@ -26,10 +26,10 @@ func TestPartsOwnTheirFields(t *testing.T) {
 	partcheck.Owned(t, partcheck.Parts{Path: "ttytanks/netcode",
 		Owned: []string{
 			// the server
-			"Server", "admission", "helloLimiter", "kexLimiter", "hashedBuckets", "prefixLimiter", "load", "connTable", "conn", "pathCheck", "roomTable", "room",
+			"Server", "clearDesk", "admission", "helloLimiter", "kexLimiter", "hashedBuckets", "prefixLimiter", "load", "connTable", "conn", "pathCheck", "roomTable", "room",
 			"seatTable", "inputBuffer", "match", "spectatorFeed", "serverClock", "tally", "outbox", "drainState", "tickHistogram",
 			// the client
-			"Client", "session", "handshake", "clientConn", "serverTime", "timeline", "clockSync", "TickClock", "linkStats", "LobbyClient",
+			"Client", "session", "handshake", "clientConn", "serverTime", "msClock", "timeline", "clockSync", "TickClock", "linkStats", "LobbyClient",
 			"VelocityPredictor", "ewma", "rate", "spark",
 			// both
 			"epochs", "seqWindow", "window", "Ring",

@@ -71,7 +71,7 @@ func (w *walk) beforeTick(m *tickMemo) {
 	t := &w.n.server.rooms
 	m.peers, m.routes, m.running, m.faulty, m.voters = m.peers[:0], m.routes[:0], m.running[:0], m.faulty[:0], m.voters[:0]
 	for _, r := range t.list {
-		if r.over() {
+		if r.match.over() {
 			tanks := &r.match.current().State().Tanks
 			for i := 0; i < r.cfg.Players; i++ {
 				if st := r.seats.at(i); st.human() && tanks[i].Rematch && w.now.Sub(st.heard) < FreeAfter-time.Second {
@@ -223,7 +223,7 @@ func (w *walk) observe() {
 			w.fail(fmt.Sprintf("the closed room %s is still in the table", r.name))
 			return
 		}
-		if r.private {
+		if r.private() {
 			private++
 		}
 	}
@@ -272,7 +272,7 @@ func (w *walk) observe() {
 	for _, r := range t.list {
 		if !w.opened(r) {
 			rc.stats.opened++
-			w.logf("room %s opens (match %08x, %d seats, %d bots, private %v)", r.name, r.match.matchID(), r.cfg.Players, r.cfg.Bots, r.private)
+			w.logf("room %s opens (match %08x, %d seats, %d bots, private %v)", r.name, r.match.matchID(), r.cfg.Players, r.cfg.Bots, r.private())
 		}
 	}
 	rc.open = append(rc.open[:0], t.list...)
@@ -289,7 +289,7 @@ func (w *walk) observe() {
 		} else {
 			delete(rc.emptySince, r)
 		}
-		if r.over() {
+		if r.match.over() {
 			since, ok := rc.overSince[r]
 			if !ok {
 				rc.overSince[r] = w.now

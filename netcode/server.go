@@ -1,8 +1,6 @@
 package netcode
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/netip"
@@ -85,6 +83,7 @@ type Server struct {
 	ticks    tickHistogram // the driver's tick durations, bucketed
 	next     time.Time     // Advance's schedule: the next tick's time
 	out      outbox
+	desk     clearDesk // the clear datagrams' answers
 	drops    [numDropReasons]uint64
 	// traffic counts what Receive saw.
 	traffic traffic
@@ -124,6 +123,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s.out = newOutbox(64<<10, s.conns.seal)
 	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log,
 		drain: &s.drain}
+	s.desk = clearDesk{adm: &s.adm, conns: &s.conns, rooms: &s.rooms, out: &s.out, tl: &s.tl, drop: s.drop}
 	for i := 0; i < cfg.Rooms; i++ {
 		s.openRoom(roomName(i), s.defaults, false, true, netip.Addr{}, time.Time{})
 	}
@@ -208,23 +208,10 @@ func (s *Server) receive(now time.Time, from netip.AddrPort, b []byte) {
 	}
 	h, err := proto.ParseHeader(b)
 	if err != nil {
-		s.drop(dropReasonFor(err))
-		if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.adm.allow(from, now) {
-			// Tell the client, within the size it sent (no amplification).
-			s.out.clear(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
-		}
+		s.desk.onBadHeader(now, from, b, err)
 		return
 	}
-	s.onClear(now, from, h, b[proto.HeaderLen:])
-}
-
-// sessionOf reads the session field of a header that failed to parse for
-// its version, so a Reject can name it.
-func sessionOf(b []byte) uint64 {
-	if len(b) < 12 {
-		return 0
-	}
-	return binary.BigEndian.Uint64(b[4:12])
+	s.desk.onClear(now, from, h, b[proto.HeaderLen:])
 }
 
 // Tick runs one server tick at now in every room: expiry of silent peers,
@@ -289,7 +276,7 @@ func (s *Server) tick(now time.Time) {
 func (s *Server) closeIdle(now time.Time) {
 	s.idleBuf = s.rooms.idle(now, s.cfg.RoomIdle, s.idleBuf[:0])
 	for _, r := range s.idleBuf {
-		name, _ := r.keys()
+		name := r.opened().name
 		s.rooms.remove(r) // first: it unroutes the match id the close clears
 		if err := r.close(); err != nil {
 			s.log.Error("closing a room's recorder", "room", name, "err", err)
@@ -335,7 +322,7 @@ func (s *Server) inRoom(r *room, f func()) (ok bool) {
 // room reopens empty under its name.
 func (s *Server) fault(r *room, p any, stack []byte) {
 	s.tl.fault()
-	name, _ := r.keys()
+	name := r.opened().name
 	s.log.Error("room stopped after a server error", "room", name, "match", r.game().matchID(), "panic", fmt.Sprint(p), "stack", string(stack))
 	// Whatever the failed step produced for this room is not to be
 	// trusted; what it produced for other rooms is already out of the
@@ -348,7 +335,7 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 			s.log.Error("closing a room's recorder", "room", name, "err", err)
 		}
 	}()
-	if cfg, private, ok := r.reopens(); ok {
+	if o := r.opened(); o.permanent {
 		// Should opening fail too, the server stays up with one room
 		// fewer rather than fault again.
 		func() {
@@ -357,7 +344,7 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 					s.log.Error("room failed to reopen after a server error", "room", name, "panic", fmt.Sprint(p))
 				}
 			}()
-			s.openRoom(name, cfg, private, true, netip.Addr{}, time.Time{})
+			s.openRoom(name, o.cfg, o.private(), true, netip.Addr{}, time.Time{})
 		}()
 	}
 }

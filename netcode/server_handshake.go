@@ -1,6 +1,8 @@
 package netcode
 
 import (
+	"encoding/binary"
+	"errors"
 	"net/netip"
 	"time"
 
@@ -11,8 +13,40 @@ import (
 // connection (Hello, Join), the room list (ListRooms), and anything else
 // in the clear, which after the handshake is never genuine.
 
+// clearDesk answers the clear datagrams: it holds the Server's parts it
+// works with (admission's cookies, limits and bans; the connection table
+// a Join makes a connection in; the room table a ListRooms pages), and
+// its answers go out through the Server's outbox.
+type clearDesk struct {
+	adm   *admission
+	conns *connTable
+	rooms *roomTable
+	out   *outbox
+	tl    *tally
+	drop  func(DropReason)
+}
+
+// onBadHeader drops a datagram whose clear header failed to parse with
+// err; one of another version is told so, within the size it sent (no
+// amplification).
+func (s *clearDesk) onBadHeader(now time.Time, from netip.AddrPort, b []byte, err error) {
+	s.drop(dropReasonFor(err))
+	if errors.Is(err, proto.ErrVersion) && len(b) >= proto.HeaderLen+1 && s.adm.allow(from, now) {
+		s.out.clear(from, &proto.Reject{Header: proto.Header{Session: sessionOf(b)}, Reason: proto.RejectVersion})
+	}
+}
+
+// sessionOf reads the session field of a header that failed to parse for
+// its version, so a Reject can name it.
+func sessionOf(b []byte) uint64 {
+	if len(b) < 12 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b[4:12])
+}
+
 // onClear handles a clear datagram with header h and body b.
-func (s *Server) onClear(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+func (s *clearDesk) onClear(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
 	if h.Session == 0 {
 		s.drop(DropMalformed) // session ids are never zero
 		return
@@ -47,7 +81,7 @@ func (s *Server) onClear(now time.Time, from netip.AddrPort, h proto.Header, b [
 }
 
 // onHello answers a Hello with a Challenge: a stateless cookie.
-func (s *Server) onHello(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+func (s *clearDesk) onHello(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
 	if _, err := proto.ParseHelloBody(h, b); err != nil {
 		s.drop(dropReasonFor(err))
 		return
@@ -58,7 +92,7 @@ func (s *Server) onHello(now time.Time, from netip.AddrPort, h proto.Header, b [
 // onJoin answers a Join whose cookie is valid with the Accept of its
 // connection (conns.go); a bad cookie gets a clear Reject, as do the
 // connection limits.
-func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+func (s *clearDesk) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
 	j, err := proto.ParseJoinBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
@@ -90,7 +124,7 @@ func (s *Server) onJoin(now time.Time, from netip.AddrPort, h proto.Header, b []
 
 // onListRooms answers a ListRooms whose cookie is good with one page of
 // the public rooms.
-func (s *Server) onListRooms(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
+func (s *clearDesk) onListRooms(now time.Time, from netip.AddrPort, h proto.Header, b []byte) {
 	q, err := proto.ParseListRoomsBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
@@ -109,6 +143,6 @@ func (s *Server) onListRooms(now time.Time, from netip.AddrPort, h proto.Header,
 // rejectClear answers a Join, a ListRooms, or a datagram of another
 // version, with a Reject in the clear: there is no connection to seal it
 // for.
-func (s *Server) rejectClear(to netip.AddrPort, session uint64, r proto.RejectReason) {
+func (s *clearDesk) rejectClear(to netip.AddrPort, session uint64, r proto.RejectReason) {
 	s.out.clear(to, &proto.Reject{Header: proto.Header{Session: session}, Reason: r})
 }

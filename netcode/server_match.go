@@ -95,6 +95,12 @@ func (m *match) current() *game.World { return m.world }
 // origin returns the first tick and the world seed of a live match.
 func (m *match) origin() (game.Tick, uint64) { return m.start, m.seed }
 
+// over reports whether m has ended and shows its results.
+func (m *match) over() bool {
+	w := m.current()
+	return w != nil && w.State().Round.Phase == game.PhaseMatchOver
+}
+
 // counting reports whether the match counts down to its first tick.
 func (m *match) counting() bool { return m.phase == phaseCountdown }
 

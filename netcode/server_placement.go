@@ -30,7 +30,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 			return nil, proto.RejectNoRoom
 		}
 		if r := t.byName(name); r != nil {
-			if _, code := r.keys(); code != "" {
+			if r.opened().private() {
 				return nil, proto.RejectNoRoom // a private room is joined by its code
 			}
 			if !j.Spectate && r.places().free() == 0 {

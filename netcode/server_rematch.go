@@ -3,7 +3,6 @@ package netcode
 import (
 	"time"
 
-	"ttytanks/game"
 	"ttytanks/proto"
 )
 
@@ -16,7 +15,7 @@ const botResults = 5 * time.Second
 // without one; then the rematch starts with those who voted, and the
 // others go back to the lobby.
 func (r *room) results(now time.Time) {
-	if !r.over() {
+	if !r.match.over() {
 		return
 	}
 	if r.overAt.IsZero() {
@@ -26,8 +25,9 @@ func (r *room) results(now time.Time) {
 			winner = r.seats.at(win).name
 		}
 		r.h.tally().matchFinished()
+		start, _ := r.match.origin()
 		r.h.logger().Info("match over", "room", r.name, "match", r.match.matchID(), "winner", winner,
-			"duration", r.matchDuration(), "rounds", int(r.match.current().State().Round.Number))
+			"duration", r.log.since(start), "rounds", int(r.match.current().State().Round.Number))
 	}
 	if r.h.draining() {
 		// No rematch: the results show a while, then everyone goes.
@@ -81,7 +81,7 @@ func (r *room) rematch(now time.Time) {
 		}
 		r.sayLeave(&st.link, i, proto.LeaveMatchOver)
 		r.h.departed(&st.link, r.match.matchID(), uint8(i), now)
-		r.logLeft(&st.link, "match over")
+		r.log.left(&st.link, "match over")
 		r.h.remember(r.playerStats(st))
 		r.seats.release(st)
 	}
@@ -97,10 +97,4 @@ func (r *room) rematch(now time.Time) {
 		l.restart()
 		r.sendStart(l, slot)
 	})
-}
-
-// over reports whether r's match has ended and shows its results.
-func (r *room) over() bool {
-	w := r.match.current()
-	return w != nil && w.State().Round.Phase == game.PhaseMatchOver
 }

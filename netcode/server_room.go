@@ -67,18 +67,15 @@ type host interface {
 // timers. Its methods run it; every call into a room goes through
 // Server.inRoom, so a panic ends that room alone.
 type room struct {
-	h          host
-	rules      roomRules
-	name, code string
-	private    bool
-	// permanent rooms are the ones ServerConfig.Rooms opened: they never
-	// close for idleness and reopen after a fault.
-	permanent bool
-	owner     netip.Addr // roomSpec.owner
-	cfg       roomConfig
-	rng       game.RNG
-	seats     seatTable
-	match     match
+	h     host
+	rules roomRules
+	// roomSpec is what the room was opened as (its Recorder handed to
+	// its match); it never changes.
+	roomSpec
+	rng   game.RNG
+	seats seatTable
+	match match
+	log   roomLog
 	// idleSince is when the room last had no network peer (zero while it
 	// has one).
 	idleSince time.Time
@@ -111,8 +108,10 @@ type room struct {
 type roomSpec struct {
 	name, code string
 	cfg        roomConfig
-	permanent  bool
-	rec        Recorder
+	// permanent rooms are the ones ServerConfig.Rooms opened: they never
+	// close for idleness and reopen after a fault.
+	permanent bool
+	rec       Recorder
 	// owner is the prefix (a limitKey) a room opened on demand was opened
 	// for: its bots are paid for from that prefix's budget. Zero for the
 	// rooms the server opens on its own.
@@ -122,10 +121,11 @@ type roomSpec struct {
 // newRoom returns a room of host h with its match's world seed drawn
 // from seed, not yet open.
 func newRoom(h host, rules roomRules, spec roomSpec, seed uint64, now time.Time) *room {
-	r := &room{h: h, rules: rules, name: spec.name, code: spec.code, private: spec.code != "", permanent: spec.permanent, owner: spec.owner,
-		cfg: spec.cfg, rng: game.RNG{State: seed}, seats: newSeatTable(spec.cfg.Players, rules.maxSpectators),
-		stepDur: newWindow(600), idleSince: now}
-	r.match.recordTo(spec.rec)
+	rec := spec.rec
+	spec.rec = nil // the match's
+	r := &room{h: h, rules: rules, roomSpec: spec, rng: game.RNG{State: seed}, seats: newSeatTable(spec.cfg.Players, rules.maxSpectators),
+		log: roomLog{h: h, room: spec.name}, stepDur: newWindow(600), idleSince: now}
+	r.match.recordTo(rec)
 	return r
 }
 
@@ -187,32 +187,31 @@ func (r *room) schedule() {
 	})
 }
 
-// rejoin answers a repeated Request of a peer r holds: its Start again.
-func (r *room) rejoin(st *seat, sp *spectator, now time.Time) {
-	if st != nil {
+// giveBack answers a Request for a place r holds, st's or sp's: on a
+// new connection (l, the holder of the place's token) the place moves to
+// it; on the same one (l nil: a repeated Request, our Start was lost) it
+// starts over. Either way the peer gets its Start again.
+func (r *room) giveBack(st *seat, sp *spectator, l *link, now time.Time) {
+	switch {
+	case st != nil && l != nil:
+		r.seats.resume(st, *l, r.h.token(), now)
+		r.h.tally().reconnect()
+	case st != nil:
 		if st.state == seatLost {
 			r.h.tally().reconnect() // back from the same address
 		}
 		r.seats.hear(st, now)
 		st.restart() // it starts over: full traffic until its next Input
-		r.sendStart(&st.link, st.slot)
-		return
+	case l != nil:
+		r.seats.resumeSpectator(sp, *l, r.h.token(), now)
+	default:
+		r.seats.hearSpectator(sp, now)
 	}
-	r.seats.hearSpectator(sp, now)
-	r.sendStart(&sp.link, -1)
-}
-
-// resume gives a place back to the holder of its token, on the connection
-// that l describes.
-func (r *room) resume(st *seat, sp *spectator, l link, now time.Time) {
 	if st != nil {
-		r.seats.resume(st, l, r.h.token(), now)
-		r.h.tally().reconnect()
 		r.sendStart(&st.link, st.slot)
-		return
+	} else {
+		r.sendStart(&sp.link, -1)
 	}
-	r.seats.resumeSpectator(sp, l, r.h.token(), now)
-	r.sendStart(&sp.link, -1)
 }
 
 // seat gives l a seat (or a spectator's place) in r, or says why not.
@@ -224,7 +223,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 			r.h.send(l.conn, &proto.Reject{Reason: proto.RejectFull})
 			return
 		}
-		r.logJoined(&sp.link, -1)
+		r.log.joined(&sp.link, -1, r.match.matchID())
 		r.sendStart(&sp.link, -1)
 		return
 	}
@@ -233,7 +232,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 		r.h.send(l.conn, &proto.Reject{Reason: proto.RejectRoomFull})
 		return
 	}
-	r.logJoined(&st.link, st.slot)
+	r.log.joined(&st.link, st.slot, r.match.matchID())
 	if r.match.live() {
 		r.match.seat(st.slot, st.name, true) // plays from the next round
 	} else if r.seats.free() == 0 {
@@ -367,8 +366,7 @@ func (r *room) leave(now time.Time, from netip.AddrPort, conn uint32, l *proto.L
 	default:
 		r.h.departed(&sp.link, ack.Match, player, now)
 		r.h.send(conn, &ack)
-		r.h.logger().Info("spectator left", "room", r.name, "name", sp.name, "transport", peerTransport(&sp.link),
-			"addr", r.peerAddr(&sp.link), "reason", "quit")
+		r.log.spectatorLeft(&sp.link)
 		r.seats.dropSpectator(sp)
 	}
 	return true
@@ -378,7 +376,7 @@ func (r *room) leave(now time.Time, from netip.AddrPort, conn uint32, l *proto.L
 // at the next round, and when no network player is left the match ends
 // and a new lobby opens.
 func (r *room) release(st *seat, now time.Time, why string) {
-	r.logLeft(&st.link, why)
+	r.log.left(&st.link, why)
 	r.match.seat(st.slot, st.name, false)
 	r.h.remember(r.playerStats(st))
 	r.seats.release(st)
@@ -462,9 +460,9 @@ func (r *room) expire(now time.Time) {
 		if why == proto.LeaveIdle {
 			r.sayLeave(&st.link, st.slot, proto.LeaveIdle)
 			r.h.departed(&st.link, r.match.matchID(), uint8(st.slot), now)
-			r.logLeft(&st.link, "idle")
+			r.log.left(&st.link, "idle")
 		} else {
-			r.logLeft(&st.link, "timed out")
+			r.log.left(&st.link, "timed out")
 		}
 		r.match.seat(st.slot, st.name, false)
 		r.h.remember(r.playerStats(st))
@@ -476,10 +474,6 @@ func (r *room) expire(now time.Time) {
 		r.openLobby()
 	}
 }
-
-// reopens returns what a permanent room reopens with after a fault; ok
-// false for a room opened on demand.
-func (r *room) reopens() (cfg roomConfig, private, ok bool) { return r.cfg, r.private, r.permanent }
 
 // idleFor reports whether r, opened on demand, has had no network peer
 // for d at now.

@@ -11,7 +11,7 @@ import (
 )
 
 // TestRoomListPagesAreContiguous reproduces a bug in rooms.go,
-// Server.onListRooms: when a room's entry does not fit in the page, the
+// clearDesk.onListRooms: when a room's entry does not fit in the page, the
 // loop skips it and goes on, so a later, shorter entry lands in the page
 // after the gap. A page is read as the rooms from its Offset on, one
 // after another (PROTOCOL.md §5.12), so the skipped room is never listed

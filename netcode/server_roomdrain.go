@@ -33,7 +33,7 @@ func (r *room) drainEnd(now time.Time) {
 		}
 		r.sayLeave(&st.link, i, proto.LeaveShutdown)
 		r.h.departed(&st.link, id, uint8(i), now)
-		r.logLeft(&st.link, "server draining")
+		r.log.left(&st.link, "server draining")
 		r.h.remember(r.playerStats(st))
 		r.seats.release(st)
 	}

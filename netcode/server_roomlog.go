@@ -3,6 +3,8 @@ package netcode
 import (
 	"time"
 
+	"ttytanks/game"
+
 	"ttytanks/netcode/transport"
 )
 
@@ -19,42 +21,54 @@ func peerTransport(l *link) string {
 	return "udp"
 }
 
+// roomLog is what a room tells the log: its host's logger and the room's
+// name.
+type roomLog struct {
+	h    host
+	room string
+}
+
 // peerAddr returns where the peer of l comes from: its UDP address, or
 // its SSH client's.
-func (r *room) peerAddr(l *link) string {
+func (g roomLog) peerAddr(l *link) string {
 	if peerTransport(l) == "ssh" {
-		if from := r.h.sshFrom(l.addr); from != "" {
+		if from := g.h.sshFrom(l.addr); from != "" {
 			return from
 		}
 	}
 	return l.addr.String()
 }
 
-// logJoined logs a peer that took a place in r: slot is its seat, -1 for
-// a spectator.
-func (r *room) logJoined(l *link, slot int) {
+// joined logs a peer that took a place in match: slot is its seat, -1
+// for a spectator.
+func (g roomLog) joined(l *link, slot int, match uint32) {
 	msg := "player joined"
 	if slot < 0 {
 		msg = "spectator joined"
 	}
-	r.h.logger().Info(msg, "room", r.name, "name", l.name, "transport", peerTransport(l), "addr", r.peerAddr(l),
-		"slot", slot, "match", r.match.matchID())
+	g.h.logger().Info(msg, "room", g.room, "name", l.name, "transport", peerTransport(l), "addr", g.peerAddr(l),
+		"slot", slot, "match", match)
 }
 
-// logLeft logs a player who lost its seat in r, and why.
-func (r *room) logLeft(l *link, why string) {
-	r.h.logger().Info("player left", "room", r.name, "name", l.name, "transport", peerTransport(l), "addr", r.peerAddr(l),
-		"reason", why, "after", ticksToDuration(r.h.clock().now().Diff(l.joined)))
+// left logs a player who lost its seat, and why.
+func (g roomLog) left(l *link, why string) {
+	g.h.logger().Info("player left", "room", g.room, "name", l.name, "transport", peerTransport(l), "addr", g.peerAddr(l),
+		"reason", why, "after", g.since(l.joined))
+}
+
+// spectatorLeft logs a spectator who quit.
+func (g roomLog) spectatorLeft(l *link) {
+	g.h.logger().Info("spectator left", "room", g.room, "name", l.name, "transport", peerTransport(l),
+		"addr", g.peerAddr(l), "reason", "quit")
+}
+
+// since returns the time from tick t to the server's tick now, to the
+// second's tenth: how long a peer stayed, or a match played.
+func (g roomLog) since(t game.Tick) time.Duration {
+	return ticksToDuration(g.h.clock().now().Diff(t))
 }
 
 // ticksToDuration returns n ticks as time, to the second's tenth.
 func ticksToDuration(n int32) time.Duration {
 	return (time.Duration(max(n, 0)) * TickDuration).Round(100 * time.Millisecond)
-}
-
-// matchDuration returns how long r's match has played, from its first
-// tick to the server's tick now.
-func (r *room) matchDuration() time.Duration {
-	start, _ := r.match.origin()
-	return ticksToDuration(r.h.clock().now().Diff(start))
 }

@@ -54,10 +54,10 @@ func newRoomTable() roomTable {
 // add puts r in the table; its match id is routed by rerouted.
 func (t *roomTable) add(r *room) {
 	t.list = append(t.list, r)
-	name, code := r.keys()
-	t.names[foldName(name)] = r
-	if code != "" {
-		t.codes[code] = r
+	o := r.opened()
+	t.names[foldName(o.name)] = r
+	if o.private() {
+		t.codes[o.code] = r
 	}
 }
 
@@ -69,10 +69,10 @@ func (t *roomTable) remove(r *room) {
 			break
 		}
 	}
-	name, code := r.keys()
-	delete(t.names, foldName(name))
-	if code != "" {
-		delete(t.codes, code)
+	o := r.opened()
+	delete(t.names, foldName(o.name))
+	if o.private() {
+		delete(t.codes, o.code)
 	}
 	if id := r.game().matchID(); t.matches[id] == r {
 		delete(t.matches, id)
@@ -225,7 +225,7 @@ func (t *roomTable) freeName() string {
 func (t *roomTable) quick(spectate bool) *room {
 	var best *room
 	for _, r := range t.list {
-		if _, code := r.keys(); code != "" {
+		if r.opened().private() {
 			continue // private: not listed
 		}
 		p := r.places()
@@ -233,7 +233,7 @@ func (t *roomTable) quick(spectate bool) *room {
 			if best == nil || p.humans() > best.places().humans() {
 				best = r
 			}
-		} else if p.free() > 0 && !r.over() && (best == nil || p.taken() > best.places().taken()) {
+		} else if p.free() > 0 && !r.game().over() && (best == nil || p.taken() > best.places().taken()) {
 			best = r
 		}
 	}
@@ -245,7 +245,8 @@ func (t *roomTable) quick(spectate bool) *room {
 // of all of them.
 func (t *roomTable) spending(key netip.Addr) (rooms, bots, allBots int) {
 	for _, r := range t.list {
-		owner, b := r.cost()
+		o := r.opened()
+		owner, b := o.owner, o.cfg.Bots
 		if !owner.IsValid() {
 			continue
 		}
@@ -276,7 +277,7 @@ func (t *roomTable) idle(now time.Time, d time.Duration, dst []*room) []*room {
 func (t *roomTable) page(p *proto.RoomList) {
 	n, full := 0, false
 	for _, r := range t.list {
-		if _, code := r.keys(); code != "" {
+		if r.opened().private() {
 			continue // private: not listed
 		}
 		if n >= int(p.Offset) && !full {

@@ -1,7 +1,6 @@
 package netcode
 
 import (
-	"net/netip"
 	"time"
 
 	"ttytanks/proto"
@@ -11,13 +10,16 @@ import (
 // to the lobby (its line in the room list) and to the operator (its
 // figures).
 
-// keys returns the name and join code the table finds r by: a public
-// room, listed in the lobby, has no code.
-func (r *room) keys() (name, code string) { return r.name, r.code }
+// opened returns what r was opened as: the name and join code the table
+// finds it by (a public room, listed in the lobby, has no code), what it
+// costs the budgets of room openings (its owner, zero for a room the
+// server opened on its own, and its bot seats), and what a permanent room
+// reopens with after a fault.
+func (r *room) opened() roomSpec { return r.roomSpec }
 
-// cost returns what r costs the budgets of room openings: its owner (zero
-// for a room the server opened on its own) and its bot seats.
-func (r *room) cost() (owner netip.Addr, bots int) { return r.owner, r.cfg.Bots }
+// private reports whether a room opened as s is private: it has a join
+// code and is not listed.
+func (s roomSpec) private() bool { return s.code != "" }
 
 // game returns r's match.
 func (r *room) game() *match { return &r.match }
@@ -28,7 +30,7 @@ func (r *room) places() *seatTable { return &r.seats }
 
 // info returns r's line in the lobby.
 func (r *room) info() RoomInfo {
-	in := RoomInfo{Name: r.name, Private: r.private, Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
+	in := RoomInfo{Name: r.name, Private: r.private(), Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
 		Players: r.cfg.Players - r.seats.free(), RoundsToWin: r.cfg.Rounds, Closing: r.h.draining()}
 	for i := 0; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatBot {
@@ -40,7 +42,7 @@ func (r *room) info() RoomInfo {
 		in.State = RoomWaiting
 	case r.match.counting():
 		in.State = RoomCountdown
-	case r.over():
+	case r.match.over():
 		in.State = RoomResults
 	default:
 		in.State = RoomPlaying

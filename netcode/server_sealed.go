@@ -94,7 +94,7 @@ func (s *Server) onRequest(now time.Time, c *conn, h proto.Header, b []byte) {
 			l := placeLink(st, sp)
 			if l.conn == c.id() {
 				// A repeated Request of the connection that took it back.
-				s.inRoom(r, func() { r.rejoin(st, sp, now) })
+				s.inRoom(r, func() { r.giveBack(st, sp, nil, now) })
 				return
 			}
 			if !c.proves(l.resume, q.Proof) {
@@ -122,7 +122,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	from := c.addr()
 	// A repeated Request (our Start was lost) gets the same answer again.
 	if r, st, sp := s.rooms.byConn(from, c.id()); r != nil {
-		s.inRoom(r, func() { r.rejoin(st, sp, now) })
+		s.inRoom(r, func() { r.giveBack(st, sp, nil, now) })
 		return
 	}
 	rtt, resume := c.handshake()
@@ -133,7 +133,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	// to. It takes the place over, score and all.
 	if q.Token != (proto.Token{}) {
 		if r, st, sp := s.rooms.byToken(&q.Token, q.Spectate, now); r != nil {
-			s.inRoom(r, func() { r.resume(st, sp, l, now) })
+			s.inRoom(r, func() { r.giveBack(st, sp, &l, now) })
 			return
 		}
 	}
