@@ -296,6 +296,9 @@ func TestServeLogsWhoCameAndWent(t *testing.T) {
 // scrapes serve --admin and answers a query for ttytanks_players with the
 // one player seated.
 func TestPrometheusScrapesTheServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2", "--admin", "127.0.0.1:0")

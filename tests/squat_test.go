@@ -133,6 +133,9 @@ func countSeated(qs []*squatter) int {
 // want of intent. (Before idle seats ended, such squatters held the
 // server for as long as they liked.)
 func TestSquattersCannotKeepANewPlayerOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	const idle = 3 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -192,6 +195,9 @@ func TestSquattersCannotKeepANewPlayerOut(t *testing.T) {
 // core. (Before the bot budgets, 17 such addresses had the server step
 // 420 bots, at a tick p99 of 10–33 ms.)
 func TestBotBudgetHoldsAgainstManyAddresses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s := startServe(t, ctx, "--players", "8", "--rooms", "1", "--max-rooms", "255", "--max-bots", "48",
@@ -246,6 +252,9 @@ func TestBotBudgetHoldsAgainstManyAddresses(t *testing.T) {
 // buckets; before the port table stopped refusing on its own, a newcomer
 // whose port shared a bucket with a flooder was kept out.)
 func TestSpoofedHelloFloodThroughTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s := startServe(t, ctx, "--players", "2", "--stats-every", "200ms")

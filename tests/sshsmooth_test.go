@@ -18,6 +18,9 @@ import (
 // drives through is drawn, as a frame that writes only the cells it
 // changed must still do. (At 5 frames a second this test fails.)
 func TestSSHTankMovesEveryCell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: runs without -short")
+	}
 	r := startSSHRig(t, func(c *sshRigConfig) { c.Game.UI.FPS = sshterm.DefaultFPS })
 	p := r.dial("alice", 80, 24)
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
