@@ -97,10 +97,8 @@ func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, priva
 	}
 	owner := s.adm.origin(from)
 	rooms, bots, allBots := s.rooms.spending(owner)
-	if s.busy.refuses(now) || allBots+cfg.Bots > s.cfg.MaxBots {
-		s.drop(DropBusy)
-		return nil, proto.RejectBusy
-	}
+	// The prefix's own budget first: a prefix past it is told so however
+	// busy the server is, and never competes for the server's budget.
 	if !s.adm.isTrusted(from.Addr()) {
 		if !s.rooms.open(owner, now) {
 			s.drop(DropRateLimited)
@@ -110,6 +108,10 @@ func (s *Server) newRoom(from netip.AddrPort, name string, cfg roomConfig, priva
 			s.drop(DropAddrLimit)
 			return nil, proto.RejectAddrLimit
 		}
+	}
+	if s.busy.refuses(now) || allBots+cfg.Bots > s.cfg.MaxBots {
+		s.drop(DropBusy)
+		return nil, proto.RejectBusy
 	}
 	var r *room
 	// The opening runs the bot policy and the world, which may panic:
