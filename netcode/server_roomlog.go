@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"ttytanks/game"
-
 	"ttytanks/netcode/transport"
 )
 
