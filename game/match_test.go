@@ -164,7 +164,7 @@ func TestStatsCountKillsDeathsShotsHits(t *testing.T) {
 		"#####",
 		"#...#",
 		"#####",
-	}, at(2, 1), Tank{})
+	}, at(2, 1)) // one slot: a tank alone in a world of two would wait for another
 	tk := w.State().Tanks[0]
 	tk.HP = 1
 	w.SetTank(0, tk)
@@ -275,7 +275,15 @@ func TestValidateMatchRules(t *testing.T) {
 		from   Snapshot
 		mutate func(s *Snapshot)
 	}{
-		{"phase 4", valid, func(s *Snapshot) { s.Round.Phase = 4 }},
+		{"phase 5", valid, func(s *Snapshot) { s.Round.Phase = 5 }},
+		{"waiting with a timer", valid, func(s *Snapshot) {
+			s.Round.Phase, s.Round.Timer, s.Tanks[1].Rematch = PhaseWaiting, 5, false
+		}},
+		{"waiting with a bullet", valid, func(s *Snapshot) {
+			s.Round.Phase, s.Tanks[1].Rematch = PhaseWaiting, false
+			s.NumBullets = 1
+			s.Bullets[0] = Bullet{X: 1600, Y: 1600, VX: 1, Life: 3}
+		}},
 		{"match over in an endless match", valid, func(s *Snapshot) { s.RoundsToWin = 0 }},
 		{"match over without a winner", valid, func(s *Snapshot) { s.Round.Winner = -1 }},
 		{"match over with a timer", valid, func(s *Snapshot) { s.Round.Timer = 1 }},
@@ -312,5 +320,72 @@ func TestNewWorldRejectsRounds(t *testing.T) {
 	w, err := NewWorld(Config{Slots: 2, Rounds: 255})
 	if err != nil || w.State().RoundsToWin != 255 {
 		t.Fatalf("Rounds 255: %v", err)
+	}
+}
+
+// TestLoneTankWaits: a match of two slots or more left with one seated
+// tank, in any phase but the match's end, waits at the next step: the
+// round is abandoned with no winner, the bullets go, nothing moves, the
+// score is kept and no round timer runs out however long it lasts. A
+// second tank seated starts the next round's countdown with both in it.
+// Two tanks of three play on, and a world of one slot never waits.
+func TestLoneTankWaits(t *testing.T) {
+	for _, phase := range []Phase{PhasePlaying, PhaseCountdown, PhaseOver} {
+		w, err := NewWorld(Config{Slots: 2, Seed: 7, Rounds: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 8000 && w.State().Round.Phase != phase; k++ {
+			run(w, 1, nil)
+		}
+		if w.State().Round.Phase != phase {
+			t.Fatalf("never reached %v", phase)
+		}
+		tk := w.State().Tanks[1]
+		tk.Score = 2
+		w.SetTank(1, tk)
+		round := w.State().Round.Number
+		w.Seat(0, false)
+		run(w, 1, func(int) Input { return Input{MoveX: 1, Buttons: ButtonFire} })
+		s := w.State()
+		if s.Round.Phase != PhaseWaiting || s.Round.Winner != -1 || s.NumBullets != 0 || s.Tanks[1].Score != 2 {
+			t.Fatalf("%v, slot 0 left: phase %v winner %d bullets %d score %d; want waiting, no winner, score 2",
+				phase, s.Round.Phase, s.Round.Winner, s.NumBullets, s.Tanks[1].Score)
+		}
+		still := *s
+		run(w, RoundTicks+10, func(int) Input { return Input{MoveX: 1, MoveY: 1, Buttons: ButtonFire} })
+		s = w.State()
+		if s.Round.Phase != PhaseWaiting || s.Tanks[1] != still.Tanks[1] || s.NumBullets != 0 {
+			t.Fatalf("%v: after a round's time alone: phase %v, tank %+v (was %+v), %d bullets", phase, s.Round.Phase, s.Tanks[1], still.Tanks[1], s.NumBullets)
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		w.Seat(0, true)
+		run(w, 1, nil)
+		s = w.State()
+		if s.Round.Phase != PhaseCountdown || s.Round.Number != round+1 || !s.Tanks[0].Alive || !s.Tanks[1].Alive || s.Tanks[1].Score != 2 {
+			t.Fatalf("%v: a newcomer seated: phase %v round %d (was %d), alive %v %v, score %d; want the next round's countdown with both",
+				phase, s.Round.Phase, s.Round.Number, round, s.Tanks[0].Alive, s.Tanks[1].Alive, s.Tanks[1].Score)
+		}
+	}
+
+	w, _ := NewWorld(Config{Slots: 3, Seed: 7, Rounds: 3})
+	w.Seat(2, false)
+	run(w, 300, nil)
+	if p := w.State().Round.Phase; p == PhaseWaiting {
+		t.Fatal("two tanks left of three: the world waits")
+	}
+	solo, _ := NewWorld(Config{Slots: 1, Seed: 7, Rounds: 3})
+	run(solo, 300, nil)
+	if p := solo.State().Round.Phase; p == PhaseWaiting {
+		t.Fatal("a world of one slot waits")
+	}
+	// The end of a match stays: the results are still to be seen.
+	over := wonRound(t, 1, 2)
+	over.Seat(1, false)
+	run(over, 1, nil)
+	if p := over.State().Round.Phase; p != PhaseMatchOver {
+		t.Fatalf("a finished match left by the loser is in phase %v", p)
 	}
 }

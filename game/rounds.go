@@ -82,6 +82,33 @@ func (w *World) checkRoundEnd() {
 	r.Timer = RoundOverTicks
 }
 
+// seated returns the number of seated tanks.
+func (w *World) seated() int {
+	n := 0
+	for i := 0; i < int(w.s.Slots); i++ {
+		if w.s.Tanks[i].Seated {
+			n++
+		}
+	}
+	return n
+}
+
+// checkAlone puts a world of two slots or more that has at most one
+// seated tank into PhaseWaiting: the others left, and a round against
+// nobody would only run out its clock. The round is abandoned (no winner,
+// no score), the bullets go, and the tanks stay where they are with their
+// scores. A match cannot start with one seat taken of two or more, so a
+// lone tank in such a world is always one left behind.
+func (w *World) checkAlone() {
+	if w.s.Slots < 2 || w.seated() >= 2 {
+		return
+	}
+	r := &w.s.Round
+	r.Phase, r.Timer, r.Winner = PhaseWaiting, 0, -1
+	w.s.Bullets = [MaxBullets]Bullet{}
+	w.s.NumBullets = 0
+}
+
 // spawnPoints fills out with floor cells (odd coordinates) spread across the
 // maze: the first at random, each next one the cell farthest (by Manhattan
 // distance) from those already chosen, ties broken by the RNG.

@@ -3,10 +3,11 @@ package game
 // RulesVersion is the version of the game's rules: of what Step makes of
 // a world and its inputs. Any change to a rule below or to the simulation
 // needs a new one (and a new protocol version); recordings carry it, so a
-// build replays only matches played under its own rules. It is 3: the
-// rules have not changed since protocol version 3, when they were first
-// numbered with it.
-const RulesVersion uint8 = 3
+// build replays only matches played under its own rules. Version 3 was
+// the first numbered (with protocol version 3); version 4 has a match left
+// with one tank wait for another (PhaseWaiting) instead of playing rounds
+// against nobody.
+const RulesVersion uint8 = 4
 
 // The rules of the game. Distances are in sub-tile units (SubTile per tile),
 // speeds in sub-tiles per tick, durations in ticks. They are constants so

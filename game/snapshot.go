@@ -51,6 +51,12 @@ const (
 	// only input that counts is ButtonRematch, which sets Tank.Rematch. It
 	// lasts until the world is replaced; its Timer stays 0.
 	PhaseMatchOver
+	// PhaseWaiting is a match of two slots or more left with one seated
+	// tank (or none): the others left, so no round can be played. Nothing
+	// moves, there are no bullets, its Timer stays 0 and every input is
+	// ignored; the scores are kept. It lasts until a second tank is
+	// seated, when the next round's countdown starts. (Rules version 4.)
+	PhaseWaiting
 
 	// numPhases is the number of phases; a Phase at or above it is invalid.
 	numPhases
@@ -67,6 +73,8 @@ func (p Phase) String() string {
 		return "countdown"
 	case PhaseMatchOver:
 		return "match over"
+	case PhaseWaiting:
+		return "waiting"
 	}
 	return fmt.Sprintf("Phase(%d)", uint8(p))
 }
@@ -184,6 +192,10 @@ func (s *Snapshot) Validate() error {
 	case PhaseCountdown:
 		if r.Timer < 1 || r.Timer > CountdownTicks || s.NumBullets != 0 {
 			return fmt.Errorf("game: snapshot countdown with timer %d and %d bullets", r.Timer, s.NumBullets)
+		}
+	case PhaseWaiting:
+		if r.Timer != 0 || s.NumBullets != 0 {
+			return fmt.Errorf("game: snapshot waiting with timer %d and %d bullets", r.Timer, s.NumBullets)
 		}
 	case PhaseMatchOver:
 		if s.RoundsToWin == 0 || r.Winner < 0 || r.Timer != 0 || s.NumBullets != 0 {

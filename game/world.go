@@ -164,6 +164,11 @@ func (w *World) Seat(i int, seated bool) {
 // programmer error and Step panics with a message saying what was wrong.
 // Move values outside {-1,0,1} are clamped and unknown button bits ignored.
 //
+// A world of two slots or more left with at most one seated tank waits,
+// whatever its phase but the match's end, before anything else: see
+// checkAlone. In PhaseWaiting only a second seated tank counts: it starts
+// the next round's countdown.
+//
 // What a tick does depends on the round's phase. In PhaseCountdown and
 // PhaseOver only the phase's timer runs (every input is ignored); the
 // countdown then starts play, and the pause after a round starts the next
@@ -184,7 +189,14 @@ func (w *World) Step(inputs []Input) {
 		}
 	}
 	r := &w.s.Round
+	if r.Phase != PhaseMatchOver && r.Phase != PhaseWaiting {
+		w.checkAlone()
+	}
 	switch r.Phase {
+	case PhaseWaiting:
+		if w.seated() >= 2 {
+			w.startRound()
+		}
 	case PhaseOver:
 		r.Timer--
 		if r.Timer == 0 {

@@ -16,6 +16,7 @@ type ClientDriver struct {
 	mu        sync.Mutex
 	c         *Client
 	t         transport.Transport
+	clk       Clock
 	in        game.Input
 	wake      chan struct{} // a datagram changed the client's deadline
 	left      chan struct{} // closed once a closing client's Leave is settled
@@ -28,9 +29,16 @@ type ClientDriver struct {
 	wg        sync.WaitGroup
 }
 
-// StartClient starts driving c on t. Stop it with Close.
+// StartClient starts driving c on t by the wall clock. Stop it with
+// Close.
 func StartClient(c *Client, t transport.Transport) *ClientDriver {
-	d := &ClientDriver{c: c, t: t, wake: make(chan struct{}, 1), left: make(chan struct{}), done: make(chan struct{}),
+	return StartClientClock(c, t, wallClock{})
+}
+
+// StartClientClock is StartClient by clk: a PauseClock the client shares
+// with its embedded server pauses both.
+func StartClientClock(c *Client, t transport.Transport, clk Clock) *ClientDriver {
+	d := &ClientDriver{c: c, t: t, clk: clk, wake: make(chan struct{}, 1), left: make(chan struct{}), done: make(chan struct{}),
 		stop: make(chan struct{})}
 	d.wg.Add(2)
 	go d.receive()
@@ -49,13 +57,13 @@ func (d *ClientDriver) tick() {
 		case <-timer.C:
 		case <-d.wake:
 		}
-		now := time.Now()
+		now := d.clk.Now()
 		d.mu.Lock()
 		d.sendAll(d.c.Advance(now, d.in))
 		next := d.c.Deadline()
 		d.checkDone()
 		d.mu.Unlock()
-		timer.Reset(max(time.Until(next), 200*time.Microsecond))
+		timer.Reset(waitFor(d.clk, next, 200*time.Microsecond))
 	}
 }
 
@@ -79,7 +87,7 @@ func (d *ClientDriver) receive() {
 			return
 		}
 		d.mu.Lock()
-		d.sendAll(d.c.Receive(time.Now(), from, buf[:n]))
+		d.sendAll(d.c.Receive(d.clk.Now(), from, buf[:n]))
 		d.checkDone()
 		d.mu.Unlock()
 		select {

@@ -23,6 +23,7 @@ import (
 type ServerDriver struct {
 	s    *Server
 	t    transport.Transport
+	clk  Clock
 	in   chan *inbound
 	free chan *inbound
 	do   chan func(*Server)
@@ -55,7 +56,7 @@ type inbound struct {
 
 // NewServerDriver returns a driver for s on t.
 func NewServerDriver(s *Server, t transport.Transport) *ServerDriver {
-	d := &ServerDriver{s: s, t: t, in: make(chan *inbound, inboundBatches), free: make(chan *inbound, inboundBatches),
+	d := &ServerDriver{s: s, t: t, clk: wallClock{}, in: make(chan *inbound, inboundBatches), free: make(chan *inbound, inboundBatches),
 		do: make(chan func(*Server)), stop: make(chan struct{})}
 	for i := 0; i < cap(d.free); i++ {
 		b := new(inbound)
@@ -66,6 +67,11 @@ func NewServerDriver(s *Server, t transport.Transport) *ServerDriver {
 	}
 	return d
 }
+
+// SetClock makes the driver read clk instead of the wall clock (a
+// PauseClock shared with the client of ttytanks play pauses both). Call it
+// before Run.
+func (d *ServerDriver) SetClock(clk Clock) { d.clk = clk }
 
 // Do runs f on the Server in the loop, between datagrams and ticks, and
 // waits for it; before Run starts and after it ends, it runs f at once.
@@ -140,15 +146,15 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 		case <-timer.C:
 		}
 		began := time.Now()
-		d.sendAll(d.s.Advance(began))
+		d.sendAll(d.s.Advance(d.clk.Now()))
 		d.s.ObserveTickDuration(time.Since(began))
-		timer.Reset(time.Until(d.s.Deadline()))
+		timer.Reset(waitFor(d.clk, d.s.Deadline(), 0))
 	}
 }
 
 // Kick kicks the player in slot of the named room (see Server.Kick).
 func (d *ServerDriver) Kick(room string, slot int) {
-	d.Do(func(s *Server) { d.sendAll(s.Kick(time.Now(), room, slot)) })
+	d.Do(func(s *Server) { d.sendAll(s.Kick(d.clk.Now(), room, slot)) })
 }
 
 // Ban bans addr (see Server.Ban).
@@ -174,7 +180,7 @@ func (d *ServerDriver) receive() error {
 			}
 			return err
 		}
-		b.n, b.at = n, time.Now()
+		b.n, b.at = n, d.clk.Now()
 		select {
 		case d.in <- b:
 		case <-d.stop:
@@ -190,5 +196,5 @@ func (d *ServerDriver) sendAll(out []transport.Datagram) { transport.SendBatch(d
 // Drain starts the server's drain (see Server.Drain) and sends what it
 // says.
 func (d *ServerDriver) Drain() {
-	d.Do(func(s *Server) { d.sendAll(s.Drain(time.Now())) })
+	d.Do(func(s *Server) { d.sendAll(s.Drain(d.clk.Now())) })
 }

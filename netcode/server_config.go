@@ -46,8 +46,9 @@ type ServerConfig struct {
 	SpectatorDelay time.Duration
 	// RematchWait is how long after the first rematch vote the rematch
 	// starts with those who voted (default 15 s); ResultsFor how long the
-	// results stay up when nobody votes (default 60 s). Then the players
-	// who did not vote go back to the lobby.
+	// results stay up when nobody votes (default 60 s; negative: until
+	// every player has voted or left, as ttytanks play's results wait for
+	// r or q). Then the players who did not vote go back to the lobby.
 	RematchWait, ResultsFor time.Duration
 	// Seed seeds the worlds and match IDs; 0 draws one from Entropy.
 	Seed uint64

@@ -60,7 +60,7 @@ func (r *room) results(now time.Time) {
 	switch {
 	case seated > 0 && voted == seated && (r.seats.humans() > 0 || now.Sub(r.overAt) >= botResults):
 	case humansVoted > 0 && now.Sub(r.firstVote) >= r.rules.rematchWait:
-	case now.Sub(r.overAt) >= r.rules.resultsFor:
+	case r.rules.resultsFor > 0 && now.Sub(r.overAt) >= r.rules.resultsFor:
 	default:
 		return // the results stay up
 	}

@@ -97,6 +97,41 @@ func TestNoVoteBackToLobby(t *testing.T) {
 	}
 }
 
+// TestResultsWaitForTheVoteWhenAsked: with a negative ResultsFor (ttytanks
+// play), the results of a match whose bot voted at once stay up for as
+// long as the player takes (ten minutes here), the player is not sent
+// away, and the player's vote then starts the rematch.
+func TestResultsWaitForTheVoteWhenAsked(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: botPolicy, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1})
+	inner := bot.NewLevel(3, bot.Normal)
+	voting := false
+	cfg := ClientConfig{Name: "p", LocalInput: func(w *game.World, slot int) game.Input {
+		in := inner.Input(w.State(), w.Maze(), slot)
+		if !voting {
+			in.Buttons &^= game.ButtonRematch
+		}
+		return in
+	}}
+	link := transport.Impairment{Latency: 20 * time.Millisecond}
+	p := n.addClient(cfg, link, link, 1)
+	r := n.server.room0()
+	if !n.runUntil(5*time.Minute, func() bool {
+		w := r.match.current()
+		return w != nil && w.State().Round.Phase == game.PhaseMatchOver
+	}) {
+		t.Fatal("the match did not end")
+	}
+	first := n.server.Match()
+	n.run(10 * time.Minute)
+	if p.c.Status() != StatusPlaying || n.server.Match() != first || r.match.current().State().Round.Phase != game.PhaseMatchOver {
+		t.Fatalf("ten minutes on the results: the player is %v (%v), match %08x (was %08x)", p.c.Status(), errText(p.c), n.server.Match(), first)
+	}
+	voting = true
+	if !n.runUntil(5*time.Second, func() bool { return n.server.Match() != first && p.c.sess.matchID() == n.server.Match() }) {
+		t.Fatal("the player's vote did not start the rematch")
+	}
+}
+
 // TestStartWaitStartsWithFreeSeats: with StartWait, a 3-seat room starts
 // once two players have waited that long; the free seat is empty in the
 // server's world and in both clients' (hashes equal), and a third player
@@ -142,5 +177,60 @@ func TestStartWaitStartsWithFreeSeats(t *testing.T) {
 	}
 	if !n.server.World().State().Tanks[free].Seated {
 		t.Error("the late player's tank is not seated")
+	}
+}
+
+// TestLoneHumanWaitsForAnOpponent: in a room of two humans and no bot,
+// the one who stays is not left driving alone through rounds that time
+// out: within 2 s of the other's Leave the stayer's world waits
+// (game.PhaseWaiting) with its score kept, however long nobody comes; the
+// next player who comes takes the free seat and a new round starts with
+// both, the stayer's score as it was.
+func TestLoneHumanWaitsForAnOpponent(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Rounds: 5, Seed: 7, Idle: -1})
+	link := transport.Impairment{Latency: 30 * time.Millisecond}
+	p := n.addClient(botClient("p", 3), link, link, 1)
+	q := n.addClient(botClient("q", 4), link, link, 2)
+	if !n.runUntil(5*time.Second, n.playing) {
+		t.Fatalf("no match: %v %v", errText(p.c), errText(q.c))
+	}
+	r := n.server.room0()
+	// Play until someone has won a round, so there is a score to keep.
+	if !n.runUntil(5*time.Minute, func() bool {
+		w := r.match.current().State()
+		return w.Tanks[0].Score+w.Tanks[1].Score > 0 && w.Round.Phase == game.PhasePlaying
+	}) {
+		t.Fatal("nobody won a round in 5 minutes")
+	}
+	if r.match.current().State().Tanks[p.c.Slot()].Score == 0 {
+		p, q = q, p // the one who stays has a score to keep
+	}
+	score := r.match.current().State().Tanks[p.c.Slot()].Score
+	n.leave(q)
+	left := n.now
+	var v View
+	if !n.runUntil(2*time.Second, func() bool {
+		p.c.View(&v)
+		return v.World.Round.Phase == game.PhaseWaiting
+	}) {
+		t.Fatalf("2 s after the opponent left, the stayer's world is in phase %v", v.World.Round.Phase)
+	}
+	t.Logf("waiting on the stayer's screen %v after the Leave, score %d kept", n.now.Sub(left), score)
+	// Twice a round's time limit alone: no round plays out, the score stays.
+	n.run(2 * game.RoundTicks * TickDuration)
+	p.c.View(&v)
+	if v.World.Round.Phase != game.PhaseWaiting || v.World.Tanks[p.c.Slot()].Score != score || p.c.Status() != StatusPlaying {
+		t.Fatalf("after 3 minutes alone: phase %v, score %d (was %d), status %v", v.World.Round.Phase,
+			v.World.Tanks[p.c.Slot()].Score, score, p.c.Status())
+	}
+	c := n.addClient(botClient("c", 5), link, link, 3)
+	if !n.runUntil(5*time.Second, func() bool {
+		p.c.View(&v)
+		return c.c.Status() == StatusPlaying && v.World.Round.Phase == game.PhaseCountdown
+	}) {
+		t.Fatalf("the newcomer did not start a round with the stayer: %v, phase %v", c.c.Status(), v.World.Round.Phase)
+	}
+	if got := v.World.Tanks[p.c.Slot()].Score; got != score || !v.World.Tanks[c.c.Slot()].Alive {
+		t.Fatalf("the new round: the stayer's score %d (was %d), the newcomer alive %v", got, score, v.World.Tanks[c.c.Slot()].Alive)
 	}
 }

@@ -78,7 +78,7 @@ func randomSnapshot(r *rand.Rand) game.Snapshot {
 		}
 	}
 	rd.Number = uint16(pick(0, 0xffff))
-	rd.Phase = game.Phase(pick(0, 3))
+	rd.Phase = game.Phase(pick(0, int(game.PhaseWaiting)))
 	rd.Timer = uint16(pick(0, game.RoundTicks))
 	rd.Winner = int8(pick(-1, int(s.Slots)-1))
 	rd.MazeSeed = r.Uint64()
@@ -92,6 +92,8 @@ func randomSnapshot(r *rand.Rand) game.Snapshot {
 		rd.Timer = 0
 		rd.Winner = int8(pick(0, int(s.Slots)-1))
 		s.RoundsToWin = uint8(pick(1, 255))
+	case game.PhaseWaiting:
+		rd.Timer = 0
 	}
 	maxX, maxY := int(rd.MazeW)*game.SubTile-1, int(rd.MazeH)*game.SubTile-1
 	for i := range s.Tanks[:s.Slots] {
@@ -119,7 +121,7 @@ func randomSnapshot(r *rand.Rand) game.Snapshot {
 			Shots: uint16(pick(0, 0xffff)), Hits: uint16(pick(0, 0xffff))}
 	}
 	s.NumBullets = uint8(pick(0, game.MaxBullets))
-	if rd.Phase == game.PhaseCountdown || rd.Phase == game.PhaseMatchOver {
+	if rd.Phase == game.PhaseCountdown || rd.Phase == game.PhaseMatchOver || rd.Phase == game.PhaseWaiting {
 		s.NumBullets = 0
 	}
 	for i := range s.Bullets[:s.NumBullets] {

@@ -156,6 +156,8 @@ func titleText(v *netcode.View, g *glyphs, goal bool) (string, bool) {
 		return "ROUND " + n + " OVER " + g.dash + " " + winnerText(v), true
 	case game.PhaseMatchOver:
 		return "MATCH OVER " + g.dash + " " + winnerText(v), true
+	case game.PhaseWaiting:
+		return "WAITING FOR AN OPPONENT " + g.dash + " the score is kept", true
 	}
 	s := "ROUND " + n + "  " + g.dot + "  "
 	if rw := v.World.RoundsToWin; rw > 0 && goal {

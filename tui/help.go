@@ -16,6 +16,7 @@ var helpKeys = []helpEntry{
 	{"space", "fire where the tank faces"},
 	{"x", "stop"},
 	{"n", "show or hide the names on the map"},
+	{"p", "pause (a game against bots; games with others never pause)"},
 	{"Tab", "sidebar: full, middle, scores and events"},
 	{"1-8", "spectating: follow that player"},
 	{"r / l", "vote for a rematch (match over) / to the lobby"},
@@ -42,7 +43,7 @@ var helpFigures = []helpEntry{
 // it does, and a short meaning of each sidebar figure; packed tighter when
 // the roomy box does not fit (80x24 takes the packed one), and only the
 // keys when even that does not.
-func helpPanel(t *theme, w, h int) string {
+func helpPanel(t *theme, w, h int, paused bool) string {
 	table := func(es []helpEntry) string {
 		kw := 0
 		for _, e := range es {
@@ -55,6 +56,9 @@ func helpPanel(t *theme, w, h int) string {
 		return t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
 	}
 	title := "help " + t.g.dash + " Esc closes"
+	if paused {
+		title = "paused " + t.g.dot + " " + title
+	}
 	full := renderPanel(t, w, title, table(helpKeys), table(helpFigures))
 	if fw, fh := lipgloss.Size(full); fw <= w && fh <= h {
 		return full

@@ -47,6 +47,9 @@ type HUD struct {
 	// Quitting shows the question whether to quit and end the match for
 	// the others (Options.ConfirmQuit).
 	Quitting bool
+	// Paused says the game stands still (Options.Pause): p, the help
+	// overlay or a terminal too small paused it. Run sets it.
+	Paused bool
 }
 
 // Key applies a display key and reports whether ev was one: n toggles the

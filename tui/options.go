@@ -45,6 +45,12 @@ const DefaultFPS = 60
 
 // Options configure the terminal client's screen.
 type Options struct {
+	// Pause, when set, stops the game (true) or starts it again (false):
+	// ttytanks play, whose embedded server and client share a
+	// netcode.PauseClock. Run pauses while p has paused it, while the
+	// help overlay is open and while the terminal is too small to draw
+	// the game. nil (a game with other people): nothing pauses.
+	Pause func(paused bool)
 	// Lobby is set when Run plays inside Play: l then returns ErrToLobby
 	// at any time (the key hints say so), not only on the results screen.
 	Lobby bool

@@ -22,7 +22,11 @@ func tooSmallText(w, h int) string {
 // drawTooSmall draws only the "terminal too small" message, word-wrapped to
 // the screen and centred on it.
 func (r *Renderer) drawTooSmall(w, h int) {
-	lines := wrapWords(tooSmallText(w, h), w)
+	text := tooSmallText(w, h)
+	if r.hud.Paused {
+		text = "paused. " + text
+	}
+	lines := wrapWords(text, w)
 	y := max((h-len(lines))/2, 0)
 	for i, line := range lines {
 		r.putCentred(rect{0, 0, w, h}, y+i, line, r.t.title)
@@ -251,4 +255,22 @@ func nonEmpty(s string) []string {
 		return nil
 	}
 	return []string{s}
+}
+
+// waitingPanel is shown over the field while a match left with one tank
+// waits for another (game.PhaseWaiting): why nothing moves, that the
+// score is kept, and how to leave.
+func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
+	score := 0
+	if v.Slot >= 0 && v.Slot < game.MaxPlayers {
+		score = int(v.World.Tanks[v.Slot].Score)
+	}
+	keys := "q quits"
+	if lobby {
+		keys = "l lobby " + t.g.dot + " q quits"
+	}
+	return panels.get(panelKey{t: t, maxW: maxW, text: "waiting\x00" + strconv.Itoa(score) + keys}, func() string {
+		return buildPanel(t, maxW, "WAITING FOR AN OPPONENT", t.value.Render("the others left: the match waits for someone to join"),
+			t.label.Render("your round wins are kept ("+strconv.Itoa(score)+")"), t.label.Render(keys))
+	})
 }

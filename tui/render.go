@@ -154,9 +154,13 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 			if r.hud.Detail != SidebarScores { // there, the sidebar shows the feed
 				r.drawFeed(&l)
 			}
-			if v.World.Round.Phase == game.PhaseOver && v.Status == netcode.StatusPlaying {
-				below := rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - 1}
+			below := rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - 1}
+			switch {
+			case v.Status != netcode.StatusPlaying:
+			case v.World.Round.Phase == game.PhaseOver:
 				r.paintCentred(below, roundOverPanel(t, below.w, v))
+			case v.World.Round.Phase == game.PhaseWaiting:
+				r.paintCentred(below, waitingPanel(t, below.w, v, r.opts.Lobby))
 			}
 		}
 		if s := statusPanel(t, l.play.w, v, r.opts); s != "" {
@@ -169,8 +173,13 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 		}
 	}
 	if !l.tooSmall {
+		if r.hud.Paused && !r.hud.Help {
+			// Over the field, below the title: the sidebar stays readable.
+			r.paintCentred(rect{l.play.x, l.titleY + 1, l.play.w, max(l.play.h-l.titleY-1, 1)}, renderPanel(t, l.play.w, "paused",
+				"the game stands still", t.value.Render("p plays on "+t.g.dot+" q quits")))
+		}
 		if r.hud.Help {
-			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h))
+			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h, r.hud.Paused))
 		}
 		if r.hud.Quitting {
 			r.paintCentred(rect{0, 0, w, h}, renderPanel(t, w, "quit?",

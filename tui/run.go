@@ -107,8 +107,27 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 		}
 		return in
 	}
+	userPaused := false // p paused the game
+	if opts.Pause != nil {
+		defer opts.Pause(false) // whoever drives the session next needs its clock
+	}
+	// pause tells opts.Pause what the game should be now: paused by p,
+	// under the help overlay or on a screen too small for it.
+	pause := func() {
+		if opts.Pause == nil {
+			return
+		}
+		hud := renderer.HUD()
+		w, h := screen.Size()
+		want := userPaused || hud.Help || computeLayout(w, h, &v).tooSmall
+		if want != hud.Paused {
+			hud.Paused = want
+			opts.Pause(want)
+		}
+	}
 	frame := func() {
 		s.View(&v)
+		pause()
 		t := now()
 		renderer.DrawAt(&v, t)
 		s.SetInput(input(t))
@@ -140,6 +159,14 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 				}
 				if opts.Lobby && ev.Key() == tcell.KeyRune && (ev.Rune() == 'l' || ev.Rune() == 'L') {
 					return ErrToLobby
+				}
+				if opts.Pause != nil && ev.Key() == tcell.KeyRune && (ev.Rune() == 'p' || ev.Rune() == 'P') {
+					userPaused = !userPaused
+					frame()
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
 				}
 				if matchOver(&v) && ev.Key() == tcell.KeyRune {
 					switch ev.Rune() {

@@ -34,6 +34,10 @@ type clientSetup struct {
 	// desyncDir is join's --desync-dir: where the client writes desync
 	// evidence ("" for nowhere).
 	desyncDir string
+	// pause, for play, is the clock the client shares with its embedded
+	// server, so that the game pauses (nil: the wall clock; nothing
+	// pauses).
+	pause *netcode.PauseClock
 }
 
 // botInput is the bot policy at level l as a client's LocalInput.
@@ -53,6 +57,9 @@ func startClient(cs *clientSetup, room netcode.RoomRequest) (*netcode.ClientDriv
 		OnDesync: desyncHook(cs.desyncDir), TrustKey: cs.trust}
 	if cs.botLevel != nil {
 		cfg.LocalInput = botInput(rand.Uint64(), *cs.botLevel)
+	}
+	if cs.pause != nil {
+		return netcode.StartClientClock(netcode.NewClient(cfg), cs.sim.wrap(ct), cs.pause), nil
 	}
 	return netcode.StartClient(netcode.NewClient(cfg), cs.sim.wrap(ct)), nil
 }
@@ -93,6 +100,9 @@ func runClientUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string,
 	}
 	opts := uf.options(share)
 	opts.Server = cs.target.String()
+	if cs.pause != nil {
+		opts.Pause = cs.pause.SetPaused
+	}
 	err = tui.Run(ctx, screen, d, opts)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)

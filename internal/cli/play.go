@@ -60,17 +60,31 @@ func Play(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttytanks play: %v\n", err)
 		return 1
 	}
-	srv, err := netcode.NewServer(sf.config())
+	srv, err := netcode.NewServer(playConfig(sf))
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks play: %v\n", err)
 		return 1
 	}
 	sctx, stopServer := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- netcode.NewServerDriver(srv, tr).Run(sctx) }()
+	// One clock for the server, its bots and the client: p, the help and
+	// a terminal too small pause them all.
+	clk := netcode.NewPauseClock()
+	sd := netcode.NewServerDriver(srv, tr)
+	sd.SetClock(clk)
+	go func() { served <- sd.Run(sctx) }()
 	target := loopback(udp.LocalAddr().Port())
-	code := runClientUI(ctx, &clientSetup{target: target, name: nm, sim: sim}, uf, target.String(), stderr)
+	code := runClientUI(ctx, &clientSetup{target: target, name: nm, sim: sim, pause: clk}, uf, target.String(), stderr)
 	stopServer()
 	<-served
 	return code
+}
+
+// playConfig is the embedded server's configuration for play: sf's, with
+// results that wait for the player's r or q (a game against bots has
+// nobody else to make wait).
+func playConfig(sf serverFlags) netcode.ServerConfig {
+	cfg := sf.config()
+	cfg.ResultsFor = -1
+	return cfg
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestVerifyCommittedRecording verifies a recording made by "ttytanks
-// serve --bots 2 --players 2 --rounds 2 --record" on linux/amd64: the
+// serve --bots 2 --players 2 --rounds 2 --record" on linux/amd64 under
+// rules version 4: the
 // first match, played to its end (bot1 won it 2-0; the rematch went to a
 // file of its own). Run on another architecture (arm64 in CI) it checks that a
 // recording made on one verifies on the other; anywhere, it fails if a
@@ -22,7 +23,7 @@ func TestVerifyCommittedRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Ticks != 1570 || sum.Rounds != 2 || sum.Checkpoints != 27 || !sum.Ended || sum.Interrupted != nil || sum.Names[0] != "bot1" {
-		t.Fatalf("summary %+v; want 1570 ticks, 2 rounds, 27 checkpoints, ended by the server", sum)
+	if sum.Ticks != 1703 || sum.Rounds != 2 || sum.Checkpoints != 29 || !sum.Ended || sum.Interrupted != nil || sum.Names[0] != "bot1" {
+		t.Fatalf("summary %+v; want 1703 ticks, 2 rounds, 29 checkpoints, ended by the server", sum)
 	}
 }
