@@ -167,7 +167,8 @@ func TestTmuxPlay(t *testing.T) {
 
 // TestTmuxServePlayAndJoin is the two-terminal demo: serve --play in
 // one terminal, join in another; a key pressed in the first moves its tank
-// on both screens.
+// on both screens; when the guest quits, the host's match waits for an
+// opponent.
 func TestTmuxServePlayAndJoin(t *testing.T) {
 	host := startTmux(t, "host", 100, 30, binary(t), "serve", "--play", "--addr", "127.0.0.1:0", "--name", "host")
 	var addr string // the port is the server's choice: its waiting screen says which
@@ -213,9 +214,11 @@ func TestTmuxServePlayAndJoin(t *testing.T) {
 	if guest.format("#{alternate_on}") != "0" {
 		t.Fatal("join left the terminal on the alternate screen")
 	}
-	// The host quits without a question once it knows the guest has gone.
-	host.waitScreen(3*time.Second, "the guest gone on the host's screen", func(s string) bool {
-		return strings.Contains(s, "guest left")
+	// The host is not left driving alone: within 2 s of the guest's exit
+	// its match waits for an opponent, and it quits without a question
+	// once it knows the guest has gone.
+	host.waitScreen(2*time.Second, "the host waiting for an opponent", func(s string) bool {
+		return strings.Contains(s, "guest left") && strings.Contains(s, "WAITING FOR AN OPPONENT")
 	})
 	host.keys("q")
 	if how := host.waitExit(); how != "0" {
