@@ -170,10 +170,11 @@ func TestParseHeader(t *testing.T) {
 		{"version 2", with(2, 2), ErrVersion},
 		{"version 3", with(2, 3), ErrVersion},
 		{"version 4", with(2, 4), ErrVersion},
-		{"version 6", with(2, 6), ErrVersion},
+		{"version 5", with(2, 5), ErrVersion},
+		{"version 7", with(2, 7), ErrVersion},
 		{"type 8 (unassigned)", with(3, 8), ErrType},
 		{"type 0", with(3, 0), ErrType},
-		{"type 17", with(3, 17), ErrType},
+		{"type 19", with(3, 19), ErrType},
 		{"type 0x89 (a sealed Leave's)", with(3, 0x89), ErrType},
 		{"type 255", with(3, 255), ErrType},
 		{"header only", good[:HeaderLen], nil},
@@ -214,7 +215,8 @@ func TestTypeString(t *testing.T) {
 		{TypeInput, "Input"}, {TypeAck, "Ack"}, {TypeState, "State"}, {8, "Type(8)"},
 		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {TypeListRooms, "ListRooms"}, {TypeRoomList, "RoomList"},
 		{TypeAccept, "Accept"}, {TypeRequest, "Request"}, {TypePathChallenge, "PathChallenge"},
-		{TypePathResponse, "PathResponse"}, {0, "Type(0)"}, {17, "Type(17)"}, {0x85, "Type(133)"},
+		{TypePathResponse, "PathResponse"}, {TypeChat, "Chat"}, {TypeChatLine, "ChatLine"},
+		{0, "Type(0)"}, {19, "Type(19)"}, {0x85, "Type(133)"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -230,7 +232,7 @@ func TestTypeString(t *testing.T) {
 }
 
 // TestTypeSealed: which types travel sealed, which in the clear, as the
-// design of version 4 lists them. Reject may travel either way.
+// design of version 4 lists them (with version 6's chat). Reject may travel either way.
 func TestTypeSealed(t *testing.T) {
 	tests := []struct {
 		t             Type
@@ -253,7 +255,9 @@ func TestTypeSealed(t *testing.T) {
 		{TypeRequest, true, false},
 		{TypePathChallenge, true, false},
 		{TypePathResponse, true, false},
-		{17, false, false},
+		{TypeChat, true, false},
+		{TypeChatLine, true, false},
+		{19, false, false},
 		{0x85, false, false},
 		{255, false, false},
 	}

@@ -46,6 +46,9 @@ var (
 	// ErrName means a name is longer than MaxNameLen bytes or not valid
 	// UTF-8 (Join), or not in the form SanitizeName returns (Start).
 	ErrName = errors.New("proto: invalid name")
+	// ErrChat means a chat line is empty, too long, not valid UTF-8, or
+	// (in a ChatLine) not in CleanChat's form.
+	ErrChat = errors.New("proto: invalid chat line")
 	// ErrRange means a field of a Start is out of range: slot,
 	// slot count, players needed, maze size or state interval.
 	ErrRange = errors.New("proto: field out of range")

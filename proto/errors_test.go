@@ -284,7 +284,7 @@ func TestVersionError(t *testing.T) {
 	if ve.Got != 3 || ve.Want != Version {
 		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v5"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v6"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

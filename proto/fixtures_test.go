@@ -194,6 +194,9 @@ func codecCases() []codecCase {
 		{"Request", testRequest(), goldenRequest, parseAs(ParseRequest)},
 		{"PathChallenge", &PathChallenge{testHeader(TypePathChallenge), testPathData()}, goldenPathChallenge, parsePath},
 		{"PathResponse", &PathResponse{testHeader(TypePathResponse), testPathData()}, goldenPathResponse, parsePath},
+		{"Chat", &Chat{Header: testHeader(TypeChat), ID: 7, Text: "gg ✓"}, goldenChat, parseAs(ParseChat)},
+		{"ChatLine", &ChatLine{Header: testHeader(TypeChatLine), Seq: 12, From: 1, Flags: ChatYours, ID: 7, Name: "bob", Text: "gg ✓"},
+			goldenChatLine, parseAs(ParseChatLine)},
 	}
 }
 

@@ -4,7 +4,7 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenVersion = "05"
+	goldenVersion = "06"
 	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
 	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
@@ -54,6 +54,13 @@ const (
 		"0006" + "0002" + "03e8" + "0102" + // tank 1 stats
 		"0800" + "0640" + "78" + "00" + "00" + "ef" + // bullet 0
 		"2710" + "3a98" + "ab" + "55" + "29" + "0c" // bullet 1
+
+	goldenChat = "5454" + goldenVersion + "11" + goldenHeader +
+		"00000007" + "0006" + "676720e29c93" // line 7, 6 bytes: "gg ✓"
+
+	goldenChatLine = "5454" + goldenVersion + "12" + goldenHeader +
+		"0000000c" + "01" + "01" + "00000007" + // room line 12, from seat 1, yours, your line 7
+		"03" + "626f62" + "0006" + "676720e29c93" // "bob", "gg ✓"
 
 	goldenLeave = "5454" + goldenVersion + "09" + goldenHeader + "01" // quit
 

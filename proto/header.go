@@ -14,7 +14,7 @@ const (
 	Magic uint16 = 0x5454
 	// Version is the protocol version this build speaks. Any change to a
 	// layout below, or to the game rules, needs a new version.
-	Version uint8 = 5
+	Version uint8 = 6
 	// MaxDatagram is the largest datagram either side sends or accepts.
 	MaxDatagram = 1200
 	// HeaderLen is the size of the clear header: magic u16, version u8,
@@ -63,6 +63,8 @@ const (
 	TypeRequest                       // client → server, sealed: name, seat request, reconnect token
 	TypePathChallenge                 // server → client, sealed: prove you receive at this address
 	TypePathResponse                  // client → server, sealed: the challenge's data, echoed
+	TypeChat                          // client → server, sealed: a line the player says
+	TypeChatLine                      // server → client, sealed: a line said in the room, or a notice
 )
 
 var typeNames = [...]string{
@@ -70,6 +72,7 @@ var typeNames = [...]string{
 	TypeInput: "Input", TypeAck: "Ack", TypeState: "State",
 	TypeLeave: "Leave", TypeReject: "Reject", TypeListRooms: "ListRooms", TypeRoomList: "RoomList",
 	TypeAccept: "Accept", TypeRequest: "Request", TypePathChallenge: "PathChallenge", TypePathResponse: "PathResponse",
+	TypeChat: "Chat", TypeChatLine: "ChatLine",
 }
 
 // String returns the packet type's name, such as "Hello", or "Type(N)" for
@@ -81,7 +84,7 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypePathResponse && t != typeUnassigned }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeChatLine && t != typeUnassigned }
 
 // Sealed reports whether packets of type t travel only sealed (a session's
 // packets after its handshake); the others travel only in the clear,
@@ -89,7 +92,8 @@ func (t Type) known() bool { return t >= TypeHello && t <= TypePathResponse && t
 // it answers a Join, a ListRooms or a datagram of another version.
 func (t Type) Sealed() bool {
 	switch t {
-	case TypeStart, TypeInput, TypeAck, TypeState, TypeLeave, TypeRequest, TypePathChallenge, TypePathResponse:
+	case TypeStart, TypeInput, TypeAck, TypeState, TypeLeave, TypeRequest, TypePathChallenge, TypePathResponse,
+		TypeChat, TypeChatLine:
 		return true
 	}
 	return false
