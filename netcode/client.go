@@ -92,6 +92,7 @@ type Client struct {
 	tl   timeline
 	sync clockSync
 	link linkStats
+	chat chatBox // the room's chat (client_chat.go)
 	m    clientCounters
 	out  outbox
 
@@ -263,6 +264,9 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 	c.link.tick(now)
 	if l := c.sess.resendLeave(now); l != nil {
 		c.send(l)
+	}
+	if st := c.sess.state(); st == StatusWaiting || st == StatusPlaying {
+		c.chat.due(now, c.sendChat)
 	}
 	silence := c.sess.silence(now)
 	switch c.sess.state() {
@@ -452,6 +456,8 @@ func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
 		c.onLeave(now, h, body)
 	case proto.TypePathChallenge:
 		c.onPathChallenge(now, h, body)
+	case proto.TypeChatLine:
+		c.onChatLine(now, h, body)
 	default:
 		c.m.dropped++
 	}
@@ -528,6 +534,21 @@ func (c *Client) onLeave(now time.Time, h proto.Header, b []byte) {
 		return
 	}
 	c.sess.left(&l)
+}
+
+// onChatLine takes a ChatLine of the room.
+func (c *Client) onChatLine(now time.Time, h proto.Header, b []byte) {
+	l, err := proto.ParseChatLineBody(h, b)
+	if err != nil {
+		c.m.dropped++
+		return
+	}
+	if l.Seq != 0 {
+		// Every copy is acknowledged: the ack of an earlier one may be
+		// what was lost.
+		c.send(&proto.ChatAck{Header: c.sess.header(), Seq: l.Seq})
+	}
+	c.chat.heard(c.sess.matchID(), &l)
 }
 
 // onStart handles Start. It is idempotent: a repeat of the match we are in

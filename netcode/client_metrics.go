@@ -47,4 +47,5 @@ func (c *Client) View(dst *View) {
 		dst.World, dst.Maze = game.Snapshot{}, game.Maze{}
 	}
 	dst.Metrics = c.Metrics()
+	c.chat.fill(dst)
 }

@@ -120,4 +120,10 @@ type View struct {
 	Maze  game.Maze
 	// Metrics are the netcode figures.
 	Metrics Metrics
+	// Chat holds the room's newest ChatN lines, oldest first (notices
+	// from the server among them); ChatTotal counts every line shown so
+	// far, so a renderer sees a new one even when the window is full.
+	Chat      [ChatKeep]ChatEntry
+	ChatN     int
+	ChatTotal uint64
 }

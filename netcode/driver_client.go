@@ -128,6 +128,15 @@ func (d *ClientDriver) SetInput(in game.Input) {
 	d.mu.Unlock()
 }
 
+// Say sends text to the room as a chat line (see Client.Say).
+func (d *ClientDriver) Say(text string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out, err := d.c.Say(d.clk.Now(), text)
+	d.sendAll(out)
+	return err
+}
+
 // Err returns why the session ended (nil before it has): see Client.Err.
 func (d *ClientDriver) Err() error {
 	d.mu.Lock()

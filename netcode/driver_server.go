@@ -157,6 +157,13 @@ func (d *ServerDriver) Kick(room string, slot int) {
 	d.Do(func(s *Server) { d.sendAll(s.Kick(d.clk.Now(), room, slot)) })
 }
 
+// Mute mutes or unmutes the player in slot of the named room (see
+// Server.Mute).
+func (d *ServerDriver) Mute(room string, slot int, on bool) (ok bool) {
+	d.Do(func(s *Server) { ok = s.Mute(room, slot, on) })
+	return ok
+}
+
 // Ban bans addr (see Server.Ban).
 func (d *ServerDriver) Ban(addr netip.Addr) {
 	d.Do(func(s *Server) { d.sendAll(s.Ban(addr)) })

@@ -117,7 +117,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, rng: game.RNG{State: cfg.Seed}, adm: newAdmission(cfg.Secret, cfg.Entropy, cfg.Trusted, cfg.Origin),
 		rooms: newRoomTable(), clk: serverClock{tick: cfg.StartTick}, busy: newLoad(log), conns: newConnTable(cfg.Key),
 		rules: roomRules{newBot: cfg.NewBot, maxSpectators: cfg.MaxSpectators, idle: cfg.Idle, spectatorDelay: cfg.SpectatorDelay,
-			startWait: cfg.StartWait, rematchWait: cfg.RematchWait, resultsFor: cfg.ResultsFor}}
+			startWait: cfg.StartWait, rematchWait: cfg.RematchWait, resultsFor: cfg.ResultsFor, chat: !cfg.NoChat}}
 	s.defaults = roomConfig{Players: cfg.Players, Bots: cfg.Bots, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
 		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds}
 	s.out = newOutbox(64<<10, s.conns.seal)
@@ -364,6 +364,17 @@ func (s *Server) Kick(now time.Time, roomName string, slot int) []transport.Data
 		})
 	}
 	return s.out.datagrams()
+}
+
+// Mute mutes (on) or unmutes the player in slot of the named room: its
+// chat lines reach nobody (the player is told so when it speaks). It
+// reports false when no network player holds that seat.
+func (s *Server) Mute(roomName string, slot int, on bool) bool {
+	ok := false
+	if r := s.rooms.byName(roomName); r != nil {
+		s.inRoom(r, func() { ok = r.mute(slot, on) })
+	}
+	return ok
 }
 
 // Ban refuses every Hello and Join from addr's prefix (an IPv4 address,

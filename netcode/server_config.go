@@ -91,6 +91,9 @@ type ServerConfig struct {
 	// so (default DefaultIdle; negative: never). Waiting in a room counts;
 	// keep-alives are no intent, and bots none of this.
 	Idle time.Duration
+	// NoChat turns the rooms' chat off: lines are dropped, and their
+	// sayers told chat is off.
+	NoChat bool
 	// KickHold keeps a kicked player's prefix (its IPv4 address, its IPv6
 	// /64) from taking a place for this long (default DefaultKickHold).
 	KickHold time.Duration

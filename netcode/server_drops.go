@@ -41,6 +41,7 @@ const (
 	DropMoved                           // a Request on a connection from an address its path check has not validated
 	DropKicked                          // a Join or Request from a prefix a kick holds out (KickHold)
 	DropBusy                            // a room asked for while the server carries all it can step on time
+	DropChat                            // a chat line over its sayer's budget, from a muted player, empty or too long once cleaned, or with chat off
 	numDropReasons
 )
 
@@ -49,6 +50,7 @@ var dropNames = [numDropReasons]string{
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
 	"stale", "future", "rate-limited", "duplicate", "fault", "banned", "addr-limit",
 	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof", "moved", "kicked", "busy",
+	"chat",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.
@@ -83,6 +85,8 @@ func dropReasonFor(err error) DropReason {
 		return DropBadSeal
 	case errors.Is(err, proto.ErrSealedShort), errors.Is(err, proto.ErrSealedHeader):
 		return DropShort
+	case errors.Is(err, proto.ErrChat):
+		return DropChat
 	}
 	return DropMalformed
 }

@@ -26,6 +26,8 @@ type roomRules struct {
 	spectatorDelay          time.Duration
 	startWait               time.Duration
 	rematchWait, resultsFor time.Duration
+	// chat says whether the room relays its peers' lines.
+	chat bool
 }
 
 // host is what a room needs of the server that holds it: the outbox
@@ -75,6 +77,7 @@ type room struct {
 	rng   game.RNG
 	seats seatTable
 	match match
+	chats roomChat
 	log   roomLog
 	// idleSince is when the room last had no network peer (zero while it
 	// has one).
@@ -424,6 +427,7 @@ func (r *room) step(now time.Time) {
 		r.feedSpectators(now)
 	}
 	r.results(now)
+	r.copyChat(now)
 	if r.seats.humans() == 0 && r.seats.spectatorCount() == 0 {
 		if r.idleSince.IsZero() {
 			r.idleSince = now

@@ -71,3 +71,19 @@ func (g roomLog) since(t game.Tick) time.Duration {
 func ticksToDuration(n int32) time.Duration {
 	return (time.Duration(max(n, 0)) * TickDuration).Round(100 * time.Millisecond)
 }
+
+// chat logs a line said in the room at the debug level (the operator who
+// wants to read the room's chat turns that level on; no other level
+// writes what players say).
+func (g roomLog) chat(l *link, slot int, text string) {
+	g.h.logger().Debug("chat", "room", g.room, "name", l.name, "slot", slot, "addr", g.peerAddr(l), "text", text)
+}
+
+// muted logs the operator's mute (or unmute) of a player.
+func (g roomLog) muted(l *link, on bool) {
+	msg := "player muted"
+	if !on {
+		msg = "player unmuted"
+	}
+	g.h.logger().Info(msg, "room", g.room, "name", l.name, "addr", g.peerAddr(l))
+}

@@ -61,6 +61,19 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 		s.onInput(now, c, in.h, in.body)
 	case proto.TypeLeave:
 		s.onLeave(now, c, in.h, in.body)
+	case proto.TypeChat:
+		s.onChat(now, c, in.h, in.body)
+	case proto.TypeChatAck:
+		a, err := proto.ParseChatAckBody(in.h, in.body)
+		if err != nil {
+			s.drop(dropReasonFor(err))
+			return
+		}
+		if r := s.rooms.byMatch(a.Match); r != nil {
+			s.inRoom(r, func() { r.chatAck(c.addr(), c.id(), &a) })
+		} else {
+			s.drop(DropUnknownPlayer)
+		}
 	case proto.TypePathResponse:
 		d, err := proto.ParsePathBody(in.h, in.body)
 		if err != nil {
@@ -227,3 +240,19 @@ func (s *Server) onLeave(now time.Time, c *conn, h proto.Header, b []byte) {
 // spectatorsPerRoom is how many of a room's spectator places one prefix
 // may hold: an eighth of them, at least one.
 func (s *Server) spectatorsPerRoom() int { return max(1, s.cfg.MaxSpectators/8) }
+
+// onChat hands a connection's chat line to the room its match id names.
+func (s *Server) onChat(now time.Time, c *conn, h proto.Header, b []byte) {
+	p, err := proto.ParseChatBody(h, b)
+	if err != nil {
+		s.drop(dropReasonFor(err))
+		return
+	}
+	r := s.rooms.byMatch(p.Match)
+	if r == nil {
+		s.drop(DropUnknownPlayer)
+		return
+	}
+	from := c.addr()
+	s.inRoom(r, func() { r.chat(now, from, c.id(), &p) })
+}

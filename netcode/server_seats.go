@@ -64,6 +64,8 @@ type link struct {
 	// client's), fixed when the place is given, wherever the connection
 	// moves after.
 	origin netip.Addr
+	// chat is the peer's side of the room's chat (server_chat.go).
+	chat chatter
 }
 
 // inPrefix reports whether the peer's address, or the address its place

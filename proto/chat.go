@@ -15,8 +15,9 @@ import (
 // and repeats it until the line comes back to it as a ChatLine marked
 // ChatYours (or gives up); the server takes each number once. The server
 // sends every line it takes to everyone in the room, the sender included,
-// as a ChatLine numbered by the room's count of lines, in ChatCopies
-// copies; a receiver shows each room number once.
+// as a ChatLine numbered by the room's count of lines, and repeats it to
+// each peer until that peer's ChatAck of the number comes (or a while has
+// passed); a receiver acknowledges every copy and shows each number once.
 
 // Limits of a chat line.
 const (
@@ -25,9 +26,6 @@ const (
 	// MaxChatBytes is the most bytes of UTF-8 a line may take on the
 	// wire: MaxChatRunes of the longest runes.
 	MaxChatBytes = MaxChatRunes * utf8.UTFMax
-	// ChatCopies is how many copies of a ChatLine the server sends each
-	// receiver (at once, 50 ms and 200 ms later, PROTOCOL.md §5.18).
-	ChatCopies = 3
 )
 
 // ChatFromServer is a ChatLine's From when the server itself speaks (a
@@ -260,4 +258,46 @@ func CleanChat(s string) (string, error) {
 		return "", fmt.Errorf("%w: nothing to show", ErrChat)
 	}
 	return b.String(), nil
+}
+
+// ChatAck (client → server, sealed) acknowledges a room line: the server
+// sends it to this peer no more.
+type ChatAck struct {
+	Header
+	// Seq is the room's number of the line (ChatLine.Seq).
+	Seq uint32
+}
+
+// Len returns the encoded size of a ChatAck (25 bytes).
+func (p *ChatAck) Len() int { return HeaderLen + 4 }
+
+// Append appends the ChatAck to b.
+func (p *ChatAck) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeChatAck)) }
+
+// AppendBody appends the ChatAck's body: Seq.
+func (p *ChatAck) AppendBody(b []byte) []byte { return binary.BigEndian.AppendUint32(b, p.Seq) }
+
+// PacketType returns TypeChatAck.
+func (*ChatAck) PacketType() Type { return TypeChatAck }
+
+// ParseChatAck decodes a ChatAck in its clear form.
+func ParseChatAck(b []byte) (ChatAck, error) {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return ChatAck{}, err
+	}
+	return ParseChatAckBody(h, b[HeaderLen:])
+}
+
+// ParseChatAckBody decodes the body b of a ChatAck.
+func ParseChatAckBody(h Header, b []byte) (ChatAck, error) {
+	if err := h.want(TypeChatAck); err != nil {
+		return ChatAck{}, err
+	}
+	r := reader{b: b}
+	p := ChatAck{Header: h, Seq: r.u32()}
+	if err := r.end(); err != nil {
+		return ChatAck{}, err
+	}
+	return p, nil
 }

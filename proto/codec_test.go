@@ -174,7 +174,7 @@ func TestParseHeader(t *testing.T) {
 		{"version 7", with(2, 7), ErrVersion},
 		{"type 8 (unassigned)", with(3, 8), ErrType},
 		{"type 0", with(3, 0), ErrType},
-		{"type 19", with(3, 19), ErrType},
+		{"type 20", with(3, 20), ErrType},
 		{"type 0x89 (a sealed Leave's)", with(3, 0x89), ErrType},
 		{"type 255", with(3, 255), ErrType},
 		{"header only", good[:HeaderLen], nil},
@@ -215,8 +215,8 @@ func TestTypeString(t *testing.T) {
 		{TypeInput, "Input"}, {TypeAck, "Ack"}, {TypeState, "State"}, {8, "Type(8)"},
 		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {TypeListRooms, "ListRooms"}, {TypeRoomList, "RoomList"},
 		{TypeAccept, "Accept"}, {TypeRequest, "Request"}, {TypePathChallenge, "PathChallenge"},
-		{TypePathResponse, "PathResponse"}, {TypeChat, "Chat"}, {TypeChatLine, "ChatLine"},
-		{0, "Type(0)"}, {19, "Type(19)"}, {0x85, "Type(133)"},
+		{TypePathResponse, "PathResponse"}, {TypeChat, "Chat"}, {TypeChatLine, "ChatLine"}, {TypeChatAck, "ChatAck"},
+		{0, "Type(0)"}, {20, "Type(20)"}, {0x85, "Type(133)"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -257,7 +257,8 @@ func TestTypeSealed(t *testing.T) {
 		{TypePathResponse, true, false},
 		{TypeChat, true, false},
 		{TypeChatLine, true, false},
-		{19, false, false},
+		{TypeChatAck, true, false},
+		{20, false, false},
 		{0x85, false, false},
 		{255, false, false},
 	}

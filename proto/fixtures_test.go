@@ -197,6 +197,7 @@ func codecCases() []codecCase {
 		{"Chat", &Chat{Header: testHeader(TypeChat), ID: 7, Text: "gg ✓"}, goldenChat, parseAs(ParseChat)},
 		{"ChatLine", &ChatLine{Header: testHeader(TypeChatLine), Seq: 12, From: 1, Flags: ChatYours, ID: 7, Name: "bob", Text: "gg ✓"},
 			goldenChatLine, parseAs(ParseChatLine)},
+		{"ChatAck", &ChatAck{Header: testHeader(TypeChatAck), Seq: 12}, goldenChatAck, parseAs(ParseChatAck)},
 	}
 }
 

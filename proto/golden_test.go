@@ -62,6 +62,8 @@ const (
 		"0000000c" + "01" + "01" + "00000007" + // room line 12, from seat 1, yours, your line 7
 		"03" + "626f62" + "0006" + "676720e29c93" // "bob", "gg ✓"
 
+	goldenChatAck = "5454" + goldenVersion + "13" + goldenHeader + "0000000c" // room line 12
+
 	goldenLeave = "5454" + goldenVersion + "09" + goldenHeader + "01" // quit
 
 	goldenReject = "5454" + goldenVersion + "0a" + goldenHeader + "02" // full

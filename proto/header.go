@@ -65,6 +65,7 @@ const (
 	TypePathResponse                  // client → server, sealed: the challenge's data, echoed
 	TypeChat                          // client → server, sealed: a line the player says
 	TypeChatLine                      // server → client, sealed: a line said in the room, or a notice
+	TypeChatAck                       // client → server, sealed: a room line received
 )
 
 var typeNames = [...]string{
@@ -72,7 +73,7 @@ var typeNames = [...]string{
 	TypeInput: "Input", TypeAck: "Ack", TypeState: "State",
 	TypeLeave: "Leave", TypeReject: "Reject", TypeListRooms: "ListRooms", TypeRoomList: "RoomList",
 	TypeAccept: "Accept", TypeRequest: "Request", TypePathChallenge: "PathChallenge", TypePathResponse: "PathResponse",
-	TypeChat: "Chat", TypeChatLine: "ChatLine",
+	TypeChat: "Chat", TypeChatLine: "ChatLine", TypeChatAck: "ChatAck",
 }
 
 // String returns the packet type's name, such as "Hello", or "Type(N)" for
@@ -84,7 +85,7 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeChatLine && t != typeUnassigned }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeChatAck && t != typeUnassigned }
 
 // Sealed reports whether packets of type t travel only sealed (a session's
 // packets after its handshake); the others travel only in the clear,
@@ -93,7 +94,7 @@ func (t Type) known() bool { return t >= TypeHello && t <= TypeChatLine && t != 
 func (t Type) Sealed() bool {
 	switch t {
 	case TypeStart, TypeInput, TypeAck, TypeState, TypeLeave, TypeRequest, TypePathChallenge, TypePathResponse,
-		TypeChat, TypeChatLine:
+		TypeChat, TypeChatLine, TypeChatAck:
 		return true
 	}
 	return false

@@ -47,7 +47,7 @@ func TestAppendPacketRoundTrip(t *testing.T) {
 	for _, c := range sealedCases() {
 		names = append(names, c.name)
 	}
-	want := []string{"Start", "Input", "Ack", "State", "Leave", "Reject", "Request", "PathChallenge", "PathResponse", "Chat", "ChatLine"}
+	want := []string{"Start", "Input", "Ack", "State", "Leave", "Reject", "Request", "PathChallenge", "PathResponse", "Chat", "ChatLine", "ChatAck"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("sealed fixtures %v, want %v", names, want)
 	}

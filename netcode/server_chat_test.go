@@ -1,0 +1,240 @@
+package netcode
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"ttytanks/netcode/transport"
+	"ttytanks/proto"
+)
+
+// chatLines returns the lines c's View shows, as "name: text" (a
+// spectator's marked, our own starred).
+func chatLines(c *simClient) []string {
+	var v View
+	c.c.View(&v)
+	var out []string
+	for _, e := range v.Chat[:v.ChatN] {
+		s := e.Name + ": " + e.Text
+		if e.Spectator {
+			s = "[spectator] " + s
+		}
+		if e.Own {
+			s = "*" + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// say sends text as c's line at the simnet's now.
+func (n *simnet) say(c *simClient, text string) error {
+	out, err := c.c.Say(n.now, text)
+	n.route(c.addr, c.up, out)
+	return err
+}
+
+// chatRoom is a running 2-seat room (p and q) with a spectator s, over
+// links with loss.
+func chatRoom(t *testing.T, cfg ServerConfig, link transport.Impairment) (n *simnet, p, q, s *simClient) {
+	return chatRoomSeeded(t, cfg, link, 1)
+}
+
+// chatRoomSeeded is chatRoom with the links' losses drawn from seed.
+func chatRoomSeeded(t *testing.T, cfg ServerConfig, link transport.Impairment, seed uint64) (n *simnet, p, q, s *simClient) {
+	t.Helper()
+	cfg.Players, cfg.Seed = 2, 7
+	n = newSimnet(t, cfg)
+	p = n.addClient(ClientConfig{Name: "p"}, link, link, seed)
+	q = n.addClient(ClientConfig{Name: "q"}, link, link, seed+1)
+	if !n.runUntil(10*time.Second, n.playing) {
+		t.Fatalf("no match: %v %v", errText(p.c), errText(q.c))
+	}
+	s = n.addClient(ClientConfig{Name: "s", Spectate: true}, link, link, seed+2)
+	if !n.runUntil(10*time.Second, func() bool { return s.c.Status() == StatusPlaying }) {
+		t.Fatalf("the spectator is %v", errText(s.c))
+	}
+	return n, p, q, s
+}
+
+// TestChatInTheRoom: under 20% loss both ways (five draws of the
+// losses), each of 20 lines said one a second by p, q and the spectator
+// in turn reaches every peer of the room exactly once, in order, with its
+// sayer's name (the spectator's marked) and the sayer's own copy marked
+// its own; what the sayer typed is cleaned before anyone sees it.
+func TestChatInTheRoom(t *testing.T) {
+	for seed := uint64(1); seed <= 13; seed += 3 {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { chatInTheRoom(t, seed) })
+	}
+}
+
+func chatInTheRoom(t *testing.T, seed uint64) {
+	lossy := transport.Impairment{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.2}
+	n, p, q, s := chatRoomSeeded(t, ServerConfig{}, lossy, seed)
+	sayers := []*simClient{p, q, s}
+	var want []string
+	for i := range 20 {
+		c := sayers[i%3]
+		text := fmt.Sprintf("line %d\u202e\x07 from  %s", i, c.c.cfg.Name) // a bidi override, a bell, two spaces
+		if err := n.say(c, text); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		name := c.c.cfg.Name
+		if c == s {
+			name = "[spectator] " + name
+		}
+		want = append(want, fmt.Sprintf("%s: line %d from %s", name, i, c.c.cfg.Name))
+		n.run(1100 * time.Millisecond)
+	}
+	want = want[len(want)-ChatKeep:]
+	for _, c := range sayers {
+		got := chatLines(c)
+		for i := range got {
+			got[i] = strings.TrimPrefix(got[i], "*")
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s sees\n%s\nwant\n%s", c.c.cfg.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		var v View
+		c.c.View(&v)
+		if v.ChatTotal != 20 {
+			t.Errorf("%s was shown %d lines, want 20 (each once)", c.c.cfg.Name, v.ChatTotal)
+		}
+		for _, e := range v.Chat[:v.ChatN] {
+			if e.Own != (e.Name == c.c.cfg.Name) {
+				t.Errorf("%s: line %q marked own %v", c.c.cfg.Name, e.Text, e.Own)
+			}
+		}
+	}
+	t.Logf("20 lines at 20%% loss each way: all shown once to all three; %d datagrams dropped as duplicates", n.server.Stats().Drops[DropDuplicate])
+}
+
+// TestChatFloodIsRateLimited: a client that sends 100 lines a second
+// (its own budget bypassed, each line numbered anew) gets at most the
+// budget through: 3 at once, then one a second; the rest are dropped and
+// counted, and the flooder is told why, at most once a second.
+func TestChatFloodIsRateLimited(t *testing.T) {
+	n, p, q, _ := chatRoom(t, ServerConfig{}, transport.Impairment{Latency: 10 * time.Millisecond})
+	for i := range 300 { // 3 s at 100 a second
+		p.c.out.reset()
+		p.c.chat.nextID++
+		p.c.sendChat(&proto.Chat{ID: p.c.chat.nextID, Text: fmt.Sprintf("spam %d", i)})
+		n.route(p.addr, p.up, p.c.out.datagrams())
+		n.run(10 * time.Millisecond)
+	}
+	n.run(time.Second)
+	var v View
+	q.c.View(&v)
+	notices := 0
+	p.c.View(&v)
+	for _, e := range v.Chat[:v.ChatN] {
+		if e.From == -2 {
+			notices++
+		}
+	}
+	var qv View
+	q.c.View(&qv)
+	// 3 at once, then one a second for 3 s: at most 6 (7 with a second's edge).
+	if qv.ChatTotal < 3 || qv.ChatTotal > 7 {
+		t.Fatalf("a flood of 300 lines in 3 s delivered %d to q; want the budget (3 + 1 a second)", qv.ChatTotal)
+	}
+	if d := n.server.Stats().Drops[DropChat]; d < 290 {
+		t.Fatalf("%d lines dropped as over the budget, want at least 290", d)
+	}
+	if notices < 1 || notices > 4 {
+		t.Fatalf("the flooder got %d notices in 3 s; want one a second at most, and at least one", notices)
+	}
+	t.Logf("300 lines in 3 s: %d delivered, %d dropped, %d notices", qv.ChatTotal, n.server.Stats().Drops[DropChat], notices)
+
+	// The client's own budget refuses the same way before sending.
+	var err error
+	for range 10 {
+		if err = n.say(q, "hi"); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, ErrChatSlow) {
+		t.Fatalf("ten lines at once from a client: %v, want ErrChatSlow", err)
+	}
+}
+
+// TestChatRefusesHostileLines: a line of nothing but control characters
+// and overrides is refused by the client; one sent anyway, a 481-byte
+// line and a line of invalid UTF-8 are dropped by the server and reach
+// nobody; a 10 KB line cannot even be said.
+func TestChatRefusesHostileLines(t *testing.T) {
+	n, p, q, _ := chatRoom(t, ServerConfig{}, transport.Impairment{Latency: 10 * time.Millisecond})
+	if err := n.say(p, "\x1b[2J\u202e\u200b\x07"); !errors.Is(err, proto.ErrChat) {
+		t.Fatalf("a line of controls: %v, want ErrChat", err)
+	}
+	if err := n.say(p, strings.Repeat("x", 10<<10)); !errors.Is(err, proto.ErrChat) {
+		t.Fatalf("a 10 KB line: %v, want ErrChat", err)
+	}
+	before := n.server.Stats().Drops
+	for i, text := range []string{"\x1b[2J\u202e", strings.Repeat("y", proto.MaxChatBytes+1), "a\xffb\xfe"} {
+		p.c.out.reset()
+		p.c.sendChat(&proto.Chat{ID: uint32(100 + i), Text: text})
+		n.route(p.addr, p.up, p.c.out.datagrams())
+		n.run(300 * time.Millisecond)
+	}
+	after := n.server.Stats().Drops
+	if got := after[DropChat] - before[DropChat]; got != 3 {
+		t.Fatalf("%d hostile lines dropped as chat, want 3", got)
+	}
+	var v View
+	q.c.View(&v)
+	if v.ChatTotal != 0 {
+		t.Fatalf("q was shown %d lines: %q", v.ChatTotal, chatLines(q))
+	}
+}
+
+// TestMutedPlayerReachesNobody: the operator's mute keeps every line of
+// the muted player from every other peer (the player is told so), the
+// others still talk, and unmuting lets the player talk again. With chat
+// off, nobody's line goes anywhere.
+func TestMutedPlayerReachesNobody(t *testing.T) {
+	n, p, q, s := chatRoom(t, ServerConfig{}, transport.Impairment{Latency: 10 * time.Millisecond})
+	if !n.server.Mute("a", p.c.Slot(), true) {
+		t.Fatal("Mute found no player")
+	}
+	for i := range 5 {
+		_ = n.say(p, fmt.Sprintf("muted %d", i))
+		n.run(1100 * time.Millisecond)
+	}
+	if err := n.say(q, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	n.run(time.Second)
+	for _, c := range []*simClient{q, s} {
+		for _, l := range chatLines(c) {
+			if strings.Contains(l, "muted") {
+				t.Fatalf("%s saw the muted player's line %q", c.c.cfg.Name, l)
+			}
+		}
+		if got := chatLines(c); len(got) != 1 || !strings.HasSuffix(got[0], "q: hello") {
+			t.Fatalf("%s sees %q, want only q's hello", c.c.cfg.Name, got)
+		}
+	}
+	if got := strings.Join(chatLines(p), "\n"); !strings.Contains(got, "server: the operator muted you") {
+		t.Fatalf("the muted player was not told:\n%s", got)
+	}
+	n.server.Mute("a", p.c.Slot(), false)
+	_ = n.say(p, "back")
+	n.run(time.Second)
+	if got := chatLines(q); got[len(got)-1] != "p: back" {
+		t.Fatalf("after unmuting, q sees %q", got)
+	}
+
+	off, p2, q2, _ := chatRoom(t, ServerConfig{NoChat: true}, transport.Impairment{Latency: 10 * time.Millisecond})
+	_ = off.say(p2, "anyone?")
+	off.run(time.Second)
+	if got := chatLines(q2); len(got) != 0 {
+		t.Fatalf("with chat off q sees %q", got)
+	}
+	if got := strings.Join(chatLines(p2), "\n"); !strings.Contains(got, "chat is off") {
+		t.Fatalf("with chat off the sayer sees %q", got)
+	}
+}
