@@ -24,9 +24,11 @@ const FeedLen = 8
 // learnt of with the State that showed the death), of the last bullet seen
 // to hit the victim this round. A feed is not safe for concurrent use.
 type feed struct {
-	lines [FeedLen]string // a ring; lines[(next-1)%FeedLen] is the newest
-	next  int             // lines written so far
-	out   [FeedLen]string // what last returns
+	lines [FeedLen]feedLine // a ring; lines[(next-1)%FeedLen] is the newest
+	next  int               // lines written so far
+	out   [FeedLen]string   // what last returns
+	outL  [FeedLen]feedLine // what lastLines returns
+	chat  uint64            // the chat lines of the view taken so far (View.ChatTotal)
 
 	started   bool
 	round     uint16
@@ -52,17 +54,38 @@ type pendingEvent struct {
 	who  int // the killer's slot (-1 unknown), or the round's winner
 }
 
+// feedLine is a line of the feed: its text and, for a chat line, the
+// sayer's seat (whose colour its first name bytes take; -1: none).
+type feedLine struct {
+	text string
+	slot int8
+	name int // the bytes of text drawn in the seat's colour
+}
+
 // add appends a line to the feed.
-func (f *feed) add(s string) {
-	f.lines[f.next%FeedLen] = s
+func (f *feed) add(s string) { f.addLine(feedLine{text: s, slot: -1}) }
+
+// addLine appends l to the feed.
+func (f *feed) addLine(l feedLine) {
+	f.lines[f.next%FeedLen] = l
 	f.next++
 }
 
-// last returns up to n of the newest lines, oldest first, in a slice
-// that the next call reuses.
+// last returns the text of up to n of the newest lines, oldest first, in
+// a slice that the next call reuses.
 func (f *feed) last(n int) []string {
-	n = max(min(n, f.next, FeedLen), 0)
 	out := f.out[:0]
+	for _, l := range f.lastLines(n) {
+		out = append(out, l.text)
+	}
+	return out
+}
+
+// lastLines returns up to n of the newest lines, oldest first, in a
+// slice that the next call reuses.
+func (f *feed) lastLines(n int) []feedLine {
+	n = max(min(n, f.next, FeedLen), 0)
+	out := f.outL[:0]
 	for k := f.next - n; k < f.next; k++ {
 		out = append(out, f.lines[k%FeedLen])
 	}

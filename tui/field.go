@@ -201,10 +201,10 @@ const feedRows = 4
 // as fit (up to feedRows), the newest last.
 func (r *Renderer) drawFeed(l *layout) {
 	top := l.field.y + l.field.h
-	lines := r.feed.last(min(l.h-top, feedRows))
+	lines := r.feed.lastLines(min(l.h-top, feedRows))
 	area := rect{x: l.play.x, y: top, w: l.play.w, h: l.h - top}
 	for k, line := range lines {
-		r.putString(l.field.x, top+k, truncate(line, area.w-l.field.x, r.t.g.ellipsis), r.t.text, area)
+		r.putFeedLine(l.field.x, top+k, line, area.w-l.field.x, r.t.text, area)
 	}
 }
 

@@ -16,6 +16,8 @@ var helpKeys = []helpEntry{
 	{"space", "fire where the tank faces"},
 	{"x", "stop"},
 	{"n", "show or hide the names on the map"},
+	{"Enter / t", "chat: type a line, Enter sends, Esc cancels"},
+	{"m", "chat shown: all, players only, none"},
 	{"p", "pause (a game against bots; games with others never pause)"},
 	{"Tab", "sidebar: full, middle, scores and events"},
 	{"1-8", "spectating: follow that player"},

@@ -47,13 +47,17 @@ type HUD struct {
 	// Quitting shows the question whether to quit and end the match for
 	// the others (Options.ConfirmQuit).
 	Quitting bool
+	// Chat is which chat lines the feed shows (m cycles it).
+	Chat ChatShow
+	// Typing is set while the chat line is open (Run sets it).
+	Typing bool
 	// Paused says the game stands still (Options.Pause): p, the help
 	// overlay or a terminal too small paused it. Run sets it.
 	Paused bool
 }
 
 // Key applies a display key and reports whether ev was one: n toggles the
-// names, ? or F1 opens (or closes) the help overlay and Esc closes it, Tab
+// names, m cycles which chat lines show, ? or F1 opens (or closes) the help overlay and Esc closes it, Tab
 // cycles the sidebar's levels and, when spectating, the number keys 1 to 8
 // follow that player (the same number again stops following). Other keys,
 // movement and quitting included, are left to Controls.
@@ -72,6 +76,8 @@ func (h *HUD) Key(ev *tcell.EventKey, spectating bool) bool {
 		switch r := ev.Rune(); {
 		case r == 'n' || r == 'N':
 			h.HideNames = !h.HideNames
+		case r == 'm' || r == 'M':
+			h.Chat = (h.Chat + 1) % numChatShows
 		case r == '?':
 			h.Help = !h.Help
 		case spectating && r >= '1' && r <= '8':

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/gdamore/tcell/v2"
 
 	"ttytanks/game"
@@ -57,6 +59,10 @@ type Renderer struct {
 	hud  HUD
 	fx   effects
 	feed feed
+	// chat is the chat line the player types into (Run keys it); now is
+	// the frame's time, for how long a refusal shows.
+	chat chatPrompt
+	now  time.Time
 	// pos is where each slot's tank is drawn in the frame being drawn, in
 	// sub-tiles: its simulated position plus its smoothing offset.
 	pos [game.MaxPlayers][2]int32
@@ -123,6 +129,7 @@ func (r *Renderer) DrawAt(v *netcode.View, now time.Time) {
 	} else {
 		r.smooth.update(v, now, &r.pos)
 	}
+	r.now = now
 	r.draw(v, r.oneShot)
 }
 
@@ -133,6 +140,7 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 	r.begin(w, h)
 	r.fx.observe(v)
 	r.feed.observe(v)
+	r.feed.observeChat(v, r.hud.Chat)
 	t := r.t
 	focus := v.Slot
 	if focus < 0 {
@@ -144,8 +152,15 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 		r.drawTooSmall(w, h)
 	case matchOver(v):
 		// The results take the whole screen: the map is frozen and the
-		// table needs more room than the map has at 80x24.
-		r.paintCentred(rect{0, 0, w, h}, resultsPanel(t, w, v, r.opts.Lobby))
+		// table needs more room than the map has at 80x24. The newest
+		// lines of the feed (the chat, mostly) go below it.
+		panel := resultsPanel(t, w, v, r.opts.Lobby)
+		r.paintCentred(rect{0, 0, w, h}, panel)
+		if free := (h - lipgloss.Height(panel)) / 2; free >= 3 {
+			for k, line := range r.feed.lastLines(min(free-2, 3)) {
+				r.putFeedLine(1, h-1-min(free-2, 3)+k, line, w-2, t.text, rect{0, 0, w, h})
+			}
+		}
 	default:
 		t.side.draw(r, l.side, v)
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
@@ -173,6 +188,14 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 		}
 	}
 	if !l.tooSmall {
+		if s := r.chat.line(t.g, r.now); s != "" {
+			// The bottom row: below the feed, or on the results screen.
+			x, cw := l.play.x, l.play.w
+			if matchOver(v) {
+				x, cw = 1, w-2
+			}
+			r.putString(x, h-1, truncate(s, cw, t.g.ellipsis)+strings.Repeat(" ", max(cw-textWidth(s), 0)), t.valueCell, rect{0, 0, w, h})
+		}
 		if r.hud.Paused && !r.hud.Help {
 			// Over the field, below the title: the sidebar stays readable.
 			r.paintCentred(rect{l.play.x, l.titleY + 1, l.play.w, max(l.play.h-l.titleY-1, 1)}, renderPanel(t, l.play.w, "paused",

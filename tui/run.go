@@ -98,8 +98,12 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 	renderer := NewRenderer(screen, opts)
 	var v netcode.View
 	rematch := false // r was pressed on this results screen
+	chatter, canChat := s.(Chatter)
 	input := func(t time.Time) game.Input {
 		in := controls.Input(t)
+		if renderer.chat.open {
+			in = game.Input{} // typing: the tank stands
+		}
 		if !matchOver(&v) {
 			rematch = false // a new match: the vote was for the last one
 		} else if rematch {
@@ -157,6 +161,29 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 					}
 					continue
 				}
+				if p := &renderer.chat; p.open && !isCtrlC(ev) {
+					// The chat line takes every key while it is open.
+					if text, send := p.key(ev); send {
+						if err := chatter.Say(text); err != nil {
+							p.failed(err, now())
+						}
+					}
+					renderer.HUD().Typing = p.open
+					frame()
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
+				if canChat && chatOpens(ev) && (v.Status == netcode.StatusWaiting || v.Status == netcode.StatusPlaying) {
+					renderer.chat.open = true
+					renderer.HUD().Typing = true
+					frame()
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
 				if opts.Lobby && ev.Key() == tcell.KeyRune && (ev.Rune() == 'l' || ev.Rune() == 'L') {
 					return ErrToLobby
 				}
@@ -181,7 +208,11 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 						continue
 					}
 				}
+				chatWas := hud.Chat
 				if hud.Key(ev, v.Slot < 0) {
+					if hud.Chat != chatWas {
+						renderer.feed.add(hud.Chat.String())
+					}
 					frame() // show the change at once
 					if hooks.afterKey != nil {
 						hooks.afterKey()

@@ -89,11 +89,19 @@ type loop struct {
 
 func startLoop(t *testing.T, v *netcode.View, opts Options) *loop {
 	t.Helper()
+	s := newFakeSession(v)
+	return startLoopOn(t, s, s, opts)
+}
+
+// startLoopOn is startLoop on session run, whose views and inputs fs
+// serves and records.
+func startLoopOn(t *testing.T, fs *fakeSession, runOn Session, opts Options) *loop {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &loop{
 		t:      t,
 		scr:    &finiScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8")},
-		s:      newFakeSession(v),
+		s:      fs,
 		frames: make(chan time.Time),
 		drawn:  make(chan struct{}, 64),
 		keys:   make(chan struct{}, 64),
@@ -107,7 +115,7 @@ func startLoop(t *testing.T, v *netcode.View, opts Options) *loop {
 		afterDraw: func() { l.drawn <- struct{}{} },
 		afterKey:  func() { l.keys <- struct{}{} },
 	}
-	go func() { l.result <- run(ctx, l.scr, l.s, opts, hooks) }()
+	go func() { l.result <- run(ctx, l.scr, runOn, opts, hooks) }()
 	t.Cleanup(func() {
 		cancel()
 		select {

@@ -331,9 +331,9 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 		sb.drawRoster(r, in, in.y+f.players, v)
 	}
 	if f.events >= 0 {
-		for k, line := range r.feed.last(sideEvents) {
+		for k, line := range r.feed.lastLines(sideEvents) {
 			if y := in.y + f.events + k; y < in.y+in.h {
-				r.putString(in.x, y, truncate(line, in.w, g.ellipsis), t.labelCell, in)
+				r.putFeedLine(in.x, y, line, in.w, t.labelCell, in)
 			}
 		}
 	}
