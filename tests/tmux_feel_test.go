@@ -68,7 +68,7 @@ func TestTmuxHelp(t *testing.T) {
 	tm := startTmux(t, "help", 100, 30, binary(t), "play", "--bot-level", "easy")
 	tm.waitScreen(10*time.Second, "the match", playing)
 	help := func(s string) bool {
-		return strings.Contains(s, "help — Esc closes") && strings.Contains(s, "show or hide the names")
+		return strings.Contains(s, "help — Esc closes") && strings.Contains(s, "names on the map")
 	}
 	for _, open := range []string{"?", "F1"} {
 		tm.keys(open)

@@ -69,7 +69,7 @@ func TestHelpOverlay(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {100, 30}} {
 		scr := drawTest(t, sz[0], sz[1], testView(t), Options{HUD: HUD{Help: true}})
 		text := strings.Join(screenLines(scr), "\n")
-		want := []string{"help — Esc closes", "show or hide the names", "sidebar: full, middle, scores",
+		want := []string{"help — Esc closes", "names on the map", "sidebar: full, middle, scores",
 			"round trip to the server", "States that corrected our own tank", "full resynchronisations"}
 		for _, w := range want {
 			if !strings.Contains(text, w) {
