@@ -53,7 +53,7 @@ func Play(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	sf := serverFlags{addr: "127.0.0.1:0", players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2, botLevel: level,
+	sf := serverFlags{addr: "127.0.0.1:0", chat: true, players: *bots + 1, bots: *bots, maze: maze, stateEvery: 2, botLevel: level,
 		rooms: 1, maxRooms: 1, rounds: *rounds}
 	tr, udp, err := sf.listen()
 	if err != nil {

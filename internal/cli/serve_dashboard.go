@@ -87,7 +87,7 @@ func (s *serving) watch(stdout io.Writer) int {
 			switch a, num := ops.key(b); a {
 			case opStop:
 				s.stop()
-			case opKick, opBan:
+			case opKick, opBan, opMute, opUnmute:
 				note = operate(s.sd, s.ssh, a, num, s.shown, s.f.server.kickHold)
 				s.logger.Info("operator", "action", note)
 			}

@@ -21,6 +21,8 @@ const (
 	opNone operatorAction = iota
 	opKick                // k, a player's number, Enter: end that player's session
 	opBan                 // b, a player's number, Enter: kick everyone at that player's address and refuse it
+	opMute                // m, a player's number, Enter: that player's chat lines reach nobody
+	opUnmute              // u, a player's number, Enter: they reach the room again
 	opStop                // Ctrl-C (the terminal is raw, so it arrives as a key)
 )
 
@@ -29,7 +31,7 @@ const (
 const maxOperatorDigits = 4
 
 // operatorKeys turns the dashboard's key presses into actions: a letter
-// (k or b) arms and opens a prompt, digits name the player by its number
+// (k, b, m or u) arms and opens a prompt, digits name the player by its number
 // in the dashboard's list, Backspace takes one back, Enter confirms;
 // Esc, or any other key, cancels.
 type operatorKeys struct {
@@ -44,7 +46,7 @@ func (o *operatorKeys) key(b byte) (operatorAction, int) {
 	case b == 3:
 		o.reset()
 		return opStop, 0
-	case b == 'k' || b == 'b':
+	case b == 'k' || b == 'b' || b == 'm' || b == 'u':
 		o.armed, o.digits = b, o.digits[:0]
 	case o.armed == 0:
 	case b >= '0' && b <= '9':
@@ -57,10 +59,7 @@ func (o *operatorKeys) key(b byte) (operatorAction, int) {
 		}
 	case (b == '\r' || b == '\n') && len(o.digits) == 0: // wait for a number
 	case b == '\r' || b == '\n':
-		a := opKick
-		if o.armed == 'b' {
-			a = opBan
-		}
+		a := map[byte]operatorAction{'k': opKick, 'b': opBan, 'm': opMute, 'u': opUnmute}[o.armed]
 		n := 0
 		for _, d := range o.digits {
 			n = 10*n + int(d-'0')
@@ -81,10 +80,7 @@ func (o *operatorKeys) prompt() string {
 	if o.armed == 0 {
 		return ""
 	}
-	verb := "kick"
-	if o.armed == 'b' {
-		verb = "ban the address of"
-	}
+	verb := map[byte]string{'k': "kick", 'b': "ban the address of", 'm': "mute the chat of", 'u': "unmute the chat of"}[o.armed]
 	return fmt.Sprintf("%s player #%s_ · Enter confirms · Esc cancels", verb, o.digits)
 }
 
@@ -110,6 +106,14 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 		return fmt.Sprintf("player #%d (%s) has gone or moved: nothing done", num, p.Name)
 	}
 	switch a {
+	case opMute, opUnmute:
+		if !sd.Mute(p.Room, p.Slot, a == opMute) {
+			return fmt.Sprintf("player #%d (%s) has gone: nothing done", num, p.Name)
+		}
+		if a == opMute {
+			return fmt.Sprintf("muted %s (room %s, slot %d): their chat lines reach nobody", p.Name, p.Room, p.Slot)
+		}
+		return fmt.Sprintf("unmuted %s (room %s, slot %d)", p.Name, p.Room, p.Slot)
 	case opKick:
 		if hold <= 0 {
 			hold = netcode.DefaultKickHold

@@ -31,6 +31,9 @@ func TestOperatorKeys(t *testing.T) {
 		{"kb5\r", opBan, 5, ""},                // the last letter counts
 		{"b4", opNone, 0, "ban the address of player #4_"},
 		{"k4\x03", opStop, 0, ""},
+		{"m12\r", opMute, 12, ""},
+		{"u3\r", opUnmute, 3, ""},
+		{"m4", opNone, 0, "mute the chat of player #4_"},
 	}
 	for _, tt := range tests {
 		var o operatorKeys
@@ -107,6 +110,12 @@ func TestOperateActsOnThePlayerShown(t *testing.T) {
 	}
 	if named(players(), "carol") < 0 {
 		t.Fatal("carol was kicked for alice's number")
+	}
+	if note := operate(sd, nil, opMute, bi, shown, 0); !strings.HasPrefix(note, "muted bob (room") {
+		t.Fatalf("mute #%d (bob): %q", bi, note)
+	}
+	if note := operate(sd, nil, opUnmute, bi, shown, 0); !strings.HasPrefix(note, "unmuted bob (room") {
+		t.Fatalf("unmute #%d (bob): %q", bi, note)
 	}
 	if note := operate(sd, nil, opKick, bi, shown, 0); !strings.HasPrefix(note, "kicked bob (room") {
 		t.Fatalf("kick #%d (bob): %q", bi, note)

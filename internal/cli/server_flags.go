@@ -35,6 +35,8 @@ type serverFlags struct {
 	// a kicked player's prefix out; the budgets of rooms opened on demand.
 	idle, kickHold                       time.Duration
 	roomsPerAddr, botsPerAddr, maxBotsIn int
+	// chat relays the players' chat lines.
+	chat bool
 }
 
 func (f *serverFlags) register(fs *pflag.FlagSet) {
@@ -55,6 +57,7 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.kickHold, "kick-hold", netcode.DefaultKickHold, "keep a kicked player's address (an IPv6 /64) from joining for this long")
 	fs.IntVar(&f.roomsPerAddr, "rooms-per-addr", 4, "most rooms the players of one address may have open at once (rooms they asked for)")
 	fs.IntVar(&f.botsPerAddr, "bots-per-addr", 8, "most bot seats in the rooms one address asked for")
+	fs.BoolVar(&f.chat, "chat", true, "relay the players' chat lines to their rooms (--chat=false: no chat; a line's sayer is told so)")
 	fs.IntVar(&f.maxBotsIn, "max-bots", 128, "most bots in all the rooms players asked for: past it, and while the ticks run long, no new room opens")
 	f.botLevel = bot.Normal
 	registerBotLevel(fs, &f.botLevel, "how well the server's bots play")
@@ -116,7 +119,7 @@ func (f *serverFlags) config() netcode.ServerConfig {
 		StateEvery: f.stateEvery, NewBot: newBot(f.botLevel), MaxSeatsPerAddr: f.seatsPerAddr,
 		MaxSpectatorsPerAddr: f.seatsPerAddr, Rooms: f.rooms, MaxRooms: f.maxRooms, Rounds: f.rounds,
 		SpectatorDelay: f.specDelay, StartWait: f.startWait, Idle: -1, KickHold: f.kickHold,
-		MaxRoomsPerAddr: f.roomsPerAddr, MaxBotsPerAddr: f.botsPerAddr, MaxBots: f.maxBotsIn}
+		MaxRoomsPerAddr: f.roomsPerAddr, MaxBotsPerAddr: f.botsPerAddr, MaxBots: f.maxBotsIn, NoChat: !f.chat}
 	if f.idle > 0 {
 		cfg.Idle = f.idle
 	}
