@@ -18,12 +18,12 @@ import (
 type operatorAction uint8
 
 const (
-	opNone operatorAction = iota
-	opKick                // k, a player's number, Enter: end that player's session
-	opBan                 // b, a player's number, Enter: kick everyone at that player's address and refuse it
-	opMute                // m, a player's number, Enter: that player's chat lines reach nobody
-	opUnmute              // u, a player's number, Enter: they reach the room again
-	opStop                // Ctrl-C (the terminal is raw, so it arrives as a key)
+	opNone   operatorAction = iota
+	opKick                  // k, a player's number, Enter: end that player's session
+	opBan                   // b, a player's number, Enter: kick everyone at that player's address and refuse it
+	opMute                  // m, a player's number, Enter: that player's chat lines reach nobody
+	opUnmute                // u, a player's number, Enter: they reach the room again
+	opStop                  // Ctrl-C (the terminal is raw, so it arrives as a key)
 )
 
 // maxOperatorDigits bounds the number typed after k or b: the dashboard
