@@ -37,6 +37,7 @@ type sshRig struct {
 	sd      *netcode.ServerDriver
 	ssh     *sshfront.Server
 	addr    string
+	udp     netip.AddrPort // the game server's UDP address, for clients that join over UDP
 	hostKey gossh.PublicKey
 	cancel  context.CancelFunc
 	served  chan error
@@ -120,7 +121,7 @@ func startSSHRigN(t testing.TB, players int, tweak func(*sshRigConfig)) *sshRig 
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &sshRig{t: t, sd: netcode.NewServerDriver(srv, mux), ssh: ss, addr: ln.Addr().String(),
+	r := &sshRig{t: t, sd: netcode.NewServerDriver(srv, mux), ssh: ss, addr: ln.Addr().String(), udp: udp.LocalAddr(),
 		hostKey: key.PublicKey(), cancel: cancel, served: make(chan error, 1), sshDone: make(chan error, 1)}
 	go func() { r.served <- r.sd.Run(ctx) }()
 	go func() { r.sshDone <- ss.Serve(ln) }()
