@@ -134,6 +134,8 @@ func (s *session) request(name string, spectate bool, proof func(resume [proto.K
 	}
 	r := s.room
 	switch {
+	case r.Kind == RoomLobby:
+		j.Kind, j.Spectate = proto.RoomLobby, true
 	case r.Kind == RoomCode:
 		j.Kind, j.Room = proto.RoomCode, r.Name
 	case s.roomName != "":

@@ -97,6 +97,9 @@ const (
 	RoomCode
 	// RoomCreate creates a room from a RoomSpec.
 	RoomCreate
+	// RoomLobby takes a place among the lobby's viewers, for the lobby's
+	// chat (with Spectate: the lobby has no seats).
+	RoomLobby
 )
 
 // RoomRequest is where a client asks to play or watch.

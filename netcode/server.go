@@ -335,7 +335,7 @@ func (s *Server) fault(r *room, p any, stack []byte) {
 			s.log.Error("closing a room's recorder", "room", name, "err", err)
 		}
 	}()
-	if o := r.opened(); o.permanent {
+	if o := r.opened(); o.permanent && !o.lobby {
 		// Should opening fail too, the server stays up with one room
 		// fewer rather than fault again.
 		func() {

@@ -192,7 +192,10 @@ func (r *room) chat(now time.Time, from netip.AddrPort, conn uint32, p *proto.Ch
 	var flags uint8
 	from8 := uint8(slot)
 	if slot < 0 {
-		flags, from8 = proto.ChatSpectator, proto.SpectatorSlot
+		from8 = proto.SpectatorSlot
+		if !r.opened().lobby { // in the lobby everyone watches: nobody is marked
+			flags = proto.ChatSpectator
+		}
 	}
 	rl := r.chats.add(relayed{line: proto.ChatLine{From: from8, Flags: flags, Name: l.name, Text: text},
 		conn: conn, id: p.ID, at: now})

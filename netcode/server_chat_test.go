@@ -238,3 +238,51 @@ func TestMutedPlayerReachesNobody(t *testing.T) {
 		t.Fatalf("with chat off the sayer sees %q", got)
 	}
 }
+
+// TestLobbyChat: two of the lobby's viewers talk to each other; the
+// lobby's chat room is in no room list, takes no seat, and a quick match
+// never lands in it; a line said in a game room does not reach the
+// lobby, nor one said in the lobby the game room.
+func TestLobbyChat(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Seed: 7})
+	link := transport.Impairment{Latency: 20 * time.Millisecond, Loss: 0.1}
+	lobby := ClientConfig{Room: RoomRequest{Kind: RoomLobby}, Spectate: true}
+	la, lb := lobby, lobby
+	la.Name, lb.Name = "ann", "ben"
+	a := n.addClient(la, link, link, 1)
+	b := n.addClient(lb, link, link, 2)
+	p := n.addClient(ClientConfig{Name: "p"}, link, link, 3)
+	if !n.runUntil(5*time.Second, func() bool {
+		return a.c.Status() == StatusWaiting && b.c.Status() == StatusWaiting && p.c.Status() == StatusWaiting
+	}) {
+		t.Fatalf("not in: %v %v %v", errText(a.c), errText(b.c), errText(p.c))
+	}
+	if st := n.server.Stats(); st.LobbyViewers != 2 || len(st.Rooms) != 1 || len(st.Players) != 1 {
+		t.Fatalf("%d lobby viewers, %d rooms, %d players; want 2, 1 (the game room), 1", st.LobbyViewers, len(st.Rooms), len(st.Players))
+	}
+	var list proto.RoomList
+	n.server.rooms.page(&list)
+	if list.Total != 1 || list.Rooms[0].Name != "a" {
+		t.Fatalf("the room list: %+v; want room a alone", list)
+	}
+	if err := n.say(a, "anyone for a match?"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.say(p, "waiting in a"); err != nil {
+		t.Fatal(err)
+	}
+	n.run(2 * time.Second)
+	if got := chatLines(b); len(got) != 1 || got[0] != "ann: anyone for a match?" {
+		t.Fatalf("ben sees %q", got)
+	}
+	if got := chatLines(p); len(got) != 1 || got[0] != "*p: waiting in a" {
+		t.Fatalf("the player in room a sees %q", got)
+	}
+	q := n.addClient(ClientConfig{Name: "q"}, link, link, 4) // a quick match
+	if !n.runUntil(10*time.Second, func() bool { return p.c.Status() == StatusPlaying && q.c.Status() == StatusPlaying }) {
+		t.Fatalf("the quick match did not join p in room a: %v", errText(q.c))
+	}
+	if name, _, _ := q.c.Room(); name != "a" {
+		t.Fatalf("a quick match went to room %q", name)
+	}
+}

@@ -14,6 +14,8 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 	t := &s.rooms
 	name := proto.SanitizeName(j.Room)
 	switch j.Kind {
+	case proto.RoomLobby:
+		return s.lobbyRoom(now), 0 // ParseRequest took it only with Spectate
 	case proto.RoomQuick:
 		if best := t.quick(j.Spectate); best != nil {
 			return best, 0

@@ -119,6 +119,10 @@ type roomSpec struct {
 	// for: its bots are paid for from that prefix's budget. Zero for the
 	// rooms the server opens on its own.
 	owner netip.Addr
+	// lobby marks the lobby's chat room (server_lobbychat.go): its peers
+	// are the lobby's viewers, as spectators; it gives no seat, never
+	// plays, and is in no room list.
+	lobby bool
 }
 
 // newRoom returns a room of host h with its match's world seed drawn

@@ -44,6 +44,7 @@ type roomTable struct {
 	prev    map[*room]uint32 // each room's previous match id, still routed
 	guesses *prefixLimiter   // join-code tries
 	opens   *prefixLimiter   // rooms opened on demand
+	lobby   *room            // the lobby's chat room, once a viewer asked for it
 }
 
 func newRoomTable() roomTable {
@@ -55,6 +56,10 @@ func newRoomTable() roomTable {
 func (t *roomTable) add(r *room) {
 	t.list = append(t.list, r)
 	o := r.opened()
+	if o.lobby {
+		t.lobby = r // known by no name
+		return
+	}
 	t.names[foldName(o.name)] = r
 	if o.private() {
 		t.codes[o.code] = r
@@ -70,7 +75,11 @@ func (t *roomTable) remove(r *room) {
 		}
 	}
 	o := r.opened()
-	delete(t.names, foldName(o.name))
+	if o.lobby {
+		t.lobby = nil
+	} else {
+		delete(t.names, foldName(o.name))
+	}
 	if o.private() {
 		delete(t.codes, o.code)
 	}
@@ -102,12 +111,14 @@ func (t *roomTable) byMatch(id uint32) *room { return t.matches[id] }
 // byName returns the room of that name (case-insensitive), or nil.
 func (t *roomTable) byName(name string) *room { return t.names[foldName(name)] }
 
-// first returns the oldest room, or nil.
+// first returns the oldest room (the lobby's chat room aside), or nil.
 func (t *roomTable) first() *room {
-	if len(t.list) == 0 {
-		return nil
+	for _, r := range t.list {
+		if r != t.lobby {
+			return r
+		}
 	}
-	return t.list[0]
+	return nil
 }
 
 // each calls f for every room, oldest first, on a copy of the list (f
@@ -123,8 +134,13 @@ func (t *roomTable) each(f func(r *room)) {
 // appendAll appends the open rooms to dst.
 func (t *roomTable) appendAll(dst []*room) []*room { return append(dst, t.list...) }
 
-// count returns the number of open rooms.
-func (t *roomTable) count() int { return len(t.list) }
+// count returns the number of open rooms, the lobby's chat room aside.
+func (t *roomTable) count() int {
+	if t.lobby != nil {
+		return len(t.list) - 1
+	}
+	return len(t.list)
+}
 
 // byConn finds the place of connection conn at addr, in any room.
 func (t *roomTable) byConn(addr netip.AddrPort, conn uint32) (*room, *seat, *spectator) {
@@ -225,8 +241,8 @@ func (t *roomTable) freeName() string {
 func (t *roomTable) quick(spectate bool) *room {
 	var best *room
 	for _, r := range t.list {
-		if r.opened().private() {
-			continue // private: not listed
+		if r.opened().private() || r == t.lobby {
+			continue // private (or the lobby's chat): not listed
 		}
 		p := r.places()
 		if spectate {
@@ -277,8 +293,8 @@ func (t *roomTable) idle(now time.Time, d time.Duration, dst []*room) []*room {
 func (t *roomTable) page(p *proto.RoomList) {
 	n, full := 0, false
 	for _, r := range t.list {
-		if r.opened().private() {
-			continue // private: not listed
+		if r.opened().private() || r == t.lobby {
+			continue // private (or the lobby's chat): not listed
 		}
 		if n >= int(p.Offset) && !full {
 			// A page is consecutive rooms from its offset: at the first

@@ -183,7 +183,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	// One prefix watches a room from a few places at most, so a handful
 	// of addresses cannot take all of a room's spectator places.
 	if q.Spectate && !s.adm.isTrusted(from.Addr()) {
-		if _, specs := r.places().countFrom(s.adm.origin(from), s.adm.origin); specs >= s.spectatorsPerRoom() {
+		if _, specs := r.places().countFrom(s.adm.origin(from), s.adm.origin); specs >= s.spectatorShare(r) {
 			s.drop(DropAddrLimit)
 			s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectAddrLimit})
 			return

@@ -56,6 +56,8 @@ type ServerStats struct {
 	Need       int
 	Players    []PlayerStats
 	Spectators int
+	// LobbyViewers counts the lobby's viewers holding a place in its chat.
+	LobbyViewers int
 	// Drops counts dropped datagrams by reason (index with a DropReason).
 	Drops [numDropReasons]uint64
 	// TickP50 and TickP99 are the driver's tick durations over the last 10 s.
@@ -129,11 +131,17 @@ func (s *Server) Stats() ServerStats {
 	st.Ticks, st.TickHist, st.Rejects = s.clk.ticks(), s.ticks.figures(), s.out.refused()
 	st.Draining, st.Drained = s.Draining(), s.Drained()
 	now := s.cfg.Clock.Now()
-	for i, r := range s.rooms.appendAll(nil) {
+	first := true
+	for _, r := range s.rooms.appendAll(nil) {
+		if r == s.rooms.lobby {
+			st.LobbyViewers = r.places().spectatorCount()
+			continue
+		}
 		rs := r.stats(now)
 		st.Players = append(st.Players, rs.Players...)
 		st.Spectators += rs.Spectators
-		if i == 0 {
+		if first {
+			first = false
 			st.Match, st.Running, st.Tick, st.Need = rs.Match, r.game().live(), rs.Tick, r.places().free()
 		}
 		st.Rooms = append(st.Rooms, rs)

@@ -282,6 +282,9 @@ const (
 	RoomCode
 	// RoomCreate: a new room with that name, seats, bots and privacy.
 	RoomCreate
+	// RoomLobby: a place among the lobby's viewers, for its chat (a
+	// spectator's place, in no room; PROTOCOL.md §4.10). Version 6.
+	RoomLobby
 )
 
 // Request (client → server, sealed) is the first packet of a session
@@ -387,10 +390,12 @@ func ParseRequestBody(h Header, b []byte) (Request, error) {
 	}
 	p.Spectate, p.Private = flags&requestSpectate != 0, flags&requestPrivate != 0
 	switch {
-	case p.Kind > RoomCreate:
+	case p.Kind > RoomLobby:
 		return Request{}, fmt.Errorf("%w: room kind %d", ErrRange, p.Kind)
-	case p.Kind == RoomQuick && len(room) != 0:
-		return Request{}, fmt.Errorf("%w: a quick join names no room", ErrRange)
+	case (p.Kind == RoomQuick || p.Kind == RoomLobby) && len(room) != 0:
+		return Request{}, fmt.Errorf("%w: a quick join or the lobby names no room", ErrRange)
+	case p.Kind == RoomLobby && !p.Spectate:
+		return Request{}, fmt.Errorf("%w: the lobby has no seats", ErrRange)
 	case p.Kind != RoomCreate && (p.Seats != 0 || p.Bots != 0 || p.Private):
 		return Request{}, fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
 	case p.Kind == RoomCreate && (p.Seats == 1 || p.Seats > game.MaxPlayers || (p.Seats != 0 && p.Bots >= p.Seats) || (p.Seats == 0 && p.Bots != 0)):

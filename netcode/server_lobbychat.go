@@ -1,0 +1,42 @@
+package netcode
+
+import (
+	"time"
+
+	"ttytanks/game"
+)
+
+// The lobby's chat: the lobby's viewers (clients that asked with
+// proto.RoomLobby) are the spectators of one more room, which gives no
+// seat, never plays and is in no room list; they talk there as a room's
+// peers do (server_chat.go) and keep their places as spectators do. The
+// room opens with its first viewer and is the server's alone: it counts
+// against no bound on rooms, and a fault in it only closes it (the next
+// viewer opens it again).
+
+// lobbyPlaces is how many viewers the lobby's chat holds; a prefix holds
+// an eighth of them at most.
+const lobbyPlaces = 64
+
+// lobbyRoom returns the lobby's chat room, opening it if it is not open.
+func (s *Server) lobbyRoom(now time.Time) *room {
+	if r := s.rooms.lobby; r != nil {
+		return r
+	}
+	rules := s.rules
+	rules.maxSpectators, rules.spectatorDelay, rules.newBot = lobbyPlaces, 0, nil
+	cfg := roomConfig{Players: 1, MazeW: game.DefaultMazeW, MazeH: game.DefaultMazeH, StateEvery: s.defaults.StateEvery}
+	r := newRoom(s.host, rules, roomSpec{cfg: cfg, permanent: true, lobby: true}, s.rng.Next()|1, now)
+	r.log.room = "(lobby)"
+	s.rooms.add(r)
+	r.openLobby()
+	return r
+}
+
+// spectatorShare is how many spectator places of r one prefix may hold.
+func (s *Server) spectatorShare(r *room) int {
+	if r.opened().lobby {
+		return lobbyPlaces / 8
+	}
+	return s.spectatorsPerRoom()
+}
