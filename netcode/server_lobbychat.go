@@ -20,14 +20,13 @@ const lobbyPlaces = 64
 
 // lobbyRoom returns the lobby's chat room, opening it if it is not open.
 func (s *Server) lobbyRoom(now time.Time) *room {
-	if r := s.rooms.lobby; r != nil {
+	if r := s.rooms.lobbyRoom(); r != nil {
 		return r
 	}
 	rules := s.rules
 	rules.maxSpectators, rules.spectatorDelay, rules.newBot = lobbyPlaces, 0, nil
 	cfg := roomConfig{Players: 1, MazeW: game.DefaultMazeW, MazeH: game.DefaultMazeH, StateEvery: s.defaults.StateEvery}
 	r := newRoom(s.host, rules, roomSpec{cfg: cfg, permanent: true, lobby: true}, s.rng.Next()|1, now)
-	r.log.room = "(lobby)"
 	s.rooms.add(r)
 	r.openLobby()
 	return r

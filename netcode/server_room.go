@@ -131,7 +131,7 @@ func newRoom(h host, rules roomRules, spec roomSpec, seed uint64, now time.Time)
 	rec := spec.rec
 	spec.rec = nil // the match's
 	r := &room{h: h, rules: rules, roomSpec: spec, rng: game.RNG{State: seed}, seats: newSeatTable(spec.cfg.Players, rules.maxSpectators),
-		log: roomLog{h: h, room: spec.name}, stepDur: newWindow(600), idleSince: now}
+		log: roomLog{h: h, room: logName(spec)}, stepDur: newWindow(600), idleSince: now}
 	r.match.recordTo(rec)
 	return r
 }

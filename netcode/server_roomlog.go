@@ -87,3 +87,12 @@ func (g roomLog) muted(l *link, on bool) {
 	}
 	g.h.logger().Info(msg, "room", g.room, "name", l.name, "addr", g.peerAddr(l))
 }
+
+// logName is the name a room's lines give it: its own, "(lobby)" for the
+// lobby's chat room (which has none).
+func logName(spec roomSpec) string {
+	if spec.lobby {
+		return "(lobby)"
+	}
+	return spec.name
+}

@@ -111,6 +111,9 @@ func (t *roomTable) byMatch(id uint32) *room { return t.matches[id] }
 // byName returns the room of that name (case-insensitive), or nil.
 func (t *roomTable) byName(name string) *room { return t.names[foldName(name)] }
 
+// lobbyRoom returns the lobby's chat room, nil until a viewer asked for it.
+func (t *roomTable) lobbyRoom() *room { return t.lobby }
+
 // first returns the oldest room (the lobby's chat room aside), or nil.
 func (t *roomTable) first() *room {
 	for _, r := range t.list {

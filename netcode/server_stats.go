@@ -133,7 +133,7 @@ func (s *Server) Stats() ServerStats {
 	now := s.cfg.Clock.Now()
 	first := true
 	for _, r := range s.rooms.appendAll(nil) {
-		if r == s.rooms.lobby {
+		if r == s.rooms.lobbyRoom() {
 			st.LobbyViewers = r.places().spectatorCount()
 			continue
 		}

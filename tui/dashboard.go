@@ -119,7 +119,7 @@ func RenderDashboard(st *netcode.ServerStats, info DashboardInfo, logs []string,
 	out = append(out, d.playerTable(rooms, playersH)...)
 	out = append(out, note...)
 	out = append(out, d.logPane(logs, logH)...)
-	out = append(out, d.fit(dseg{"k N Enter kicks #N · b N Enter bans its address · m/u N Enter mutes/unmutes its chat · Ctrl-C stops", d.faint}))
+	out = append(out, d.fit(dseg{"k/b/m/u N Enter: kick, ban, mute, unmute #N · Ctrl-C stops", d.faint}))
 	if height > 0 && len(out) > height {
 		out = out[:height]
 	}

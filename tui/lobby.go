@@ -49,6 +49,9 @@ type LobbyOptions struct {
 	// Refresh is how often the source is polled and the list redrawn;
 	// zero or negative means DefaultLobbyRefresh.
 	Refresh time.Duration
+	// Chat, when set, is the lobby's chat, shown above the footer (t
+	// talks); Play sets it from a LobbyChatHost.
+	Chat LobbyChat
 }
 
 func (o LobbyOptions) refresh() time.Duration {
@@ -124,6 +127,7 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 	r := NewRenderer(screen, opts.Options)
 	l := newLobby(opts)
 	draw := func() {
+		r.now = time.Now()
 		l.draw(r)
 		if hooks.afterDraw != nil {
 			hooks.afterDraw()
@@ -132,6 +136,7 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 	poll := func() {
 		src.Rooms(&l.list)
 		l.refresh()
+		l.chatPoll()
 		draw()
 	}
 
@@ -144,6 +149,13 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 			}
 			switch ev := ev.(type) {
 			case *tcell.EventKey:
+				if l.chatKey(ev, r) {
+					draw()
+					if hooks.afterKey != nil {
+						hooks.afterKey()
+					}
+					continue
+				}
 				switch req, out := l.key(ev); out {
 				case lobbyPick:
 					return req, nil

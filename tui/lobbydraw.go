@@ -113,7 +113,7 @@ func (l *lobby) connecting() bool { return l.list.Updated.IsZero() && len(l.list
 func (l *lobby) drawList(r *Renderer, w, h int) {
 	look := lobbyLookFor(r.opts)
 	g := r.t.g
-	l.rows = lobbyRows(h)
+	l.rows = max(lobbyRows(h)-l.lobbyChatH(), 1)
 	l.scroll()
 
 	// The header.
@@ -187,7 +187,8 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 	case l.list.Err != nil:
 		r.putSpans(0, h-2, w, g.ellipsis, span{cleanText(l.list.Err.Error()), look.err})
 	}
-	keys := lobbyKeys(g)
+	l.drawChat(r, look, w, h)
+	keys := lobbyKeys(g, l.opts.Chat != nil)
 	r.putSpans(0, h-1, w, g.ellipsis, span{keys, look.faint})
 }
 
@@ -250,9 +251,14 @@ func lockMark(g *glyphs) string {
 }
 
 // lobbyKeys is the key help on the lobby's last row.
-func lobbyKeys(g *glyphs) string {
-	if g.ascii {
+func lobbyKeys(g *glyphs, chat bool) string {
+	switch {
+	case g.ascii && chat:
+		return "arrows/jk pick, Enter join, t chat, s watch, n quick, c create, p code, q quit"
+	case g.ascii:
 		return "arrows/jk pick, Enter join, s watch, n quick match, c create, p code, q quit"
+	case chat:
+		return "↑↓/jk pick · Enter join · t chat · s watch · n quick · c create · p code · q quit"
 	}
 	return "↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · q quit"
 }

@@ -40,6 +40,11 @@ type lobby struct {
 	form    createForm
 	code    textField
 	hint    string // a one-off message for the error line ("type a code first")
+	// The lobby's chat (LobbyOptions.Chat): the line being typed, the
+	// chat's view as last polled, and its lines.
+	chat     chatPrompt
+	chatView netcode.View
+	chatFeed feed
 }
 
 func newLobby(opts LobbyOptions) *lobby {

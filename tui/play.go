@@ -37,7 +37,17 @@ func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby 
 	opts.Lobby = true
 	return WithScreen(screen, func(s tcell.Screen) error {
 		for {
+			var chat LobbyChatPlace
+			if ch, ok := h.(LobbyChatHost); ok {
+				if c, err := ch.LobbyChat(); err == nil {
+					chat, lobby.Chat = c, c
+				}
+			}
 			req, err := Lobby(ctx, s, h, lobby)
+			if chat != nil {
+				chat.Leave() // the lobby's place is given up before a room's is asked for
+				lobby.Chat = nil
+			}
 			lobby.Notice = ""
 			if errors.Is(err, ErrQuit) {
 				return nil

@@ -30,6 +30,17 @@ func (h *udpHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	return leavingClient{d}, nil
 }
 
+// LobbyChat takes a place among the lobby's viewers, for its chat: a
+// client session of its own (and its own socket), given up when the
+// player leaves the lobby.
+func (h *udpHost) LobbyChat() (tui.LobbyChatPlace, error) {
+	d, err := startClient(h.cs, netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true})
+	if err != nil {
+		return nil, err
+	}
+	return leavingClient{d}, nil
+}
+
 // leavingClient is a client session as a lobby seat: Leave waits (a
 // moment) for the server to acknowledge.
 type leavingClient struct{ *netcode.ClientDriver }

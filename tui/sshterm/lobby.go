@@ -135,6 +135,31 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	return seat, nil
 }
 
+// LobbyChat takes a place among the lobby's viewers, for its chat, on
+// an in-memory address of the session's own (listed, so its place counts
+// against the SSH client's address), given up when the player leaves the
+// lobby.
+func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
+	mem := h.g.cfg.Net.Listen()
+	addr := mem.LocalAddr()
+	h.sess.Enlist(addr)
+	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: true,
+		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, History: clientHistory}), mem)
+	return &lobbyChatPlace{ClientDriver: c, leave: func() { h.sess.Delist(addr) }}, nil
+}
+
+// lobbyChatPlace is an SSH player's place in the lobby's chat.
+type lobbyChatPlace struct {
+	*netcode.ClientDriver
+	leave func()
+}
+
+// Leave gives the place up (the player is off to a room, or gone).
+func (p *lobbyChatPlace) Leave() {
+	p.Close()
+	p.leave()
+}
+
 // sshSeat is an SSH player's game client; its non-neutral inputs in a
 // match are signs of intent, and Leave frees the seat and the address's
 // entry.
