@@ -28,7 +28,9 @@
 // reverse video, which also marks it when Options.NoColor removes every
 // colour.
 //
-// Each tank has its name above it (HUD.HideNames hides them). A tank in
+// Each tank has its name by it (HUD.HideNames hides them), on free floor
+// only: above it, else below, else beside it, shortened to the room there,
+// or not at all; a name never covers a wall, a tank or another name. A tank in
 // hitstun flashes: hit marks either side and its reverse video toggled,
 // every few ticks while the view shows the hitstun. A destroyed tank
 // bursts for BurstTicks and is then a wreck; the renderer remembers the
@@ -158,7 +160,8 @@
 //	controls.go      Controls: keys to held inputs (hold and sticky modes)
 //	render.go        Renderer, Draw: one frame of a View
 //	layout.go        where the field, the sidebar and the title go for a screen size
-//	field.go         the maze, tanks, bullets, labels and the title row
+//	field.go         the maze, tanks, bullets and the title row
+//	labels.go        the names by the tanks, placed on free floor
 //	smooth.go        correction smoothing: a decaying render-layer offset
 //	effects.go       hit flashes and bursts
 //	countdown.go     the round's countdown

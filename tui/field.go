@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -17,8 +16,8 @@ import (
 // facing, in their slot's colour; the local player's tank is in reverse
 // video; a tank in hitstun flashes (hit marks either side, reverse video
 // toggled); a destroyed tank bursts for BurstTicks and is then a wreck
-// glyph, dimmed. Unless the HUD hides them, each tank has its name above
-// (or below) it. Bullets take their owner's colour; without colour, the
+// glyph, dimmed. Unless the HUD hides them, each tank has its name by it,
+// where the name hides no wall, tank or other name (see placeLabel). Bullets take their owner's colour; without colour, the
 // local player's bullets and everyone else's have different glyphs.
 func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	t := r.t
@@ -52,11 +51,7 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	w := &v.World
 	slots := min(int(w.Slots), game.MaxPlayers)
 	if !r.hud.HideNames {
-		for i := range slots {
-			if tk := &w.Tanks[i]; tk.Spawned() && (tk.Alive || r.fx.burst(i, w.Tick) >= 0) {
-				r.drawLabel(l, i, slotName(v, i))
-			}
-		}
+		r.drawLabels(l, v)
 	}
 	nb := min(int(w.NumBullets), game.MaxBullets)
 	for i := range nb {
@@ -107,31 +102,6 @@ func (r *Renderer) drawHitMarks(l *layout, m *game.Maze, col, row int, st tcell.
 		if c := col + dc; !m.IsWall(l.tile(c, row)) {
 			r.putAt(l, c, row, r.t.g.hitMark[k], st)
 		}
-	}
-}
-
-// labelLen is the most cells of a name the map shows by a tank.
-const labelLen = 8
-
-// drawLabel draws the start of name centred on slot i's tank, on the row
-// above it (below it on the maze's top row), underlined in the slot's
-// colour.
-func (r *Renderer) drawLabel(l *layout, i int, name string) {
-	col, row := l.col(r.pos[i][0]), l.row(r.pos[i][1])-1
-	if row < 0 {
-		row += 2
-	}
-	name = truncate(name, labelLen, r.t.g.ellipsis)
-	x, y := l.field.x+col-textWidth(name)/2-l.viewX, l.field.y+row-l.viewY
-	st := r.t.slot[i].Bold(false).Underline(true)
-	for k := 0; k < len(name); {
-		// Names are sanitised to printable, one-cell characters.
-		_, n := utf8.DecodeRuneInString(name[k:])
-		if l.field.contains(x, y) {
-			r.put(x, y, name[k:k+n], 1, st)
-		}
-		x++
-		k += n
 	}
 }
 

@@ -60,6 +60,8 @@ type Renderer struct {
 	// pos is where each slot's tank is drawn in the frame being drawn, in
 	// sub-tiles: its simulated position plus its smoothing offset.
 	pos [game.MaxPlayers][2]int32
+	// labels are the name labels placed in the frame being drawn.
+	labels labelPlaces
 }
 
 // shadowCell is the content of one screen cell as the Renderer put it.
