@@ -195,3 +195,27 @@ func TestTmuxLabelsKeepWalls(t *testing.T) {
 	}
 	t.Logf("%d frames, %d with names, no wall covered", frames, labelled)
 }
+
+// TestTmuxCompact79x24 plays in a 79x24 terminal, a column short of the
+// sidebar's layout: the whole maze shows (its top and bottom walls, 50
+// cells each for the default 25x21 maze, 21 rows) under the status line,
+// not the "terminal too small" message.
+func TestTmuxCompact79x24(t *testing.T) {
+	tm := startTmux(t, "compact", 79, 24, binary(t), "play", "--name", "e2e", "--bot-level", "easy")
+	s := tm.waitScreen(10*time.Second, "the compact match", func(s string) bool {
+		return strings.Contains(s, "ROUND") && strings.Contains(s, "RTT") && len(tanks(s)) >= 2
+	})
+	if strings.Contains(s, "too small") || strings.Contains(s, "│") {
+		t.Fatalf("at 79x24 the screen has the too-small message or a sidebar:\n%s", s)
+	}
+	rows := strings.Split(mapText(s), "\n")
+	full := strings.Repeat("█", 50)
+	if len(rows) != 21 || !strings.Contains(rows[0], full) || !strings.Contains(rows[20], full) {
+		t.Fatalf("the maze is not whole (%d rows):\n%s", len(rows), s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "ROUND") {
+			t.Logf("status line: %q", strings.TrimSpace(l))
+		}
+	}
+}

@@ -17,8 +17,11 @@
 // its layout is done with lipgloss on a renderer of its
 // own whose colour profile is set from Options (never detected from
 // stdout), and an SGR painter copies lipgloss's ANSI output into tcell
-// cells. Below MinWidth×MinHeight only a "terminal too small" message is
-// drawn.
+// cells. Below MinWidth×MinHeight the match has a compact layout: no
+// sidebar, and the title row is a status line with the essential figures
+// (round and timer, your hearts and score, RTT, rollbacks, as many as fit);
+// it goes down to the maze's own size, two columns a tile and a row for
+// the status. Only below that is a "terminal too small" message drawn.
 //
 // Glyphs: walls are "██" ("##" with Options.ASCII), bullets "•" ("*").
 // A tank shows its facing (AimX, AimY) as an arrow, ↑ ↗ → ↘ ↓ ↙ ← ↖, or in

@@ -177,7 +177,8 @@ func (r *Renderer) drawFeed(l *layout) {
 }
 
 // drawTitle draws the title row, centred over the play area; a spectator's
-// starts with "SPECTATING".
+// starts with "SPECTATING". In the compact layout the title row is the
+// status line (see statusLine).
 func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 	title := func(goal bool) (string, bool) {
 		s, over := titleText(v, r.t.g, goal)
@@ -190,8 +191,11 @@ func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 		return s, over
 	}
 	s, over := title(true)
-	if textWidth(s) > l.play.w {
-		s, over = title(false) // the goal is on the sidebar too
+	if textWidth(s) > l.play.w || l.compact {
+		s, over = title(false) // the goal is on the sidebar too, or in the way
+	}
+	if l.compact {
+		s = r.statusLine(s, l.play.w, v)
 	}
 	st := r.t.title
 	if over {
@@ -204,4 +208,29 @@ func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 // area on row y, clipped to area.
 func (r *Renderer) putCentred(area rect, y int, s string, st tcell.Style) {
 	r.putString(area.x+max((area.w-textWidth(s))/2, 0), y, s, st, area)
+}
+
+// statusLine returns title followed by as many of the compact layout's
+// figures as fit in w cells, in this order: the local player's hearts and
+// score, the RTT, the rollbacks. These stand in for the sidebar, which
+// the compact layout has no room for.
+func (r *Renderer) statusLine(title string, w int, v *netcode.View) string {
+	g := r.t.g
+	var figs [3]string
+	if s := v.Slot; s >= 0 && s < game.MaxPlayers {
+		tk := &v.World.Tanks[s]
+		figs[0] = fmtHP(tk.HP, g) + " score " + strconv.Itoa(int(tk.Score))
+		if !tk.Alive {
+			figs[0] = "dead " + g.dash + " score " + strconv.Itoa(int(tk.Score))
+		}
+	}
+	figs[1] = "RTT " + fmtMS(v.Metrics.RTT)
+	figs[2] = "rollbacks " + strconv.FormatUint(v.Metrics.Rollbacks, 10)
+	sep := "  " + g.dot + "  "
+	for _, f := range figs {
+		if f != "" && textWidth(title)+textWidth(sep)+textWidth(f) <= w {
+			title += sep + f
+		}
+	}
+	return title
 }
