@@ -5,8 +5,11 @@
 //
 // A frame is a function of the view, the Options and the screen size
 // (Draw). The maze is on the left, each tile two columns by one row, so a
-// tank or bullet at (X, Y) sub-tiles is drawn at column X*2/game.SubTile,
-// row Y/game.SubTile of the maze; when the whole maze fits at twice that
+// bullet at (X, Y) sub-tiles is drawn at column X*2/game.SubTile, row
+// Y/game.SubTile of the maze, and a tank in the cell whose middle is
+// nearest (column (X*2+game.SubTile/2)/game.SubTile): a tank at rest on a
+// tile's centre is drawn in the middle of the tile's right cell, not on
+// the edge between two; when the whole maze fits at twice that
 // (four columns by two rows a tile) it is drawn so. The maze is centred in
 // its area, and when it does not fit, a window of it follows the local tank
 // (or the player a spectator follows). Right above it a title row shows the
@@ -87,16 +90,21 @@
 //
 // Terminals report key presses but no releases: a held key arrives as one
 // press, a pause (the auto-repeat delay, often 250–500 ms) and repeats every
-// 30–50 ms. In the default ControlsHold mode a direction therefore stays
-// held for HoldFirst (750 ms) after the first press of its key, longer than
-// the auto-repeat delay, and for HoldRepeat (200 ms) after each repeat; a
-// press of the key while it is still held counts as a repeat. The two axes
+// 30–50 ms. In the default ControlsHold mode a first press is therefore a
+// tap: Run shows the Controls the local tank on every frame
+// (Controls.Track), and a tap holds its direction until the tank, braking,
+// will come to rest on the centre of the next tile that way, so one tap
+// moves one tile; a tap towards a wall only turns the tank to face it. A
+// press of the key while its step is under way is an auto-repeat: the
+// direction stays held for HoldRepeat (200 ms) after each repeat, and when
+// the repeats stop the tank goes on to the next tile centre. Without a
+// tracked tank a first press holds for HoldFirst (750 ms), longer than the
+// auto-repeat delay. The two axes
 // are independent: a perpendicular key adds a diagonal while both are
 // held, and the opposite key replaces the direction on its axis at once.
 // Space holds the fire button for HoldFire (150 ms), so a tick whose
 // cooldown blocks the shot does not lose the press; firing never cancels
-// movement. Letting go of a held key stops the tank within HoldRepeat; a
-// single tap moves it for HoldFirst.
+// movement; x stops at once.
 //
 // One limit comes from the terminal: while two keys are held, only the
 // last one pressed auto-repeats, so the other expires after its deadline
@@ -125,7 +133,7 @@
 //		for {
 //			select {
 //			case ev := <-events: // keys go to c (q, Q, Ctrl-C return nil); a resize Syncs and redraws
-//			case <-frames.C:     // s.View(&v); now := time.Now(); r.DrawAt(&v, now); s.SetInput(c.Input(now))
+//			case <-frames.C:     // s.View(&v); now := time.Now(); c.Track(&v, now); r.DrawAt(&v, now); s.SetInput(c.Input(now))
 //			case <-ctx.Done():   // return ctx.Err()
 //			case <-s.Done():     // return nil
 //			}
@@ -161,6 +169,7 @@
 //	sharedscreen.go  SharedScreen, WithScreen: one Init and one Fini for several loops
 //	options.go       Options, ControlMode
 //	controls.go      Controls: keys to held inputs (hold and sticky modes)
+//	tap.go           Controls.Track: a tap moves one tile and stops on its centre
 //	render.go        Renderer, Draw: one frame of a View
 //	layout.go        where the field, the sidebar and the title go for a screen size
 //	field.go         the maze, tanks, bullets and the title row

@@ -10,9 +10,10 @@ import (
 )
 
 // drawField draws the maze, bullets and tanks of v into l.field. Walls are
-// two cells per tile; a tank or bullet at (X, Y) sub-tiles is drawn in the
-// cell at column X*2/SubTile, row Y/SubTile of the maze, a tank at its
-// drawn position r.pos (simulated plus smoothing offset). Tanks show their
+// two cells per tile; a bullet at (X, Y) sub-tiles is drawn in the cell
+// at column X*2/SubTile, row Y/SubTile of the maze, a tank in the cell
+// whose middle is nearest its drawn position r.pos (simulated plus
+// smoothing offset; see layout.tankCol). Tanks show their
 // facing, in their slot's colour; the local player's tank is in reverse
 // video; a tank in hitstun flashes (hit marks either side, reverse video
 // toggled); a destroyed tank bursts for BurstTicks and is then a wreck
@@ -78,18 +79,18 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 			switch {
 			case pass == 0 && !tk.Alive:
 				if f := r.fx.burst(i, w.Tick); f >= 0 {
-					r.putAt(l, l.col(x), l.row(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
+					r.putAt(l, l.tankCol(x), l.tankRow(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
 				} else {
-					r.putAt(l, l.col(x), l.row(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+					r.putAt(l, l.tankCol(x), l.tankRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
 				}
 			case pass == 1 && tk.Alive && !local, pass == 2 && tk.Alive && local:
 				st := t.slot[i]
 				reverse := local
 				if flashing(tk.Hitstun) {
 					reverse = !reverse
-					r.drawHitMarks(l, m, l.col(x), l.row(y), st)
+					r.drawHitMarks(l, m, l.tankCol(x), l.tankRow(y), st)
 				}
-				r.putAt(l, l.col(x), l.row(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
+				r.putAt(l, l.tankCol(x), l.tankRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
 			}
 		}
 	}

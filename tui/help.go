@@ -12,9 +12,10 @@ type helpEntry struct{ key, meaning string }
 
 // helpKeys are the keys, as the help overlay lists them.
 var helpKeys = []helpEntry{
-	{"arrows / WASD", "move (a key held down keeps moving)"},
+	{"arrows / WASD", "move: a tap steps one tile, a held key drives on"},
+	{"", "(a tap towards a wall turns the tank to face it)"},
 	{"space", "fire where the tank faces"},
-	{"x", "stop"},
+	{"x", "stop where you are"},
 	{"n", "show or hide the names on the map"},
 	{"Tab", "sidebar: full, middle, scores and events"},
 	{"1-8", "spectating: follow that player"},

@@ -76,7 +76,7 @@ func (r *Renderer) drawLabel(l *layout, v *netcode.View, i int) {
 // cells (the label is then shortened to it). It reports false when no place
 // has room.
 func (r *Renderer) placeLabel(l *layout, v *netcode.View, i, want int) (labelSpot, bool) {
-	col, row := l.col(r.pos[i][0]), l.row(r.pos[i][1])
+	col, row := l.tankCol(r.pos[i][0]), l.tankRow(r.pos[i][1])
 	free := func(c, rw int) bool { return r.labelFree(l, v, c, rw) }
 	var cands [4]labelSpot
 	for k, dr := range [2]int{-1, 1} {
@@ -144,7 +144,7 @@ func (r *Renderer) labelFree(l *layout, v *netcode.View, c, row int) bool {
 	}
 	w := &v.World
 	for i := range min(int(w.Slots), game.MaxPlayers) {
-		if w.Tanks[i].Spawned() && l.col(r.pos[i][0]) == c && l.row(r.pos[i][1]) == row {
+		if w.Tanks[i].Spawned() && l.tankCol(r.pos[i][0]) == c && l.tankRow(r.pos[i][1]) == row {
 			return false
 		}
 	}

@@ -120,7 +120,7 @@ func computeLayoutFocus(w, h int, v *netcode.View, pos *[game.MaxPlayers][2]int3
 func (l *layout) placeField(area rect, v *netcode.View, pos *[game.MaxPlayers][2]int32, focus, cols, rows int) {
 	fx, fy := cols/2, rows/2
 	if s := focus; s >= 0 && s < int(v.World.Slots) && s < game.MaxPlayers && v.World.Tanks[s].Seated {
-		fx, fy = l.col(pos[s][0]), l.row(pos[s][1])
+		fx, fy = l.tankCol(pos[s][0]), l.tankRow(pos[s][1])
 	}
 	l.field.x, l.field.w, l.viewX = fit(area.x, area.w&^1, cols, fx, 2*l.scale)
 	l.field.y, l.field.h, l.viewY = fit(area.y, area.h, rows, fy, l.scale)
@@ -141,14 +141,31 @@ func fit(at, room, span, focus, step int) (pos, size, view int) {
 }
 
 // col and row map a position in sub-tiles to the maze's column and row in
-// cells at the layout's scale.
+// cells at the layout's scale: the cell it is in (a bullet's).
 func (l *layout) col(x int32) int { return int(x) * 2 * l.scale / game.SubTile }
 func (l *layout) row(y int32) int { return int(y) * l.scale / game.SubTile }
+
+// tankCol and tankRow map a tank's position in sub-tiles to the maze's
+// column and row in cells at the layout's scale: the cell whose middle is
+// nearest, so that a tile's centre, where tanks come to rest, is the
+// middle of a cell and not the edge between two (where a tank a sub-tile
+// short of the centre would be drawn a cell off). A tile has an even
+// number of columns, so its centre falls between two: half a cell's width
+// is added first, and a tank on the centre is drawn in the right one (of
+// two at scale 1) as far as a quarter of a tile either side of it;
+// likewise for rows at scale 2 (at scale 1 a tile's one row is centred on
+// it already). A tank's box keeps its centre TankHalf from a wall, so
+// neither puts a tank over a wall's cell.
+func (l *layout) tankCol(x int32) int { return (int(x)*2*l.scale + game.SubTile/2) / game.SubTile }
+func (l *layout) tankRow(y int32) int {
+	return (int(y)*l.scale + (l.scale-1)*game.SubTile/2) / game.SubTile
+}
 
 // tile returns the maze tile under the maze cell (col, row).
 func (l *layout) tile(col, row int) (int, int) { return col / (2 * l.scale), row / l.scale }
 
-// tileCol and tileRow map a position in sub-tiles to the maze's screen
-// column and row at scale 1: two columns per tile.
-func tileCol(x int32) int { return int(x) * 2 / game.SubTile }
+// tileCol and tileRow map a tank's position in sub-tiles to the maze's
+// screen column and row at scale 1, two columns per tile, as
+// layout.tankCol and layout.tankRow do.
+func tileCol(x int32) int { return (int(x)*2 + game.SubTile/2) / game.SubTile }
 func tileRow(y int32) int { return int(y) / game.SubTile }
