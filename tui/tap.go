@@ -95,13 +95,18 @@ func (t *tracked) settle(a *axis, k int, now time.Time) {
 
 // tapTarget returns how a tap of dir on axis k ends: at the centre of the
 // tile after the one the tank would come to rest in (tapping), or, when
-// that tile is a wall, once the tank faces it (turning).
+// that tile is a wall, once the tank faces it (turning; stopped at once
+// when it faces it already, so that tapping at a wall does not inch the
+// tank towards it).
 func (t *tracked) tapTarget(k int, dir int8) (tapState, int32) {
 	c := tileCentre(t.pos[k]+coast(t.vel[k])) + int32(dir)*game.SubTile
-	if t.wallAt(k, c) {
-		return turning, 0
+	switch {
+	case !t.wallAt(k, c):
+		return tapping, c
+	case t.aim[k] == dir && t.aim[1-k] == 0:
+		return stopped, 0
 	}
-	return tapping, c
+	return turning, 0
 }
 
 // wallAt reports whether the tile at coordinate c along axis k, in the

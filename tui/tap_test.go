@@ -172,6 +172,11 @@ func TestTapTurnsAtWall(t *testing.T) {
 	if held > 2 {
 		t.Errorf("the turn held the direction %d ticks, want 1 or 2", held)
 	}
+	// Tapped again, facing the wall already: nothing moves.
+	again := drive(t, roomMaze, 3, 1, time.Second, keyAt{0, up}, keyAt{ms(500), up}, keyAt{ms(700), up})
+	if again.tank.Y != res.tank.Y {
+		t.Errorf("two more taps up at the wall moved the tank from y %d to %d", res.tank.Y, again.tank.Y)
+	}
 }
 
 // TestHoldDrivesOn: a key held down (a press, the auto-repeat delay, then
