@@ -211,11 +211,12 @@ func (l *linkStats) noteReceived(sent uint32, received uint16) {
 
 // LossMinSamples is how many datagrams a loss estimate must span before
 // Metrics call it measured. A window of n datagrams reads in steps of 1/n,
-// and a burst at the start of a link (the first quarter second of inputs,
-// 16 datagrams at 60 Hz, caught behind a start-up hitch) over the first 60
-// reads 27% on a clean link. Over 300 datagrams (5 s of inputs at 60 Hz)
-// one datagram is 0.3%, the same burst 5%, and the binomial spread of a
-// true 2% loss is ±0.8%, below the figure it qualifies.
+// so the first window, of 60, turns any burst at the start of a link into
+// a large figure: 16 datagrams, a quarter second of inputs at 60 Hz, read
+// 27% (what players saw on a clean link). Over 300 datagrams (5 s of
+// inputs at 60 Hz) one datagram is 0.3%, the same burst 5%, and the
+// binomial spread of a true 2% loss is ±0.8%, below the figure it
+// qualifies.
 const LossMinSamples = 300
 
 // lossMeasured reports whether each loss estimate, up and down, spans
