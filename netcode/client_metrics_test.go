@@ -71,3 +71,39 @@ func TestSpoofedHellosDoNotSkewLoss(t *testing.T) {
 		t.Fatalf("loss down %.3f with no loss: the spoofed Hellos used the victim's sequence numbers", m.LossDown)
 	}
 }
+
+// TestLinkLossMeasuring: the loss-up estimate is not called measured until
+// it spans LossMinSamples datagrams: a start-up burst of 16 lost among the
+// first 60 (27%) is not shown as the link's loss; LossMinSamples clean
+// datagrams later it is, at its true weight.
+func TestLinkLossMeasuring(t *testing.T) {
+	l := newLinkStats()
+	var m Metrics
+	recv := uint16(0)
+	ack := func(sent uint32, got bool) {
+		if got {
+			recv++
+		}
+		l.noteReceived(sent, recv)
+	}
+	for s := uint32(1); s <= 60; s++ {
+		ack(s, s == 1 || s > 16) // datagrams 2..16 lost
+	}
+	l.fill(&m)
+	if m.LossUpMeasured {
+		t.Fatalf("after 60 datagrams the loss up (%.3f) is called measured", m.LossUp)
+	}
+	for s := uint32(61); s <= LossMinSamples+1; s++ {
+		ack(s, true)
+	}
+	l.fill(&m)
+	if want := 15.0 / LossMinSamples; !m.LossUpMeasured || math.Abs(m.LossUp-want) > 1e-9 {
+		t.Fatalf("after %d datagrams: measured %v, loss up %.4f, want measured, %.4f", LossMinSamples+1, m.LossUpMeasured, m.LossUp, want)
+	}
+	for s := uint32(0); s < LossMinSamples; s++ {
+		l.noteSeq(s)
+	}
+	if l.fill(&m); !m.LossDownMeasured || m.LossDown != 0 {
+		t.Fatalf("after %d datagrams down: measured %v, loss down %.4f", LossMinSamples, m.LossDownMeasured, m.LossDown)
+	}
+}

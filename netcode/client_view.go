@@ -74,6 +74,9 @@ type Metrics struct {
 	// LossUp and LossDown are packet-loss fractions (0..1) client→server and
 	// server→client.
 	LossUp, LossDown float64
+	// LossUpMeasured and LossDownMeasured report whether each estimate
+	// spans LossMinSamples datagrams; before that it means little.
+	LossUpMeasured, LossDownMeasured bool
 	// StateDelay is LocalTick − (tick of the newest State), in ticks.
 	StateDelay int32
 	// HashMismatches counts authoritative hashes our world disagreed with;

@@ -137,3 +137,85 @@ func TestTmuxSpectate(t *testing.T) {
 		return strings.Contains(s, "following bot2") && followed.MatchString(s)
 	})
 }
+
+// brokenWalls returns the map rows (of mapText) where a run of wall cells
+// is not whole tiles: a run of odd length, or one starting off the maze's
+// two-column grid, means something was drawn over half a wall.
+func brokenWalls(s string) []string {
+	rows := strings.Split(mapText(s), "\n")
+	if len(rows) == 0 {
+		return nil
+	}
+	x0 := len([]rune(rows[0][:max(strings.Index(rows[0], "█"), 0)])) // the maze's left edge
+	var bad []string
+	for _, row := range rows {
+		r := []rune(row)
+		for x := 0; x < len(r); {
+			if r[x] != '█' {
+				x++
+				continue
+			}
+			end := x
+			for end < len(r) && r[end] == '█' {
+				end++
+			}
+			if (x-x0)%2 != 0 || (end-x)%2 != 0 {
+				bad = append(bad, row)
+				break
+			}
+			x = end
+		}
+	}
+	return bad
+}
+
+// TestTmuxLabelsKeepWalls plays against three bots for four seconds: the
+// names by the tanks show, and no frame has a wall cell covered by one
+// (they were drawn on the row above each tank, over the maze: "█bob██").
+func TestTmuxLabelsKeepWalls(t *testing.T) {
+	tm := startTmux(t, "labels", 100, 30, binary(t), "play", "--name", "zed", "--bots", "3", "--bot-level", "easy")
+	tm.waitScreen(10*time.Second, "the match", func(s string) bool { return playing(s) && !strings.Contains(s, "get ready") })
+	label := regexp.MustCompile(`zed|ze…|z…|bot\d|bo…|b…`)
+	frames, labelled := 0, 0
+	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		s := tm.screen()
+		if !playing(s) {
+			continue
+		}
+		frames++
+		if label.MatchString(mapText(s)) {
+			labelled++
+		}
+		if bad := brokenWalls(s); len(bad) > 0 {
+			t.Fatalf("a label covers part of a wall:\n%s\n\nscreen:\n%s", strings.Join(bad, "\n"), s)
+		}
+	}
+	if frames < 10 || labelled < frames/2 {
+		t.Fatalf("%d frames of the match, %d with a name on the map", frames, labelled)
+	}
+	t.Logf("%d frames, %d with names, no wall covered", frames, labelled)
+}
+
+// TestTmuxCompact79x24 plays in a 79x24 terminal, a column short of the
+// sidebar's layout: the whole maze shows (its top and bottom walls, 50
+// cells each for the default 25x21 maze, 21 rows) under the status line,
+// not the "terminal too small" message.
+func TestTmuxCompact79x24(t *testing.T) {
+	tm := startTmux(t, "compact", 79, 24, binary(t), "play", "--name", "e2e", "--bot-level", "easy")
+	s := tm.waitScreen(10*time.Second, "the compact match", func(s string) bool {
+		return strings.Contains(s, "ROUND") && strings.Contains(s, "RTT") && len(tanks(s)) >= 2
+	})
+	if strings.Contains(s, "too small") || strings.Contains(s, "│") {
+		t.Fatalf("at 79x24 the screen has the too-small message or a sidebar:\n%s", s)
+	}
+	rows := strings.Split(mapText(s), "\n")
+	full := strings.Repeat("█", 50)
+	if len(rows) != 21 || !strings.Contains(rows[0], full) || !strings.Contains(rows[20], full) {
+		t.Fatalf("the maze is not whole (%d rows):\n%s", len(rows), s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "ROUND") {
+			t.Logf("status line: %q", strings.TrimSpace(l))
+		}
+	}
+}

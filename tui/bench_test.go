@@ -30,7 +30,7 @@ func bigView(b testing.TB) *netcode.View {
 	m := &v.Metrics
 	*m = netcode.Metrics{LocalTick: 99999, ServerTick: 99990, Rollbacks: 123456, ReplayLast: 8, ReplayMax: 40,
 		ReplayCostLast: 50 * time.Microsecond, ReplayCostP95: 90 * time.Microsecond, ReplayCostP99: 140 * time.Microsecond,
-		RTT: 87 * time.Millisecond, InputLead: 7, ArrivalMargin: -3 * time.Millisecond, LossUp: 0.05, LossDown: 0.01,
+		RTT: 87 * time.Millisecond, InputLead: 7, ArrivalMargin: -3 * time.Millisecond, LossUp: 0.05, LossDown: 0.01, LossUpMeasured: true, LossDownMeasured: true,
 		StateDelay: 5, HashMismatches: 1, Resyncs: 1, BytesUpPerSec: 2900, BytesDownPerSec: 5900,
 		RTTSparkN: netcode.SparkLen, ReplaySparkN: netcode.SparkLen}
 	for i := range netcode.SparkLen {

@@ -5,8 +5,11 @@
 //
 // A frame is a function of the view, the Options and the screen size
 // (Draw). The maze is on the left, each tile two columns by one row, so a
-// tank or bullet at (X, Y) sub-tiles is drawn at column X*2/game.SubTile,
-// row Y/game.SubTile of the maze; when the whole maze fits at twice that
+// bullet at (X, Y) sub-tiles is drawn at column X*2/game.SubTile, row
+// Y/game.SubTile of the maze, and a tank in the cell whose middle is
+// nearest (column (X*2+game.SubTile/2)/game.SubTile): a tank at rest on a
+// tile's centre is drawn in the middle of the tile's right cell, not on
+// the edge between two; when the whole maze fits at twice that
 // (four columns by two rows a tile) it is drawn so. The maze is centred in
 // its area, and when it does not fit, a window of it follows the local tank
 // (or the player a spectator follows). Right above it a title row shows the
@@ -17,8 +20,11 @@
 // its layout is done with lipgloss on a renderer of its
 // own whose colour profile is set from Options (never detected from
 // stdout), and an SGR painter copies lipgloss's ANSI output into tcell
-// cells. Below MinWidth×MinHeight only a "terminal too small" message is
-// drawn.
+// cells. Below MinWidth×MinHeight the match has a compact layout: no
+// sidebar, and the title row is a status line with the essential figures
+// (round and timer, your hearts and score, RTT, rollbacks, as many as fit);
+// it goes down to the maze's own size, two columns a tile and a row for
+// the status. Only below that is a "terminal too small" message drawn.
 //
 // Glyphs: walls are "██" ("##" with Options.ASCII), bullets "•" ("*").
 // A tank shows its facing (AimX, AimY) as an arrow, ↑ ↗ → ↘ ↓ ↙ ← ↖, or in
@@ -28,7 +34,9 @@
 // reverse video, which also marks it when Options.NoColor removes every
 // colour.
 //
-// Each tank has its name above it (HUD.HideNames hides them). A tank in
+// Each tank has its name by it (HUD.HideNames hides them), on free floor
+// only: above it, else below, else beside it, shortened to the room there,
+// or not at all; a name never covers a wall, a tank or another name. A tank in
 // hitstun flashes: hit marks either side and its reverse video toggled,
 // every few ticks while the view shows the hitstun. A destroyed tank
 // bursts for BurstTicks and is then a wreck; the renderer remembers the
@@ -82,16 +90,21 @@
 //
 // Terminals report key presses but no releases: a held key arrives as one
 // press, a pause (the auto-repeat delay, often 250–500 ms) and repeats every
-// 30–50 ms. In the default ControlsHold mode a direction therefore stays
-// held for HoldFirst (750 ms) after the first press of its key, longer than
-// the auto-repeat delay, and for HoldRepeat (200 ms) after each repeat; a
-// press of the key while it is still held counts as a repeat. The two axes
+// 30–50 ms. In the default ControlsHold mode a first press is therefore a
+// tap: Run shows the Controls the local tank on every frame
+// (Controls.Track), and a tap holds its direction until the tank, braking,
+// will come to rest on the centre of the next tile that way, so one tap
+// moves one tile; a tap towards a wall only turns the tank to face it. A
+// press of the key while its step is under way is an auto-repeat: the
+// direction stays held for HoldRepeat (200 ms) after each repeat, and when
+// the repeats stop the tank goes on to the next tile centre. Without a
+// tracked tank a first press holds for HoldFirst (750 ms), longer than the
+// auto-repeat delay. The two axes
 // are independent: a perpendicular key adds a diagonal while both are
 // held, and the opposite key replaces the direction on its axis at once.
 // Space holds the fire button for HoldFire (150 ms), so a tick whose
 // cooldown blocks the shot does not lose the press; firing never cancels
-// movement. Letting go of a held key stops the tank within HoldRepeat; a
-// single tap moves it for HoldFirst.
+// movement; x stops at once.
 //
 // One limit comes from the terminal: while two keys are held, only the
 // last one pressed auto-repeats, so the other expires after its deadline
@@ -120,7 +133,7 @@
 //		for {
 //			select {
 //			case ev := <-events: // keys go to c (q, Q, Ctrl-C return nil); a resize Syncs and redraws
-//			case <-frames.C:     // s.View(&v); now := time.Now(); r.DrawAt(&v, now); s.SetInput(c.Input(now))
+//			case <-frames.C:     // s.View(&v); now := time.Now(); c.Track(&v, now); r.DrawAt(&v, now); s.SetInput(c.Input(now))
 //			case <-ctx.Done():   // return ctx.Err()
 //			case <-s.Done():     // return nil
 //			}
@@ -156,9 +169,11 @@
 //	sharedscreen.go  SharedScreen, WithScreen: one Init and one Fini for several loops
 //	options.go       Options, ControlMode
 //	controls.go      Controls: keys to held inputs (hold and sticky modes)
+//	tap.go           Controls.Track: a tap moves one tile and stops on its centre
 //	render.go        Renderer, Draw: one frame of a View
 //	layout.go        where the field, the sidebar and the title go for a screen size
-//	field.go         the maze, tanks, bullets, labels and the title row
+//	field.go         the maze, tanks, bullets and the title row
+//	labels.go        the names by the tanks, placed on free floor
 //	smooth.go        correction smoothing: a decaying render-layer offset
 //	effects.go       hit flashes and bursts
 //	countdown.go     the round's countdown

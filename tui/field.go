@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -11,14 +10,15 @@ import (
 )
 
 // drawField draws the maze, bullets and tanks of v into l.field. Walls are
-// two cells per tile; a tank or bullet at (X, Y) sub-tiles is drawn in the
-// cell at column X*2/SubTile, row Y/SubTile of the maze, a tank at its
-// drawn position r.pos (simulated plus smoothing offset). Tanks show their
+// two cells per tile; a bullet at (X, Y) sub-tiles is drawn in the cell
+// at column X*2/SubTile, row Y/SubTile of the maze, a tank in the cell
+// whose middle is nearest its drawn position r.pos (simulated plus
+// smoothing offset; see layout.tankCol). Tanks show their
 // facing, in their slot's colour; the local player's tank is in reverse
 // video; a tank in hitstun flashes (hit marks either side, reverse video
 // toggled); a destroyed tank bursts for BurstTicks and is then a wreck
-// glyph, dimmed. Unless the HUD hides them, each tank has its name above
-// (or below) it. Bullets take their owner's colour; without colour, the
+// glyph, dimmed. Unless the HUD hides them, each tank has its name by it,
+// where the name hides no wall, tank or other name (see placeLabel). Bullets take their owner's colour; without colour, the
 // local player's bullets and everyone else's have different glyphs.
 func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	t := r.t
@@ -52,11 +52,7 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	w := &v.World
 	slots := min(int(w.Slots), game.MaxPlayers)
 	if !r.hud.HideNames {
-		for i := range slots {
-			if tk := &w.Tanks[i]; tk.Spawned() && (tk.Alive || r.fx.burst(i, w.Tick) >= 0) {
-				r.drawLabel(l, i, slotName(v, i))
-			}
-		}
+		r.drawLabels(l, v)
 	}
 	nb := min(int(w.NumBullets), game.MaxBullets)
 	for i := range nb {
@@ -83,18 +79,18 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 			switch {
 			case pass == 0 && !tk.Alive:
 				if f := r.fx.burst(i, w.Tick); f >= 0 {
-					r.putAt(l, l.col(x), l.row(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
+					r.putAt(l, l.tankCol(x), l.tankRow(y), t.g.burst[f], t.slot[i].Reverse(f%2 == 0))
 				} else {
-					r.putAt(l, l.col(x), l.row(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
+					r.putAt(l, l.tankCol(x), l.tankRow(y), t.g.wreck, t.slot[i].Bold(false).Dim(true))
 				}
 			case pass == 1 && tk.Alive && !local, pass == 2 && tk.Alive && local:
 				st := t.slot[i]
 				reverse := local
 				if flashing(tk.Hitstun) {
 					reverse = !reverse
-					r.drawHitMarks(l, m, l.col(x), l.row(y), st)
+					r.drawHitMarks(l, m, l.tankCol(x), l.tankRow(y), st)
 				}
-				r.putAt(l, l.col(x), l.row(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
+				r.putAt(l, l.tankCol(x), l.tankRow(y), t.g.tank[aimIndex(tk.AimX, tk.AimY)], st.Reverse(reverse))
 			}
 		}
 	}
@@ -107,31 +103,6 @@ func (r *Renderer) drawHitMarks(l *layout, m *game.Maze, col, row int, st tcell.
 		if c := col + dc; !m.IsWall(l.tile(c, row)) {
 			r.putAt(l, c, row, r.t.g.hitMark[k], st)
 		}
-	}
-}
-
-// labelLen is the most cells of a name the map shows by a tank.
-const labelLen = 8
-
-// drawLabel draws the start of name centred on slot i's tank, on the row
-// above it (below it on the maze's top row), underlined in the slot's
-// colour.
-func (r *Renderer) drawLabel(l *layout, i int, name string) {
-	col, row := l.col(r.pos[i][0]), l.row(r.pos[i][1])-1
-	if row < 0 {
-		row += 2
-	}
-	name = truncate(name, labelLen, r.t.g.ellipsis)
-	x, y := l.field.x+col-textWidth(name)/2-l.viewX, l.field.y+row-l.viewY
-	st := r.t.slot[i].Bold(false).Underline(true)
-	for k := 0; k < len(name); {
-		// Names are sanitised to printable, one-cell characters.
-		_, n := utf8.DecodeRuneInString(name[k:])
-		if l.field.contains(x, y) {
-			r.put(x, y, name[k:k+n], 1, st)
-		}
-		x++
-		k += n
 	}
 }
 
@@ -209,7 +180,8 @@ func (r *Renderer) drawFeed(l *layout) {
 }
 
 // drawTitle draws the title row, centred over the play area; a spectator's
-// starts with "SPECTATING".
+// starts with "SPECTATING". In the compact layout the title row is the
+// status line (see statusLine).
 func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 	title := func(goal bool) (string, bool) {
 		s, over := titleText(v, r.t.g, goal)
@@ -222,8 +194,11 @@ func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 		return s, over
 	}
 	s, over := title(true)
-	if textWidth(s) > l.play.w {
-		s, over = title(false) // the goal is on the sidebar too
+	if textWidth(s) > l.play.w || l.compact {
+		s, over = title(false) // the goal is on the sidebar too, or in the way
+	}
+	if l.compact {
+		s = r.statusLine(s, l.play.w, v)
 	}
 	st := r.t.title
 	if over {
@@ -236,4 +211,29 @@ func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 // area on row y, clipped to area.
 func (r *Renderer) putCentred(area rect, y int, s string, st tcell.Style) {
 	r.putString(area.x+max((area.w-textWidth(s))/2, 0), y, s, st, area)
+}
+
+// statusLine returns title followed by as many of the compact layout's
+// figures as fit in w cells, in this order: the local player's hearts and
+// score, the RTT, the rollbacks. These stand in for the sidebar, which
+// the compact layout has no room for.
+func (r *Renderer) statusLine(title string, w int, v *netcode.View) string {
+	g := r.t.g
+	var figs [3]string
+	if s := v.Slot; s >= 0 && s < game.MaxPlayers {
+		tk := &v.World.Tanks[s]
+		figs[0] = fmtHP(tk.HP, g) + " score " + strconv.Itoa(int(tk.Score))
+		if !tk.Alive {
+			figs[0] = "dead " + g.dash + " score " + strconv.Itoa(int(tk.Score))
+		}
+	}
+	figs[1] = "RTT " + fmtMS(v.Metrics.RTT)
+	figs[2] = "rollbacks " + strconv.FormatUint(v.Metrics.Rollbacks, 10)
+	sep := "  " + g.dot + "  "
+	for _, f := range figs {
+		if f != "" && textWidth(title)+textWidth(sep)+textWidth(f) <= w {
+			title += sep + f
+		}
+	}
+	return title
 }

@@ -63,7 +63,7 @@ func testView(t testing.TB) *netcode.View {
 		Rollbacks: 4567, ReplayLast: 6, ReplayMax: 19,
 		ReplayCostLast: 41 * time.Microsecond, ReplayCostP95: 88 * time.Microsecond, ReplayCostP99: 97 * time.Microsecond,
 		RTT: 123 * time.Millisecond, InputLead: 6, ArrivalMargin: 17 * time.Millisecond,
-		LossUp: 0.025, LossDown: 0.125, StateDelay: 9,
+		LossUp: 0.025, LossDown: 0.125, LossUpMeasured: true, LossDownMeasured: true, StateDelay: 9,
 		HashMismatches: 31, Resyncs: 2,
 		BytesUpPerSec: 2345, BytesDownPerSec: 5678,
 		RTTSparkN: 20, ReplaySparkN: 20,

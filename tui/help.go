@@ -12,9 +12,9 @@ type helpEntry struct{ key, meaning string }
 
 // helpKeys are the keys, as the help overlay lists them.
 var helpKeys = []helpEntry{
-	{"arrows / WASD", "move (a key held down keeps moving)"},
+	{"arrows / WASD", "a tap: one tile (at a wall: turn); held: drive on"},
 	{"space", "fire where the tank faces"},
-	{"x / p", "stop / pause (against bots; others never pause)"},
+	{"x / p", "stop where you are / pause (only against bots)"},
 	{"n / m", "names on the map / chat shown: all, players, none"},
 	{"Enter / t", "chat: type a line, Enter sends, Esc cancels"},
 	{"Tab / 1-8", "sidebar: full, middle, scores / follow a player"},

@@ -43,21 +43,33 @@ func TestHUDKeys(t *testing.T) {
 	}
 }
 
-// TestNamesOnMap: each tank has its name above it unless the HUD hides
-// names.
+// TestNamesOnMap: each tank has its name by it (on its row or the next
+// one up or down; shortened with the ellipsis where the room is short)
+// unless the HUD hides names.
 func TestNamesOnMap(t *testing.T) {
 	v := testView(t)
+	v.World.NumBullets = 0 // bullets fly over labels
 	for _, hide := range []bool{false, true} {
 		scr := drawTest(t, 80, 24, v, Options{HUD: HUD{HideNames: hide}})
-		lines := screenLines(scr)
+		runs := labelRuns(scr)
+		if hide && len(runs) > 0 {
+			t.Errorf("names hidden, but labels %v", runs)
+		}
+		if hide {
+			continue
+		}
 		for i, name := range []string{"alice", "bob", "carol"} {
-			row := tileRow(v.World.Tanks[i].Y) - 1 + testOY
-			if row < testOY {
-				row += 2
+			tk := &v.World.Tanks[i]
+			row := testOY + tileRow(tk.Y)
+			found := false
+			for _, r := range runs {
+				pre := strings.TrimSuffix(r.text, "…")
+				if r.y >= row-1 && r.y <= row+1 && pre != "" && strings.HasPrefix(name, pre) && (pre == name || pre != r.text) {
+					found = true
+				}
 			}
-			got := strings.Contains(string([]rune(lines[row])[:80-SidebarMinW]), name)
-			if got == hide {
-				t.Errorf("hide=%v: %s's label shown = %v on row %d:\n%s", hide, name, got, row, strings.Join(lines, "\n"))
+			if !found {
+				t.Errorf("%s's label is not by the tank (row %d): labels %v\n%s", name, row, runs, strings.Join(screenLines(scr), "\n"))
 			}
 		}
 	}

@@ -91,7 +91,7 @@ type lobbyHooks struct {
 // message until a list has arrived, the room table (scrolled to keep the
 // selection in view, with "showing N of M rooms" when it does not all
 // show), an error line from RoomList.Err, and opts.Notice on top. Below
-// MinWidth×MinHeight it shows the game's "terminal too small" message.
+// LobbyMinWidth×LobbyMinHeight it shows the game's "terminal too small" message.
 //
 // Lobby does not own the screen: it neither initialises nor finalises
 // it, so the caller can show the lobby and a game in turn on one

@@ -561,24 +561,26 @@ func TestLobbyConnectingNoticeAndError(t *testing.T) {
 }
 
 func TestLobbyTooSmall(t *testing.T) {
-	l := startLobby(t, 79, 24, testRooms(), LobbyOptions{})
-	if !strings.Contains(squeeze(l.text()), "terminal too small (need 80x24, have 79x24)") {
-		t.Errorf("79x24:\n%s", l.text())
+	l := startLobby(t, 75, 24, testRooms(), LobbyOptions{})
+	if !strings.Contains(squeeze(l.text()), "terminal too small (need 76x24, have 75x24)") {
+		t.Errorf("75x24:\n%s", l.text())
 	}
-	l.scr.SetSize(80, 24)
-	if err := l.scr.PostEvent(tcell.NewEventResize(80, 24)); err != nil {
+	// 79 columns, where a match has its compact layout, draw the lobby
+	// with every column whole but the watching one.
+	l.scr.SetSize(79, 24)
+	if err := l.scr.PostEvent(tcell.NewEventResize(79, 24)); err != nil {
 		t.Fatal(err)
 	}
 	l.waitDraw()
-	if strings.Contains(l.text(), "too small") || l.rowOf("alpha") != 3 {
-		t.Errorf("after growing to 80x24:\n%s", l.text())
+	if strings.Contains(l.text(), "too small") || l.rowOf("alpha") != 3 || !strings.Contains(l.lines()[2], "leader") {
+		t.Errorf("after growing to 79x24:\n%s", l.text())
 	}
 	l.scr.SetSize(80, 23)
 	if err := l.scr.PostEvent(tcell.NewEventResize(80, 23)); err != nil {
 		t.Fatal(err)
 	}
 	l.waitDraw()
-	if !strings.Contains(squeeze(l.text()), "terminal too small (need 80x24, have 80x23)") {
+	if !strings.Contains(squeeze(l.text()), "terminal too small (need 76x24, have 80x23)") {
 		t.Errorf("80x23:\n%s", l.text())
 	}
 	// Keys still work.

@@ -91,8 +91,8 @@ func lobbyLookFor(opts Options) *lobbyLook {
 func (l *lobby) draw(r *Renderer) {
 	w, h := r.screen.Size()
 	r.begin(w, h)
-	if w < MinWidth || h < MinHeight {
-		r.drawTooSmall(w, h)
+	if w < LobbyMinWidth || h < LobbyMinHeight {
+		r.drawTooSmall(w, h, LobbyMinWidth, LobbyMinHeight)
 	} else {
 		l.drawList(r, w, h)
 		switch l.mode {
@@ -367,3 +367,15 @@ func formKeys(g *glyphs, verb string) string {
 	}
 	return "Tab/↑↓ field · ←→ change · Enter " + verb + " · Esc back"
 }
+
+// LobbyMinWidth and LobbyMinHeight are the smallest terminal, in cells,
+// the lobby is drawn on; below it the lobby shows only the "terminal too
+// small" message. LobbyMinWidth is the room table's indent and every
+// column at its narrowest, but the watching column, which gives way first:
+// 5 + 16 + 12 + 9 + 14 + 12 cells and five gaps of two. It is below
+// MinWidth because a match has a compact layout below that: a lobby that
+// asked for more than the match would send a 79-column player away.
+const (
+	LobbyMinWidth  = 76
+	LobbyMinHeight = MinHeight
+)

@@ -7,9 +7,9 @@ import "fmt"
 type ControlMode uint8
 
 const (
-	// ControlsHold holds a direction for a deadline after each key event:
-	// HoldFirst after the first press of a key, HoldRepeat after each
-	// auto-repeat. It is the default.
+	// ControlsHold makes a first press a tap, held until the tank will stop
+	// on the next tile's centre (see Controls.Track), and holds a direction
+	// for HoldRepeat after each auto-repeat. It is the default.
 	ControlsHold ControlMode = iota
 	// ControlsSticky keeps moving until another direction key or 'x'
 	// (which stops): the opposite key reverses at once, a perpendicular

@@ -12,17 +12,17 @@ import (
 	"ttytanks/netcode"
 )
 
-// tooSmallText is the message shown on a terminal smaller than
-// MinWidth×MinHeight.
-func tooSmallText(w, h int) string {
-	return "terminal too small (need " + strconv.Itoa(MinWidth) + "x" + strconv.Itoa(MinHeight) +
+// tooSmallText is the message shown on a w×h terminal smaller than the
+// needW×needH a screen needs.
+func tooSmallText(w, h, needW, needH int) string {
+	return "terminal too small (need " + strconv.Itoa(needW) + "x" + strconv.Itoa(needH) +
 		", have " + strconv.Itoa(w) + "x" + strconv.Itoa(h) + ")"
 }
 
-// drawTooSmall draws only the "terminal too small" message, word-wrapped to
-// the screen and centred on it.
-func (r *Renderer) drawTooSmall(w, h int) {
-	text := tooSmallText(w, h)
+// drawTooSmall draws only the "terminal too small" message for a w×h screen
+// that needs needW×needH, word-wrapped to the screen and centred on it.
+func (r *Renderer) drawTooSmall(w, h, needW, needH int) {
+	text := tooSmallText(w, h, needW, needH)
 	if r.hud.Paused {
 		text = "paused. " + text
 	}

@@ -69,7 +69,7 @@ func TestRunPauses(t *testing.T) {
 		{"p again", func() { key(tcell.KeyRune, 'p') }, []bool{true, false}},
 		{"help", func() { key(tcell.KeyRune, '?') }, []bool{true, false, true}},
 		{"help closed", func() { key(tcell.KeyEscape, 0) }, []bool{true, false, true, false}},
-		{"too small", func() { resize(30, 10) }, []bool{true, false, true, false, true}},
+		{"too small", func() { resize(12, 5) }, []bool{true, false, true, false, true}},
 		{"large again", func() { resize(80, 24) }, []bool{true, false, true, false, true, false}},
 		{"P", func() { key(tcell.KeyRune, 'P') }, []bool{true, false, true, false, true, false, true}},
 	}

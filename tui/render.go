@@ -66,6 +66,8 @@ type Renderer struct {
 	// pos is where each slot's tank is drawn in the frame being drawn, in
 	// sub-tiles: its simulated position plus its smoothing offset.
 	pos [game.MaxPlayers][2]int32
+	// labels are the name labels placed in the frame being drawn.
+	labels labelPlaces
 }
 
 // shadowCell is the content of one screen cell as the Renderer put it.
@@ -92,7 +94,9 @@ func (r *Renderer) HUD() *HUD { return &r.hud }
 // Draw renders one frame of v onto screen (a pure function of v, opts and
 // the screen's size) and shows it: the title row and the maze on the left,
 // the sidebar flush with the right edge, a message box for the connecting,
-// waiting, reconnecting and closed states, and, below MinWidth×MinHeight,
+// waiting, reconnecting and closed states. Below MinWidth×MinHeight the
+// sidebar is left out and the title row carries the essential figures,
+// down to the size of the maze (see compactMin); below that Draw shows
 // only a "terminal too small" message. It writes every cell of the screen.
 // Draw must not run concurrently with other use of screen; it does not keep
 // v.
@@ -149,7 +153,7 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 	l := computeLayoutFocus(w, h, v, &r.pos, focus)
 	switch {
 	case l.tooSmall:
-		r.drawTooSmall(w, h)
+		r.drawTooSmall(w, h, l.needW, l.needH)
 	case matchOver(v):
 		// The results take the whole screen: the map is frozen and the
 		// table needs more room than the map has at 80x24. The newest
@@ -162,11 +166,13 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 			}
 		}
 	default:
-		t.side.draw(r, l.side, v)
+		if !l.compact {
+			t.side.draw(r, l.side, v)
+		}
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
 			r.drawTitle(&l, v)
 			r.drawField(&l, v)
-			if r.hud.Detail != SidebarScores { // there, the sidebar shows the feed
+			if l.compact || r.hud.Detail != SidebarScores { // there, the sidebar shows the feed
 				r.drawFeed(&l)
 			}
 			below := rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - 1}

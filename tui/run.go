@@ -49,9 +49,11 @@ type loopHooks struct {
 // panic, screen.Fini, so the terminal is restored even if drawing panics;
 // the panic is then re-raised. One select loop joins terminal events (keys
 // and resizes), a frame ticker at opts.FPS, ctx.Done and s.Done. Each frame
-// it copies s's view, draws it with Renderer.DrawAt at the current time
-// (so corrections are smoothed unless opts.NoSmoothing) and hands s the
-// input the Controls hold at that moment; a key event hands the new input
+// it copies s's view, shows the Controls where the local tank is
+// (Controls.Track, which ends a tap on the next tile's centre), draws it
+// with Renderer.DrawAt at the current time (so corrections are smoothed
+// unless opts.NoSmoothing) and hands s the input the Controls hold at that
+// moment; a key event hands the new input
 // over at once as well. With Options.ConfirmQuit, q while another person is
 // connected asks first (y quits; any other key plays on). The display keys (names, help, sidebar level,
 // following; see HUD.Key) change the Renderer's HUD and draw at once. A
@@ -133,6 +135,7 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 		s.View(&v)
 		pause()
 		t := now()
+		controls.Track(&v, t)
 		renderer.DrawAt(&v, t)
 		s.SetInput(input(t))
 		if hooks.afterDraw != nil {

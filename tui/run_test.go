@@ -327,9 +327,9 @@ func TestRunResize(t *testing.T) {
 		t.Errorf("at 80x24 the maze's corner is %q, want a wall at (%d,%d)", got, testOX, testOY)
 	}
 
-	resize(60, 20)
-	if text := playText(l.scr, 60); text != "terminal too small (need 80x24, have 60x20)" {
-		t.Errorf("at 60x20 the screen reads %q", text)
+	resize(24, 6)
+	if text := playText(l.scr, 24); text != "terminal too small (need 26x8, have 24x6)" {
+		t.Errorf("at 24x6 the screen reads %q", text)
 	}
 
 	resize(80, 24)

@@ -97,24 +97,39 @@ func TestStatusScreens(t *testing.T) {
 	}
 }
 
+// TestTooSmall: below the compact layout's size (the maze whole and a
+// status row: 26x8 for the 13x7 test maze; MinWidth×MinHeight for a maze
+// too large for it) only the message is drawn, saying what is needed.
 func TestTooSmall(t *testing.T) {
-	for _, size := range [][2]int{{79, 24}, {80, 23}, {40, 12}, {20, 5}} {
-		w, h := size[0], size[1]
-		scr := drawTest(t, w, h, testView(t), Options{})
+	for _, c := range []struct {
+		w, h  int
+		v     *netcode.View
+		needW int
+		needH int
+	}{
+		{25, 24, testView(t), 26, 8},
+		{80, 7, testView(t), 26, 8},
+		{20, 5, testView(t), 26, 8},
+		{79, 24, bigView(t), 80, 24},
+		{80, 23, bigView(t), 80, 24},
+	} {
+		scr := drawTest(t, c.w, c.h, c.v, Options{})
 		lines := screenLines(scr)
 		var words []string
 		for _, l := range lines {
 			words = append(words, strings.Fields(l)...)
 		}
-		want := fmt.Sprintf("terminal too small (need 80x24, have %dx%d)", w, h)
+		want := fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", c.needW, c.needH, c.w, c.h)
 		if got := strings.Join(words, " "); got != want {
-			t.Errorf("%dx%d: screen reads %q, want only %q", w, h, got, want)
+			t.Errorf("%dx%d: screen reads %q, want only %q", c.w, c.h, got, want)
 		}
 	}
-	// 80×24 itself is big enough.
-	scr := drawTest(t, 80, 24, testView(t), Options{})
-	if text := strings.Join(screenLines(scr), ""); strings.Contains(text, "too small") {
-		t.Errorf("80x24 is reported too small")
+	// 80×24 itself is big enough, and so is the compact layout's least.
+	for _, sz := range [][2]int{{80, 24}, {26, 8}} {
+		scr := drawTest(t, sz[0], sz[1], testView(t), Options{})
+		if text := strings.Join(screenLines(scr), ""); strings.Contains(text, "too small") {
+			t.Errorf("%dx%d is reported too small", sz[0], sz[1])
+		}
 	}
 }
 

@@ -368,7 +368,10 @@ func (f *sideFigures) update(v *netcode.View, width int, g *glyphs) *[numFigures
 	vals[figRTT] = fmtMS(m.RTT)
 	vals[figLead] = fmtTicks(m.InputLead)
 	vals[figArrival] = fmtSignedMS(m.ArrivalMargin)
-	vals[figLoss] = fmtPct(m.LossUp) + " / " + fmtPct(m.LossDown)
+	vals[figLoss] = "measuring"
+	if m.LossUpMeasured && m.LossDownMeasured {
+		vals[figLoss] = fmtPct(m.LossUp) + " / " + fmtPct(m.LossDown)
+	}
 	vals[figDelay] = fmtTicks(m.StateDelay)
 	vals[figBandwidth] = g.up + fmtKB(m.BytesUpPerSec) + " " + g.down + fmtKB(m.BytesDownPerSec)
 	vals[figRollbacks] = strconv.FormatUint(m.Rollbacks, 10)
@@ -390,7 +393,8 @@ const (
 )
 
 // drawRoster draws one line per player from row y: a marker on the local
-// player, the tank's glyph and the name in the slot's colour, HP (hearts,
+// player, the tank's glyph (a wreck for a dead tank or a seat left, once
+// the match is on) and the name in the slot's colour, HP (hearts,
 // "dead", "lost" while the player's connection is lost, or, for a seat
 // whose player left, "left") and score.
 func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
@@ -417,6 +421,9 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 		switch {
 		case waiting:
 			glyph = " "
+		case !playing:
+			// Before the match no tank is alive yet: each player is shown
+			// with their tank, as it will be on the map.
 		case !tk.Seated || !tk.Alive:
 			glyph = g.wreck
 		}

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
 )
 
 // playText returns the words in the w columns left of the sidebar, row by
@@ -126,5 +129,44 @@ func TestRosterShowsLostConnection(t *testing.T) {
 	}
 	if row := findRow(t, scr, l.side.w, "alice"); strings.Contains(row, "lost") {
 		t.Errorf("alice's row %q says lost but she is connected", row)
+	}
+}
+
+// TestWaitingRosterShowsTanks: before the match no tank is alive, and the
+// roster shows each player with their tank glyph, not the wreck.
+func TestWaitingRosterShowsTanks(t *testing.T) {
+	v := testView(t)
+	v.Status, v.Need = netcode.StatusWaiting, 1
+	for i := range v.World.Tanks {
+		v.World.Tanks[i] = game.Tank{}
+	}
+	v.World.Tanks[1].Seated = true
+	scr := drawTest(t, 80, 24, v, Options{})
+	l := computeLayout(80, 24, v)
+	for _, name := range []string{"alice", "bob", "carol"} {
+		row := findRow(t, scr, l.side.w, name)
+		glyph := []rune(strings.TrimLeft(row, "│› "))[0]
+		if !strings.ContainsRune("↑↗→↘↓↙←↖", glyph) {
+			t.Errorf("%s's waiting row %q shows %q, not a tank", name, row, glyph)
+		}
+	}
+}
+
+// TestLossMeasuring: a loss estimate that spans fewer than
+// netcode.LossMinSamples datagrams reads "measuring", not a percentage
+// (27% from a start-up burst on a clean link); once measured it shows.
+func TestLossMeasuring(t *testing.T) {
+	v := testView(t)
+	v.Metrics.LossUp, v.Metrics.LossDown = 16.0/60, 0
+	v.Metrics.LossUpMeasured, v.Metrics.LossDownMeasured = false, false
+	scr := drawTest(t, 80, 24, v, Options{})
+	l := computeLayout(80, 24, v)
+	if row := findRow(t, scr, l.side.w, "loss up/down"); !strings.Contains(row, "measuring") || strings.Contains(row, "%") {
+		t.Errorf("an early loss estimate reads %q, want measuring", row)
+	}
+	v.Metrics.LossUpMeasured, v.Metrics.LossDownMeasured = true, true
+	scr = drawTest(t, 80, 24, v, Options{})
+	if row := findRow(t, scr, l.side.w, "loss up/down"); !strings.Contains(row, "26.7% / 0.0%") {
+		t.Errorf("a measured loss reads %q, want 26.7%% / 0.0%%", row)
 	}
 }

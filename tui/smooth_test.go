@@ -401,8 +401,10 @@ func TestRunSmoothsWithItsClock(t *testing.T) {
 		l.frame()
 		if x, want := find(), x0+2; off && x != want {
 			t.Errorf("NoSmoothing: alice at column %d after the correction, want %d at once", x, want)
-		} else if !off && x != x0 {
-			t.Errorf("alice at column %d one frame after the correction, want still at %d", x, x0)
+		} else if !off && x >= want {
+			// A tank is drawn in the cell whose middle is nearest
+			// (tankCol): a fifth of the way along, it may be a cell on.
+			t.Errorf("alice at column %d one frame after the correction, want short of %d", x, want)
 		}
 		l.advance(300 * time.Millisecond)
 		l.frame()
