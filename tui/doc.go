@@ -169,6 +169,7 @@
 //	spark.go         sparklines
 //	panels.go        message boxes and the "terminal too small" screen
 //	help.go          the help panel
+//	panel.go         Panel: a sidebar, help and feed of the caller's own (the replay's)
 //	glyphs.go        the box-drawing and ASCII glyph sets
 //	theme.go         colours and styles, NO_COLOR and --ascii
 //	sgr.go           lipgloss output (SGR sequences) painted into cells

@@ -57,6 +57,9 @@ type Renderer struct {
 	hud  HUD
 	fx   effects
 	feed feed
+	// panel, when set, replaces the session's sidebar, help and feed
+	// (SetPanel).
+	panel *Panel
 	// pos is where each slot's tank is drawn in the frame being drawn, in
 	// sub-tiles: its simulated position plus its smoothing offset.
 	pos [game.MaxPlayers][2]int32
@@ -147,7 +150,11 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 		// table needs more room than the map has at 80x24.
 		r.paintCentred(rect{0, 0, w, h}, resultsPanel(t, w, v, r.opts.Lobby))
 	default:
-		t.side.draw(r, l.side, v)
+		if r.panel != nil {
+			t.side.drawPanel(r, l.side, v, r.panel)
+		} else {
+			t.side.draw(r, l.side, v)
+		}
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
 			r.drawTitle(&l, v)
 			r.drawField(&l, v)
@@ -169,7 +176,10 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 		}
 	}
 	if !l.tooSmall {
-		if r.hud.Help {
+		switch {
+		case r.hud.Help && r.panel != nil:
+			r.paintCentred(rect{0, 0, w, h}, panelHelp(t, w, r.panel))
+		case r.hud.Help:
 			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h))
 		}
 		if r.hud.Quitting {
