@@ -25,6 +25,9 @@ var (
 	// ErrDraining: the server drains before a restart and takes nobody
 	// new.
 	ErrDraining = errors.New("this server is restarting, try again in a minute")
+	// ErrRemoved: the server's operator removed the player (a kick or a
+	// ban): an EndedError with proto.LeaveKicked is one.
+	ErrRemoved = errors.New("the operator removed you from the server")
 )
 
 // NoAnswerError: the server never answered the handshake.
@@ -80,14 +83,16 @@ func (e *EndedError) Error() string {
 	case proto.LeaveIdle:
 		return "you were idle too long: your seat was freed"
 	case proto.LeaveKicked:
-		return "the operator removed you from the server"
+		return ErrRemoved.Error()
 	}
 	return "the server ended the session: " + e.Reason.String()
 }
 
-// Is makes errors.Is(err, ErrServerError) hold for a server-error Leave.
+// Is makes errors.Is(err, ErrServerError) hold for a server-error Leave,
+// and errors.Is(err, ErrRemoved) for a kicked one.
 func (e *EndedError) Is(target error) bool {
-	return target == ErrServerError && e.Reason == proto.LeaveServerError
+	return target == ErrServerError && e.Reason == proto.LeaveServerError ||
+		target == ErrRemoved && e.Reason == proto.LeaveKicked
 }
 
 // NetworkError: the transport failed under the client.

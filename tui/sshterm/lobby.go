@@ -2,6 +2,7 @@ package sshterm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,7 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 	}
 	defer lobby.Close()
 	now := time.Now()
-	host := &sshHost{tty: tty, g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
+	host := &sshHost{ctx: ctx, end: cancel, tty: tty, g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() {
@@ -91,6 +92,10 @@ func (l *switchLimiter) take(now time.Time) (wait time.Duration) {
 // sshHost is the game server as an SSH player's lobby sees it, over the
 // in-memory network.
 type sshHost struct {
+	// ctx is the session's; end ends it, with the cause the player is
+	// told.
+	ctx      context.Context
+	end      context.CancelCauseFunc
 	tty      *ChannelTty
 	g        *Game
 	sess     Session
@@ -132,7 +137,23 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 		h.seat.CompareAndSwap(seat, nil)
 	}
 	h.seat.Store(seat)
+	go h.watchRemoved(c)
 	return seat, nil
+}
+
+// watchRemoved ends the session when the game server removes c's player
+// (an operator's kick or ban: a Leave "kicked"): the player is not sent
+// back to the lobby of a server that has just shown them out, but told
+// why on a restored terminal, as when the SSH server ends the session.
+// It returns once c is done or the session is.
+func (h *sshHost) watchRemoved(c *netcode.ClientDriver) {
+	select {
+	case <-c.Done():
+		if err := c.Err(); errors.Is(err, netcode.ErrRemoved) {
+			h.end(closedBy{netcode.ErrRemoved})
+		}
+	case <-h.ctx.Done():
+	}
 }
 
 // sshSeat is an SSH player's game client; its non-neutral inputs in a
