@@ -173,6 +173,9 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 				area = rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - l.titleY - 1}
 			}
 			r.paintCentred(area, s)
+			if cmd := joinCommand(v, r.opts); cmd != "" && v.Status == netcode.StatusWaiting {
+				r.drawShareLine(area, s, cmd)
+			}
 		}
 	}
 	if !l.tooSmall {
