@@ -69,7 +69,7 @@ func Play(args []string, stdout, stderr io.Writer) int {
 	served := make(chan error, 1)
 	go func() { served <- netcode.NewServerDriver(srv, tr).Run(sctx) }()
 	target := loopback(udp.LocalAddr().Port())
-	code := runClientUI(ctx, &clientSetup{target: target, name: nm, sim: sim}, uf, target.String(), stderr)
+	code := runClientUI(ctx, &clientSetup{target: target, name: nm, sim: sim, cmd: "play"}, uf, target.String(), stderr)
 	stopServer()
 	<-served
 	return code
