@@ -161,6 +161,7 @@
 //	field.go         the maze, tanks, bullets, labels and the title row
 //	smooth.go        correction smoothing: a decaying render-layer offset
 //	effects.go       hit flashes and bursts
+//	bell.go          the terminal bell on a hit on the local tank and on its kills (Options.Bell)
 //	countdown.go     the round's countdown
 //	results.go       the match's results: standings and accuracy
 //	feed.go          the event feed (kills, joins, rounds)

@@ -24,6 +24,7 @@ func Play(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&maze, "maze", mazeUsage)
 	var uf uiFlags
 	uf.register(fs)
+	uf.registerBell(fs)
 	var sim simFlags
 	sim.register(fs)
 	if code, done := parseFlags(fs, args, stderr); done {
