@@ -50,7 +50,8 @@ func TestSSHGameKickEndsSession(t *testing.T) {
 
 // TestSSHGameBanEndsSession: the game server bans the address an SSH
 // player connects from (netcode.Server.Ban, which finds the SSH player
-// by its origin): the session ends, told so, on a restored terminal.
+// by its origin): the session ends, told so, on a restored terminal; a
+// new SSH session from that address gets no seat.
 func TestSSHGameBanEndsSession(t *testing.T) {
 	r := startSSHRig(t, func(c *sshRigConfig) { c.Origin = true; c.Game.Lobby = true })
 	p, err := r.dialFromAs("127.0.8.1", "meddler", 100, 30)
@@ -62,6 +63,31 @@ func TestSSHGameBanEndsSession(t *testing.T) {
 	p.waitScreen(10*time.Second, "the match", sshPlaying)
 	r.sd.Ban(netip.MustParseAddr("127.0.8.1"))
 	toldAndRestored(t, p, "ttytanks: the operator removed you from the server")
+
+	// The address's SSH players stay out: a new session's quick match is
+	// dropped by the game server (its Hellos, again and again), and it
+	// never gets a seat.
+	dropped := func() uint64 {
+		var n uint64
+		r.sd.Do(func(s *netcode.Server) { n = s.Stats().Drops[netcode.DropBanned] })
+		return n
+	}
+	again, err := r.dialFromAs("127.0.8.1", "again", 100, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.waitScreen(10*time.Second, "the lobby", func(s string) bool { return lobbyScreen(s) })
+	again.keys("n")
+	again.waitScreen(10*time.Second, "connecting", func(s string) bool { return strings.Contains(s, "connecting") })
+	before := dropped()
+	waitFor(t, 10*time.Second, "the game server to drop the banned address's Hellos", func() bool { return dropped() > before })
+	r.sd.Do(func(s *netcode.Server) {
+		for _, pl := range s.Stats().Players {
+			if pl.Name == "again" {
+				t.Errorf("a banned address's SSH player is seated: %+v", pl)
+			}
+		}
+	})
 }
 
 // lobbyScreen reports whether s is the room list.
