@@ -69,7 +69,7 @@ type session struct {
 func newSession(id uint64, room RoomRequest) session {
 	s := session{id: id, slot: -1, room: room}
 	if room.Kind == RoomCreate && (room.Spec.Seats == 1 || room.Spec.Seats > game.MaxPlayers) {
-		s.end(&RefusedError{Reason: proto.RejectNoMatch}) // PROTOCOL.md §5.14: 2..8 seats; a server drops the Request
+		s.end(&RefusedError{Reason: proto.RejectNoMatch, Room: room}) // PROTOCOL.md §5.14: 2..8 seats; a server drops the Request
 	}
 	return s
 }
@@ -181,7 +181,7 @@ func (s *session) rejected(r proto.RejectReason, spectate, joining bool) (retry 
 	case proto.RejectDraining:
 		s.end(ErrDraining)
 	default:
-		s.end(&RefusedError{Reason: r})
+		s.end(&RefusedError{Reason: r, Room: s.room})
 	}
 	return false
 }

@@ -378,7 +378,8 @@ func (s *Server) Mute(roomName string, slot int, on bool) bool {
 }
 
 // Ban refuses every Hello and Join from addr's prefix (an IPv4 address,
-// an IPv6 /64) for the server's life, and kicks the players and
+// an IPv6 /64) for the server's life, and from the SSH players whose
+// origin is in it (ServerConfig.Origin), and kicks the players and
 // spectators of every room whose address or origin is in it; it returns
 // their Leaves to send.
 func (s *Server) Ban(addr netip.Addr) []transport.Datagram {

@@ -143,6 +143,14 @@ func (a *admission) ban(addr netip.Addr) { a.banned[limitKey(addr)] = true }
 // isBanned reports whether addr is in a banned prefix.
 func (a *admission) isBanned(addr netip.Addr) bool { return a.banned[limitKey(addr)] }
 
+// originBanned reports whether the in-memory peer at addr plays for an
+// SSH client in a banned prefix (false for any other peer): a ban of an
+// address keeps out its SSH players too, as its kick holds do.
+func (a *admission) originBanned(addr netip.AddrPort) bool {
+	o, ok := a.sshClient(addr)
+	return ok && a.banned[limitKey(o)]
+}
+
 // maxHeld bounds the kicked prefixes held out at once; past it the ones
 // whose hold has ended are forgotten, then the soonest to end.
 const maxHeld = 4096

@@ -53,7 +53,7 @@ func (s *clearDesk) onClear(now time.Time, from netip.AddrPort, h proto.Header, 
 	}
 	switch h.Type {
 	case proto.TypeHello, proto.TypeJoin, proto.TypeListRooms:
-		if s.adm.isBanned(from.Addr()) {
+		if s.adm.isBanned(from.Addr()) || s.adm.originBanned(from) {
 			s.drop(DropBanned)
 			return
 		}

@@ -162,6 +162,10 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	s.rooms.each(func(r *room) {
 		s.inRoom(r, func() { r.supersede(from, c.id(), now) })
 	})
+	if s.adm.originBanned(from) {
+		s.drop(DropBanned) // an SSH player of a banned address, on a connection it had
+		return
+	}
 	if s.adm.heldOut(s.adm.origin(from), now) {
 		s.drop(DropKicked)
 		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectKicked})

@@ -12,31 +12,43 @@ import (
 	"time"
 )
 
-// TestJoinBotWithoutTerminal: join --bot in a process with no terminal at
-// all (its own session, no controlling tty) fails and points to
-// --headless.
-func TestJoinBotWithoutTerminal(t *testing.T) {
-	cmd := exec.Command(binary(t), "join", "--bot", "127.0.0.1:9")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
-			t.Errorf("join --bot without a terminal: %v, want exit status 1", err)
+// TestWithoutTerminal: play, join and join --bot in a process with no
+// terminal at all (its own session, no controlling tty) fail with exit
+// status 1, say that a terminal is needed, and point to what plays
+// without one (--headless, with a bot).
+func TestWithoutTerminal(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"play"}, []string{"play needs a terminal", "--bot --headless"}},
+		{[]string{"join", "127.0.0.1:9"}, []string{"join needs a terminal", "add --bot --headless"}},
+		{[]string{"join", "--bot", "127.0.0.1:9"}, []string{"join needs a terminal", "add --headless"}},
+	} {
+		cmd := exec.Command(binary(t), tt.args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		done := make(chan error, 1)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("join --bot without a terminal did not exit")
-	}
-	if !strings.Contains(stderr.String(), "--headless") {
-		t.Errorf("stderr does not point to --headless:\n%s", stderr.String())
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("%q without a terminal: %v, want exit status 1", tt.args, err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%q without a terminal did not exit", tt.args)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%q without a terminal: stderr lacks %q:\n%s", tt.args, w, stderr.String())
+			}
+		}
 	}
 }
 

@@ -176,6 +176,7 @@
 //	labels.go        the names by the tanks, placed on free floor
 //	smooth.go        correction smoothing: a decaying render-layer offset
 //	effects.go       hit flashes and bursts
+//	bell.go          the terminal bell on a hit on the local tank and on its kills (Options.Bell)
 //	countdown.go     the round's countdown
 //	results.go       the match's results: standings and accuracy
 //	feed.go          the event feed (kills, joins, rounds)
@@ -184,6 +185,7 @@
 //	spark.go         sparklines
 //	panels.go        message boxes and the "terminal too small" screen
 //	help.go          the help panel
+//	panel.go         Panel: a sidebar, help and feed of the caller's own (the replay's)
 //	glyphs.go        the box-drawing and ASCII glyph sets
 //	theme.go         colours and styles, NO_COLOR and --ascii
 //	sgr.go           lipgloss output (SGR sequences) painted into cells

@@ -172,7 +172,14 @@ const feedRows = 4
 // as fit (up to feedRows), the newest last.
 func (r *Renderer) drawFeed(l *layout) {
 	top := l.field.y + l.field.h
-	lines := r.feed.lastLines(min(l.h-top, feedRows))
+	n := max(min(l.h-top, feedRows), 0)
+	lines := r.feed.lastLines(n)
+	if r.panel != nil {
+		lines = lines[:0]
+		for _, s := range r.panel.Feed[max(len(r.panel.Feed)-n, 0):] {
+			lines = append(lines, feedLine{text: s, slot: -1})
+		}
+	}
 	area := rect{x: l.play.x, y: top, w: l.play.w, h: l.h - top}
 	for k, line := range lines {
 		r.putFeedLine(l.field.x, top+k, line, area.w-l.field.x, r.t.text, area)
@@ -186,7 +193,11 @@ func (r *Renderer) drawTitle(l *layout, v *netcode.View) {
 	title := func(goal bool) (string, bool) {
 		s, over := titleText(v, r.t.g, goal)
 		if v.Slot < 0 {
-			s = "SPECTATING  " + r.t.g.dot + "  " + s
+			mode := "SPECTATING"
+			if r.panel != nil && r.panel.Mode != "" {
+				mode = r.panel.Mode
+			}
+			s = mode + "  " + r.t.g.dot + "  " + s
 			if f := r.hud.followed(); f >= 0 && f < int(v.World.Slots) && v.World.Tanks[f].Seated {
 				s += "  " + r.t.g.dot + "  following " + slotName(v, f)
 			}

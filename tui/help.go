@@ -43,17 +43,7 @@ var helpFigures = []helpEntry{
 // the roomy box does not fit (80x24 takes the packed one), and only the
 // keys when even that does not.
 func helpPanel(t *theme, w, h int, paused bool) string {
-	table := func(es []helpEntry) string {
-		kw := 0
-		for _, e := range es {
-			kw = max(kw, lipgloss.Width(e.key))
-		}
-		lines := make([]string, len(es))
-		for i, e := range es {
-			lines[i] = t.value.Render(e.key+strings.Repeat(" ", kw-lipgloss.Width(e.key))) + "  " + t.label.Render(e.meaning)
-		}
-		return t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
-	}
+	table := func(es []helpEntry) string { return helpTable(t, es) }
 	title := "help " + t.g.dash + " Esc closes"
 	if paused {
 		title = "paused " + t.g.dot + " " + title
@@ -68,4 +58,17 @@ func helpPanel(t *theme, w, h int, paused bool) string {
 		return packed
 	}
 	return renderPanel(t, w, title, table(helpKeys), t.label.Render("(a larger window also explains the sidebar)"))
+}
+
+// helpTable renders es as two columns, the keys aligned.
+func helpTable(t *theme, es []helpEntry) string {
+	kw := 0
+	for _, e := range es {
+		kw = max(kw, lipgloss.Width(e.key))
+	}
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = t.value.Render(e.key+strings.Repeat(" ", kw-lipgloss.Width(e.key))) + "  " + t.label.Render(e.meaning)
+	}
+	return t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
 }

@@ -92,6 +92,9 @@ type Options struct {
 	// quits at once.
 	ConfirmQuit bool
 	HumanSeats  int
+	// Bell rings the terminal bell when the local tank is hit and when it
+	// destroys another tank (Run).
+	Bell bool
 }
 
 func (o Options) fps() int {

@@ -172,14 +172,6 @@ func waitingText(v *netcode.View, opts Options, g *glyphs) string {
 	if v.Need != 1 {
 		s += "s"
 	}
-	// With rooms, the share names the room (or a private room's code).
-	room := ""
-	switch {
-	case v.Code != "":
-		room = " --code " + v.Code
-	case v.Room != "":
-		room = " --room " + v.Room
-	}
 	switch {
 	case opts.Share != "": // ssh: the lobby, then this room
 		s += " " + g.dash + " share: " + opts.Share
@@ -189,15 +181,67 @@ func waitingText(v *netcode.View, opts Options, g *glyphs) string {
 			s += ", room " + v.Room
 		}
 	case opts.ShareAddr != "":
-		s += " " + g.dash + " share: ttytanks join " + opts.ShareAddr + room
-		if opts.ShareKey != "" {
-			s += " --server-key " + opts.ShareKey
-		}
+		s += " " + g.dash + " share the command below"
 	}
 	if opts.Lobby {
 		s += " " + g.dash + " l lobby"
 	}
 	return s
+}
+
+// joinCommand is the "ttytanks join ADDR" command the waiting screen
+// shares (with the room, or a private room's code, and the server's key
+// when known), or "" when there is none to share (an SSH session shares
+// opts.Share in its box). It is drawn on a line of its own, outside the
+// box and never wrapped, so that it copies whole (drawShareLine).
+func joinCommand(v *netcode.View, opts Options) string {
+	if opts.Share != "" || opts.ShareAddr == "" {
+		return ""
+	}
+	s := "ttytanks join " + opts.ShareAddr
+	switch {
+	case v.Code != "":
+		s += " --code " + v.Code
+	case v.Room != "":
+		s += " --room " + v.Room
+	}
+	if opts.ShareKey != "" {
+		s += " --server-key " + opts.ShareKey
+	}
+	return s
+}
+
+// drawShareLine draws cmd on one row of its own, without a border: on
+// the row below the box panel (centred in area), or above it when the box
+// reaches the bottom; centred in area when it fits there, else from the
+// left edge of the screen across its whole width (the sidebar included).
+// A command wider than the screen is cut with an ellipsis, and the row
+// below says how wide a window shows it whole.
+func (r *Renderer) drawShareLine(area rect, panel, cmd string) {
+	_, ph := lipgloss.Size(panel)
+	top := area.y + max((area.h-ph)/2, 0)
+	y := top + ph
+	if y >= r.h {
+		y = max(top-1, 0)
+	}
+	cw := textWidth(cmd)
+	x := area.x + (area.w-cw)/2
+	if cw > area.w {
+		x = max((r.w-cw)/2, 0)
+	}
+	line := rect{x: 0, y: y, w: r.w, h: 1}
+	for c := 0; c < r.w; c++ { // a clear row: nothing of the sidebar runs into it
+		r.put(c, y, " ", 1, tcell.StyleDefault)
+	}
+	r.putString(x, y, truncate(cmd, r.w, r.t.g.ellipsis), r.t.title, line)
+	if cw > r.w && y+1 < r.h { // cut: say how to see it whole
+		note := "(a window " + strconv.Itoa(cw) + " columns wide shows the whole command)"
+		next := rect{x: 0, y: y + 1, w: r.w, h: 1}
+		for c := 0; c < r.w; c++ {
+			r.put(c, y+1, " ", 1, tcell.StyleDefault)
+		}
+		r.putString(max((r.w-textWidth(note))/2, 0), y+1, note, r.t.text, next)
+	}
 }
 
 // rosterText lists the seated players, one per line, as a left-aligned

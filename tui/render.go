@@ -63,6 +63,9 @@ type Renderer struct {
 	// the frame's time, for how long a refusal shows.
 	chat chatPrompt
 	now  time.Time
+	// panel, when set, replaces the session's sidebar, help and feed
+	// (SetPanel).
+	panel *Panel
 	// pos is where each slot's tank is drawn in the frame being drawn, in
 	// sub-tiles: its simulated position plus its smoothing offset.
 	pos [game.MaxPlayers][2]int32
@@ -166,7 +169,11 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 			}
 		}
 	default:
-		if !l.compact {
+		switch {
+		case l.compact:
+		case r.panel != nil:
+			t.side.drawPanel(r, l.side, v, r.panel)
+		default:
 			t.side.draw(r, l.side, v)
 		}
 		if v.Status == netcode.StatusPlaying || v.Status == netcode.StatusReconnecting {
@@ -191,6 +198,9 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 				area = rect{x: l.play.x, y: l.titleY + 1, w: l.play.w, h: l.play.h - l.titleY - 1}
 			}
 			r.paintCentred(area, s)
+			if cmd := joinCommand(v, r.opts); cmd != "" && v.Status == netcode.StatusWaiting {
+				r.drawShareLine(area, s, cmd)
+			}
 		}
 	}
 	if !l.tooSmall {
@@ -207,7 +217,10 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 			r.paintCentred(rect{l.play.x, l.titleY + 1, l.play.w, max(l.play.h-l.titleY-1, 1)}, renderPanel(t, l.play.w, "paused",
 				"the game stands still", t.value.Render("p plays on "+t.g.dot+" q quits")))
 		}
-		if r.hud.Help {
+		switch {
+		case r.hud.Help && r.panel != nil:
+			r.paintCentred(rect{0, 0, w, h}, panelHelp(t, w, r.panel))
+		case r.hud.Help:
 			r.paintCentred(rect{0, 0, w, h}, helpPanel(t, w, h, r.hud.Paused))
 		}
 		if r.hud.Quitting {

@@ -57,7 +57,9 @@ type loopHooks struct {
 // over at once as well. With Options.ConfirmQuit, q while another person is
 // connected asks first (y quits; any other key plays on). The display keys (names, help, sidebar level,
 // following; see HUD.Key) change the Renderer's HUD and draw at once. A
-// resize re-syncs the screen and draws at once.
+// resize re-syncs the screen and draws at once. With Options.Bell, a
+// frame that shows the local tank hit, or a tank it destroyed, rings the
+// terminal bell (screen.Beep) once for each.
 //
 // When the match is over (the results screen), r votes for a rematch: the
 // input handed to s holds game.ButtonRematch from then on, for as long as
@@ -131,12 +133,18 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 			opts.Pause(want)
 		}
 	}
+	var bell bell
 	frame := func() {
 		s.View(&v)
 		pause()
 		t := now()
 		controls.Track(&v, t)
 		renderer.DrawAt(&v, t)
+		if opts.Bell {
+			for range bell.observe(&v) {
+				_ = screen.Beep()
+			}
+		}
 		s.SetInput(input(t))
 		if hooks.afterDraw != nil {
 			hooks.afterDraw()

@@ -53,11 +53,25 @@ func (s *fakeSession) lastInput() game.Input {
 	return s.inputs[len(s.inputs)-1]
 }
 
-// finiScreen records Fini calls.
+// finiScreen records Fini and Beep calls.
 type finiScreen struct {
 	tcell.SimulationScreen
 	mu    sync.Mutex
 	finis int
+	beeps int
+}
+
+func (f *finiScreen) Beep() error {
+	f.mu.Lock()
+	f.beeps++
+	f.mu.Unlock()
+	return f.SimulationScreen.Beep()
+}
+
+func (f *finiScreen) beepCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.beeps
 }
 
 func (f *finiScreen) Fini() {

@@ -64,7 +64,7 @@ func TestStatusScreens(t *testing.T) {
 		}, Options{}, []string{"connecting…", "dialling 10.0.0.1:7777"}, false},
 		{"waiting", func(v *netcode.View) {
 			v.Status, v.Need = netcode.StatusWaiting, 2
-		}, Options{ShareAddr: "10.0.0.1:7777"}, []string{"waiting for 2 more players — share: ttytanks join 10.0.0.1:7777",
+		}, Options{ShareAddr: "10.0.0.1:7777"}, []string{"waiting for 2 more players — share the command below", "ttytanks join 10.0.0.1:7777",
 			"players so far: • alice • bob (you) • carol"}, false},
 		{"waiting for one", func(v *netcode.View) {
 			v.Status, v.Need = netcode.StatusWaiting, 1
@@ -206,7 +206,7 @@ func TestShareAndServerText(t *testing.T) {
 		want, not string
 	}{
 		{"ssh share", netcode.StatusWaiting, Options{ShareAddr: "vm:7777", Share: "ssh -p 2222 vm"}, "share: ssh -p 2222 vm", "ttytanks join"},
-		{"udp share", netcode.StatusWaiting, Options{ShareAddr: "vm:7777"}, "share: ttytanks join vm:7777", "ssh"},
+		{"udp share", netcode.StatusWaiting, Options{ShareAddr: "vm:7777"}, "ttytanks join vm:7777", "ssh"},
 		{"connecting", netcode.StatusConnecting, Options{Server: "10.1.2.3:7777"}, "connecting to 10.1.2.3:7777", "\x00"},
 	}
 	for _, tt := range tests {
@@ -218,4 +218,43 @@ func TestShareAndServerText(t *testing.T) {
 			t.Errorf("%s: play area lacks %q or has %q:\n%s", tt.name, tt.want, tt.not, text)
 		}
 	}
+}
+
+// TestShareLineCopiesWhole: serve --play's waiting screen shows the join
+// command (room and server key included) on one row of its own, without
+// a box border and unwrapped, so that selecting the row copies the whole
+// command; on a screen narrower than the command it is cut with an
+// ellipsis and the row below says how wide a window shows it whole.
+func TestShareLineCopiesWhole(t *testing.T) {
+	const key = "SHA256:TbFypyD3KKhpEHhKtTvAdcyT+JCTEn6dqyYPbjlJRAc"
+	cmd := "ttytanks join 203.0.113.7:7777 --room a --server-key " + key
+	v := testView(t)
+	v.Status, v.Need, v.Room = netcode.StatusWaiting, 1, "a"
+	opts := Options{ShareAddr: "203.0.113.7:7777", ShareKey: key}
+	for _, size := range [][2]int{{120, 30}, {160, 40}} {
+		lines := screenLines(drawTest(t, size[0], size[1], v, opts))
+		n := 0
+		for _, l := range lines {
+			if strings.Contains(l, "ttytanks join") {
+				n++
+				if strings.TrimSpace(l) != cmd {
+					t.Errorf("%dx%d: the command's row is %q, want the command alone: %q", size[0], size[1], l, cmd)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%dx%d: %d rows show the join command, want 1:\n%s", size[0], size[1], n, strings.Join(lines, "\n"))
+		}
+	}
+	lines := screenLines(drawTest(t, 80, 24, v, opts))
+	for i, l := range lines {
+		if strings.Contains(l, "ttytanks join") {
+			if !strings.HasPrefix(strings.TrimSpace(l), "ttytanks join 203.0.113.7:7777 --room a --server-key SHA256:") ||
+				strings.Contains(l, "│") || i+1 >= len(lines) || !strings.Contains(lines[i+1], "columns wide shows the whole command") {
+				t.Errorf("80x24: the command's rows are %q, %q", l, lines[min(i+1, len(lines)-1)])
+			}
+			return
+		}
+	}
+	t.Errorf("80x24: no row shows the join command:\n%s", strings.Join(lines, "\n"))
 }

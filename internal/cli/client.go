@@ -38,6 +38,17 @@ type clientSetup struct {
 	// server, so that the game pauses (nil: the wall clock; nothing
 	// pauses).
 	pause *netcode.PauseClock
+	// cmd is the command the player ran ("play", "join", "serve --play"),
+	// for messages; "" is join.
+	cmd string
+}
+
+// command is the command the player ran, for messages.
+func (cs *clientSetup) command() string {
+	if cs.cmd == "" {
+		return "join"
+	}
+	return cs.cmd
 }
 
 // botInput is the bot policy at level l as a client's LocalInput.
@@ -94,7 +105,7 @@ func runClientUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string,
 			d.Close() // the player quit: the seat is free when we exit
 		}
 	}()
-	screen, err := openGameScreen(cs.botLevel != nil, stderr)
+	screen, err := openGameScreen(cs.command(), cs.botLevel != nil, stderr)
 	if err != nil {
 		return 1
 	}

@@ -78,6 +78,7 @@ type joinFlags struct {
 func (f *joinFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.name, "name", defaultName(), "player name shown to others (control characters are stripped)")
 	f.ui.register(fs)
+	f.ui.registerBell(fs)
 	fs.BoolVar(&f.ui.spectate, "spectate", false, "watch without taking a seat")
 	fs.BoolVar(&f.quick, "quick", false, "skip the lobby: take a seat in the fullest public room with a free seat, or a new room")
 	fs.StringVar(&f.roomName, "room", "", "skip the lobby: join the room of this name, or create it")

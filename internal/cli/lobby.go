@@ -61,7 +61,7 @@ func runLobbyUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string, 
 		return 1
 	}
 	defer lobby.Close()
-	screen, err := openGameScreen(cs.botLevel != nil, stderr)
+	screen, err := openGameScreen(cs.command(), cs.botLevel != nil, stderr)
 	if err != nil {
 		return 1
 	}

@@ -24,6 +24,7 @@ func Play(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&maze, "maze", mazeUsage)
 	var uf uiFlags
 	uf.register(fs)
+	uf.registerBell(fs)
 	var sim simFlags
 	sim.register(fs)
 	if code, done := parseFlags(fs, args, stderr); done {
@@ -74,7 +75,7 @@ func Play(args []string, stdout, stderr io.Writer) int {
 	sd.SetClock(clk)
 	go func() { served <- sd.Run(sctx) }()
 	target := loopback(udp.LocalAddr().Port())
-	code := runClientUI(ctx, &clientSetup{target: target, name: nm, sim: sim, pause: clk}, uf, target.String(), stderr)
+	code := runClientUI(ctx, &clientSetup{target: target, name: nm, sim: sim, pause: clk, cmd: "play"}, uf, target.String(), stderr)
 	stopServer()
 	<-served
 	return code

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"ttytanks/proto/recording/resim"
 	"ttytanks/tui/replay"
@@ -52,6 +54,7 @@ func Replay(args []string, stdout, stderr io.Writer) int {
 	}
 	p := replay.NewPlayer(tl)
 	p.Speed, p.Follow, p.Paused = si, *follow-1, *paused
+	p.Name = strings.TrimSuffix(filepath.Base(fs.Arg(0)), ".ttrec")
 	screen, err := newScreen()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks replay: %v\n", err)

@@ -36,15 +36,27 @@ func openScreen(term string, warn io.Writer) (tcell.Screen, error) {
 // newScreen opens the terminal for tcell (see openScreen).
 func newScreen() (tcell.Screen, error) { return openScreen(os.Getenv("TERM"), os.Stderr) }
 
-// openGameScreen opens the terminal, or says why it cannot (and, for a
-// bot, how to play without one).
-func openGameScreen(bot bool, stderr io.Writer) (tcell.Screen, error) {
+// openGameScreen opens the terminal for cmd ("play", "join", "serve
+// --play"), or says why it cannot and what to do instead.
+func openGameScreen(cmd string, bot bool, stderr io.Writer) (tcell.Screen, error) {
 	screen, err := newScreen()
 	if err != nil {
-		fmt.Fprintf(stderr, "ttytanks: cannot open the terminal: %v\n", err)
-		if bot {
-			fmt.Fprintln(stderr, "ttytanks: to let the bot play without a terminal, add --headless (and --duration)")
-		}
+		fmt.Fprintf(stderr, "ttytanks: %s needs a terminal to draw in, and there is none here (%v)\n", cmd, err)
+		fmt.Fprintln(stderr, "ttytanks: "+noTerminalHint(cmd, bot))
 	}
 	return screen, err
+}
+
+// noTerminalHint says how cmd plays without a terminal: --headless, with
+// join's bot playing for the player.
+func noTerminalHint(cmd string, bot bool) string {
+	switch {
+	case cmd == "join" && bot:
+		return "to let the bot play without a terminal, add --headless (and --duration)"
+	case cmd == "join":
+		return "to play without a terminal, let the bot play for you: add --bot --headless (and --duration)"
+	case cmd == "serve --play":
+		return "run it in a terminal, or leave out --play: the server needs none, and a bot can join it headless (ttytanks join ADDR --bot --headless)"
+	}
+	return "run it in a terminal; without one, a bot can play headless against a server: ttytanks serve, then ttytanks join ADDR --bot --headless"
 }

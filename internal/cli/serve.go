@@ -262,7 +262,7 @@ func (s *serving) hostPlays(name string, port uint16, share string, stderr io.Wr
 	uf := s.f.ui
 	uf.confirmQuit, uf.humanSeats = true, s.f.server.players-s.f.server.bots // the host's q ends the match for all
 	uf.shareKey = s.dash.Fingerprint                                         // the players the host tells pin the key
-	code := runClientUI(s.ctx, &clientSetup{target: loopback(port), name: name}, uf, share, stderr)
+	code := runClientUI(s.ctx, &clientSetup{target: loopback(port), name: name, cmd: "serve --play"}, uf, share, stderr)
 	s.stop()
 	if s.ssh != nil {
 		s.ssh.Close()

@@ -91,7 +91,9 @@ func (o *operatorKeys) prompt() string {
 // game address on the in-memory network) is banned by the SSH server: its
 // prefix and, if it offered one, its key; kicked, its session ends (it is
 // told so) and its prefix and key are held out for hold (--kick-hold; 0:
-// netcode.DefaultKickHold).
+// netcode.DefaultKickHold). A UDP player's address is banned by both
+// servers: the game's and, with --ssh, the SSH server, whose sessions
+// from that address are told so and end.
 func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, num int, shown []netcode.PlayerStats, hold time.Duration) string {
 	if num < 0 || num >= len(shown) {
 		return fmt.Sprintf("no player #%d", num)
@@ -137,6 +139,9 @@ func operate(sd *netcode.ServerDriver, ssh *sshfront.Server, a operatorAction, n
 			return fmt.Sprintf("banned SSH player %s (its address's prefix, and its key if it offered one) for the server's life", p.Name)
 		}
 		sd.Ban(ap.Addr())
+		if ssh != nil {
+			ssh.Ban(ap.Addr()) // its SSH players too: told so, their sessions end
+		}
 		return fmt.Sprintf("banned %s for the server's life (%s was there)", ap.Addr(), p.Name)
 	}
 	return ""

@@ -26,12 +26,20 @@ type uiFlags struct {
 	confirmQuit bool
 	humanSeats  int
 	shareKey    string
+	// bell: see tui.Options (join and play have --bell).
+	bell bool
 }
 
 func (f *uiFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (for terminals without box drawing)")
 	fs.IntVar(&f.fps, "fps", 60, "display frames per second (10-240)")
 	fs.StringVar(&f.controls, "controls", "hold", "movement keys: hold (move while keys repeat) or sticky (move until another direction key or x)")
+}
+
+// registerBell adds --bell, for the commands whose player plays in this
+// terminal (join, play).
+func (f *uiFlags) registerBell(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when your tank is hit and when it destroys another")
 }
 
 func (f *uiFlags) check() error {
@@ -49,5 +57,5 @@ func (f *uiFlags) check() error {
 func (f *uiFlags) options(share string) tui.Options {
 	mode, _ := tui.ParseControlMode(f.controls)
 	return tui.Options{ASCII: f.ascii, NoColor: os.Getenv("NO_COLOR") != "", Controls: mode, FPS: f.fps, ShareAddr: share,
-		ShareKey: f.shareKey, ConfirmQuit: f.confirmQuit, HumanSeats: f.humanSeats}
+		ShareKey: f.shareKey, ConfirmQuit: f.confirmQuit, HumanSeats: f.humanSeats, Bell: f.bell}
 }

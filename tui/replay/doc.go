@@ -2,7 +2,9 @@
 // recording, loaded as a resim.Timeline (package proto/recording/resim),
 // in the terminal with the renderer of a live match (package tui), and a
 // Player holds what the keys change: pause, speed, seek, the seat
-// followed.
+// followed, the help. Its sidebar, help and event feed are its own
+// (tui.Panel): the position and the followed player's figures, its keys,
+// and the recording's events up to the tick shown (Feed).
 //
 //	tl, err := resim.Load(file)
 //	p := replay.NewPlayer(tl)
@@ -15,4 +17,6 @@
 // # Files
 //
 //	player.go  Player and its keys, the status line, Play's loop, the view of a timeline's position
+//	panel.go   the sidebar of the replay: its position and the followed player's figures
+//	feed.go    Feed: a recording's events, each at its tick
 package replay

@@ -14,15 +14,35 @@ import (
 	"ttytanks/tui"
 )
 
+// keyTable is every key the replay screen handles and what it does: the
+// help text (Keys), the help overlay and the key hints are made from it,
+// and Player.Key handles exactly these.
+var keyTable = [][2]string{
+	{"space", "pause / play"},
+	{"+ / -", "speed up / slow down (0.25x to 8x)"},
+	{"← / →", "seek back / forward 5 s"},
+	{"[ / ]", "previous / next round"},
+	{"1-8", "follow that player (again, or 0: stop following)"},
+	{"Home / End", "go to the start / end"},
+	{"?", "this help (? or Esc closes it)"},
+	{"q, Esc", "quit"},
+}
+
 // Keys is the help text of the replay keys, for --help.
-const Keys = `Keys:
-  space        pause / play
-  + / -        speed up / slow down (0.25x to 8x)
-  ← / →        seek back / forward 5 s
-  [ / ]        previous / next round
-  1-8          follow that player (again, or 0: stop following)
-  Home / End   go to the start / end
-  q, Esc       quit`
+var Keys = func() string {
+	s := "Keys:"
+	for _, k := range keyTable {
+		s += fmt.Sprintf("\n  %-12s %s", k[0], k[1])
+	}
+	return s
+}()
+
+// keyHints are the key help lines of the sidebar, and footerKeys the
+// status line's: each names only keys of keyTable.
+var (
+	keyHints   = []string{"space pause · ←→ seek", "+- speed · [] round", "1-8 follow · ? help · q quit"}
+	footerKeys = " space ←→ [] +- 1-8 Home End ? q "
+)
 
 // Speeds are the playback speeds + and - step through.
 var Speeds = []float64{0.25, 0.5, 1, 2, 4, 8}
@@ -39,12 +59,22 @@ type Player struct {
 	Speed int
 	// Follow is the seat followed, or −1.
 	Follow int
+	// Help shows the help overlay.
+	Help bool
+	// Name names the recording in the sidebar (the CLI passes the file's
+	// name); empty shows the match id only.
+	Name string
+	// Feed is the recording's event feed.
+	Feed *Feed
 	// acc is the simulated time owed, in ticks.
 	acc float64
 }
 
-// NewPlayer returns a Player at the start of tl, playing at 1x.
-func NewPlayer(tl *resim.Timeline) *Player { return &Player{TL: tl, Speed: 2, Follow: -1} }
+// NewPlayer returns a Player at the start of tl, playing at 1x; it
+// simulates tl once more to find its events (NewFeed).
+func NewPlayer(tl *resim.Timeline) *Player {
+	return &Player{TL: tl, Speed: 2, Follow: -1, Feed: NewFeed(tl)}
+}
 
 // Advance plays dt of wall time at the current speed, stepping the whole
 // ticks it owes (at most 2 s of play in one call, so a stalled terminal
@@ -65,11 +95,19 @@ func (p *Player) Advance(dt time.Duration) {
 	}
 }
 
-// Key handles one key press; it reports true for quit.
+// Key handles one key press, one of keyTable's (and Ctrl-C, which
+// quits); it reports true for quit. Esc closes the help when it shows,
+// and quits otherwise.
 func (p *Player) Key(ev *tcell.EventKey) (quit bool) {
 	tl := p.TL
 	switch ev.Key() {
-	case tcell.KeyEscape, tcell.KeyCtrlC:
+	case tcell.KeyEscape:
+		if p.Help {
+			p.Help = false
+			return false
+		}
+		return true
+	case tcell.KeyCtrlC:
 		return true
 	case tcell.KeyLeft:
 		p.seek(tl.Tick().Add(-SeekStep))
@@ -83,6 +121,8 @@ func (p *Player) Key(ev *tcell.EventKey) (quit bool) {
 		switch r := ev.Rune(); r {
 		case 'q', 'Q':
 			return true
+		case '?':
+			p.Help = !p.Help
 		case ' ':
 			p.Paused = !p.Paused
 			if !p.Paused && tl.Tick() == tl.End() {
@@ -136,7 +176,7 @@ func (p *Player) StatusLine(width int, ascii bool) string {
 	pos, total := tl.Tick().Diff(tl.Start()), tl.End().Diff(tl.Start())
 	left := fmt.Sprintf(" %s %gx  tick %d  round %d/%d ", state, Speeds[p.Speed], tl.Tick(), tl.Round(), tl.Rounds())
 	if p.Follow >= 0 {
-		left += fmt.Sprintf(" following %d ", p.Follow+1)
+		left += " following " + followName(tl, p.Follow) + " "
 	}
 	right := fmt.Sprintf(" %s/%s ", clock(pos), clock(total))
 	if !tl.Interrupted() && tl.Err() != nil {
@@ -144,7 +184,7 @@ func (p *Player) StatusLine(width int, ascii bool) string {
 	} else if tl.Interrupted() {
 		right += " (interrupted) "
 	}
-	right += " space ←→ [] +- 1-8 q "
+	right += footerKeys
 	barW := width - len([]rune(left)) - len([]rune(right))
 	if barW < 10 {
 		right = fmt.Sprintf(" %s/%s ", clock(pos), clock(total))
@@ -224,6 +264,8 @@ func Play(ctx context.Context, screen tcell.Screen, p *Player, opts tui.Options,
 	renderer := tui.NewRenderer(shortScreen{screen}, opts)
 	barStyle := tcell.StyleDefault.Reverse(true)
 	var v netcode.View
+	var panel tui.Panel
+	renderer.SetPanel(&panel)
 	draw := func() {
 		w, h := screen.Size()
 		line := []rune(p.StatusLine(w, opts.ASCII))
@@ -234,7 +276,10 @@ func Play(ctx context.Context, screen tcell.Screen, p *Player, opts tui.Options,
 			}
 			screen.SetContent(x, h-1, r, nil, barStyle)
 		}
-		timelineView(&v, p.TL, p.Follow)
+		timelineView(&v, p.TL)
+		p.fillPanel(&panel)
+		hud := renderer.HUD()
+		hud.Follow, hud.Help = p.Follow+1, p.Help
 		renderer.Draw(&v) // shows the screen, status line included
 		if hooks.AfterDraw != nil {
 			hooks.AfterDraw()
@@ -271,15 +316,23 @@ func Play(ctx context.Context, screen tcell.Screen, p *Player, opts tui.Options,
 	}
 }
 
-// timelineView fills dst with tl's playback position as a spectator
-// following seat follow (−1: none) sees it: status playing, the names,
-// the world and its maze.
-func timelineView(dst *netcode.View, tl *resim.Timeline, follow int) {
-	*dst = netcode.View{Status: netcode.StatusPlaying, Slot: follow, Names: tl.Names()}
+// timelineView fills dst with tl's playback position as a spectator sees
+// it (the renderer's HUD says whom it follows): status playing, the
+// names, the world and its maze.
+func timelineView(dst *netcode.View, tl *resim.Timeline) {
+	*dst = netcode.View{Status: netcode.StatusPlaying, Slot: -1, Names: tl.Names()}
 	for i := range dst.Connected {
 		dst.Connected[i] = true
 	}
 	dst.World = *tl.State()
 	dst.Maze = *tl.Maze()
 	dst.Metrics.LocalTick, dst.Metrics.ServerTick = tl.Tick(), tl.Tick()
+}
+
+// followName is the name of seat f at the position, or "player N".
+func followName(tl *resim.Timeline, f int) string {
+	if n := tl.Names()[f]; n != "" {
+		return n
+	}
+	return fmt.Sprintf("player %d", f+1)
 }

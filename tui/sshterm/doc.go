@@ -30,7 +30,11 @@
 // SwitchEvery; past that it is told to slow down and its keys are dropped
 // until then (ChannelTty.Hold). Its game clients keep a history of
 // clientHistory ticks. When the SSH server ends a session (it closes, or
-// a ban or kick) the player is told the cause of Session.Closing. A session whose channel
+// a ban or kick) the player is told the cause of Session.Closing; when
+// the game server removes the player (its operator's kick or ban, a
+// Leave "kicked", netcode.ErrRemoved) the session ends the same way, in
+// the lobby as in a match, rather than going back to the room list: the
+// terminal restored, the reason printed, exit status 1. A session whose channel
 // closes, or whose input ends, leaves the game at once. The game is drawn
 // in at most MaxWidth x MaxHeight cells (256x100) of a larger window. A
 // session's input reaches the game at most at InputRate bytes a second

@@ -2,6 +2,7 @@ package sshterm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,7 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 	}
 	defer lobby.Close()
 	now := time.Now()
-	host := &sshHost{tty: tty, g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
+	host := &sshHost{ctx: ctx, end: cancel, tty: tty, g: g, sess: s, name: name, lobby: lobby, intent: newIntent(now), switches: newSwitchLimiter(now)}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() {
@@ -91,6 +92,10 @@ func (l *switchLimiter) take(now time.Time) (wait time.Duration) {
 // sshHost is the game server as an SSH player's lobby sees it, over the
 // in-memory network.
 type sshHost struct {
+	// ctx is the session's; end ends it, with the cause the player is
+	// told.
+	ctx      context.Context
+	end      context.CancelCauseFunc
 	tty      *ChannelTty
 	g        *Game
 	sess     Session
@@ -132,6 +137,7 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 		h.seat.CompareAndSwap(seat, nil)
 	}
 	h.seat.Store(seat)
+	go h.watchRemoved(c)
 	return seat, nil
 }
 
@@ -145,6 +151,7 @@ func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
 	h.sess.Enlist(addr)
 	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: true,
 		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, History: clientHistory}), mem)
+	go h.watchRemoved(c) // a player the server shows out of the lobby's chat is shown out of the session
 	return &lobbyChatPlace{ClientDriver: c, leave: func() { h.sess.Delist(addr) }}, nil
 }
 
@@ -158,6 +165,21 @@ type lobbyChatPlace struct {
 func (p *lobbyChatPlace) Leave() {
 	p.Close()
 	p.leave()
+}
+
+// watchRemoved ends the session when the game server removes c's player
+// (an operator's kick or ban: a Leave "kicked"): the player is not sent
+// back to the lobby of a server that has just shown them out, but told
+// why on a restored terminal, as when the SSH server ends the session.
+// It returns once c is done or the session is.
+func (h *sshHost) watchRemoved(c *netcode.ClientDriver) {
+	select {
+	case <-c.Done():
+		if err := c.Err(); errors.Is(err, netcode.ErrRemoved) {
+			h.end(closedBy{netcode.ErrRemoved})
+		}
+	case <-h.ctx.Done():
+	}
 }
 
 // sshSeat is an SSH player's game client; its non-neutral inputs in a

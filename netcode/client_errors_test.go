@@ -1,0 +1,37 @@
+package netcode
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRefusalsSayWhatToDo: a Join the server refuses ends the client's
+// session with a message in the player's words: which room, what is
+// wrong, what to do instead; never "the server refused us".
+func TestRefusalsSayWhatToDo(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, MaxRooms: 8, Trusted: loopback})
+	named := func(name string) RoomRequest { return RoomRequest{Kind: RoomNamed, Name: name} }
+	n.join(named("den"), "d1")
+	n.join(named("den"), "d2")
+	tests := []struct {
+		name string
+		req  RoomRequest
+		want string
+	}{
+		{"full room", named("den"), `room "den" is full: pick another room, or watch this one as a spectator`},
+		{"name taken", RoomRequest{Kind: RoomCreate, Spec: RoomSpec{Name: "den"}}, `room "den" exists already: join it, or pick another name`},
+		{"no room to watch", RoomRequest{Kind: RoomNamed, Name: "attic", Spectate: true}, `there is no room "attic" to watch`},
+		{"wrong code", RoomRequest{Kind: RoomCode, Name: "ZZZZZZ"}, "no room has that join code: check it with whoever gave it to you"},
+		{"too many seats", RoomRequest{Kind: RoomCreate, Spec: RoomSpec{Name: "big", Seats: 12}}, "a room has 2 to 8 seats, not 12"},
+	}
+	for _, tt := range tests {
+		c := n.join(tt.req, "late")
+		got := ""
+		if err := c.c.Err(); err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, tt.want) || strings.Contains(got, "refused us") {
+			t.Errorf("%s: the session ended with %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
