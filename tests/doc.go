@@ -40,7 +40,7 @@
 //	service_test.go                                 serve as a service: --admin's metrics (and
 //	                                                promtool, and a real Prometheus), the drain
 //	                                                on SIGTERM, the log of who came and went
-//	tmux_test.go, tmux_feel_test.go, tmux_lobby_test.go, tmux_replay_test.go, terminal_test.go
+//	tmux_test.go, tmux_feel_test.go, tmux_lobby_test.go, tmux_replay_test.go, tmux_sshkick_test.go, terminal_test.go
 //	                                                the binary in a real terminal
 //	ssh_test.go, sshadmit_test.go, sshban_test.go, sshgamekick_test.go, sshflood_test.go, sshlimits_test.go,
 //	sshpaste_test.go, sshsmooth_test.go             SSH play in-process
