@@ -92,5 +92,5 @@ func TestSSHGameBanEndsSession(t *testing.T) {
 
 // lobbyScreen reports whether s is the room list.
 func lobbyScreen(s string) bool {
-	return strings.Contains(s, "ttytanks lobby") && strings.Contains(s, "quick match")
+	return strings.Contains(s, "ttytanks lobby") && strings.Contains(s, "n quick")
 }
