@@ -181,6 +181,11 @@ func (c *Client) Say(now time.Time, text string) ([]transport.Datagram, error) {
 	c.out.reset()
 	switch c.sess.state() {
 	case StatusWaiting, StatusPlaying:
+	case StatusClosed:
+		if err := c.sess.reason(); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrChatOffline, err)
+		}
+		return nil, ErrChatOffline
 	default:
 		return nil, ErrChatOffline
 	}

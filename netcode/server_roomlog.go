@@ -42,7 +42,10 @@ func (g roomLog) peerAddr(l *link) string {
 // for a spectator.
 func (g roomLog) joined(l *link, slot int, match uint32) {
 	msg := "player joined"
-	if slot < 0 {
+	switch {
+	case g.lobby():
+		msg = "lobby viewer joined"
+	case slot < 0:
 		msg = "spectator joined"
 	}
 	g.h.logger().Info(msg, "room", g.room, "name", l.name, "transport", peerTransport(l), "addr", g.peerAddr(l),
@@ -57,7 +60,11 @@ func (g roomLog) left(l *link, why string) {
 
 // spectatorLeft logs a spectator who quit.
 func (g roomLog) spectatorLeft(l *link) {
-	g.h.logger().Info("spectator left", "room", g.room, "name", l.name, "transport", peerTransport(l),
+	msg := "spectator left"
+	if g.lobby() {
+		msg = "lobby viewer left"
+	}
+	g.h.logger().Info(msg, "room", g.room, "name", l.name, "transport", peerTransport(l),
 		"addr", g.peerAddr(l), "reason", "quit")
 }
 
@@ -88,11 +95,17 @@ func (g roomLog) muted(l *link, on bool) {
 	g.h.logger().Info(msg, "room", g.room, "name", l.name, "addr", g.peerAddr(l))
 }
 
+// lobby reports whether the room is the lobby's chat room.
+func (g roomLog) lobby() bool { return g.room == lobbyLogName }
+
+// lobbyLogName is what the log calls the lobby's chat room.
+const lobbyLogName = "(lobby)"
+
 // logName is the name a room's lines give it: its own, "(lobby)" for the
 // lobby's chat room (which has none).
 func logName(spec roomSpec) string {
 	if spec.lobby {
-		return "(lobby)"
+		return lobbyLogName
 	}
 	return spec.name
 }

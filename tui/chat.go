@@ -37,7 +37,7 @@ func (c ChatShow) String() string {
 	case ChatPlayers:
 		return "chat: players only"
 	case ChatOff:
-		return "chat muted"
+		return "chat hidden"
 	}
 	return "unknown"
 }
@@ -52,8 +52,8 @@ const chatErrFor = 3 * time.Second
 type chatPrompt struct {
 	open     bool
 	text     []rune
-	err      string
-	errUntil time.Time
+	msg      string // a refusal's reason, or a setting changed
+	msgUntil time.Time
 }
 
 // key applies ev to the open prompt at now. It returns the line to send
@@ -79,9 +79,10 @@ func (p *chatPrompt) key(ev *tcell.EventKey) (send string, ok bool) {
 }
 
 // failed shows why a line did not go, for chatErrFor.
-func (p *chatPrompt) failed(err error, now time.Time) {
-	p.err, p.errUntil = err.Error(), now.Add(chatErrFor)
-}
+func (p *chatPrompt) failed(err error, now time.Time) { p.say("not sent: "+err.Error(), now) }
+
+// say shows msg on the prompt's row for chatErrFor.
+func (p *chatPrompt) say(msg string, now time.Time) { p.msg, p.msgUntil = msg, now.Add(chatErrFor) }
 
 // line returns what the prompt row shows at now: the line being typed,
 // or a refusal's reason for a while after it, else "".
@@ -89,8 +90,8 @@ func (p *chatPrompt) line(g *glyphs, now time.Time) string {
 	switch {
 	case p.open:
 		return "say: " + string(p.text) + "_  (Enter sends " + g.dot + " Esc cancels)"
-	case p.err != "" && now.Before(p.errUntil):
-		return "not sent: " + p.err
+	case p.msg != "" && now.Before(p.msgUntil):
+		return p.msg
 	}
 	return ""
 }
@@ -100,20 +101,17 @@ func chatOpens(ev *tcell.EventKey) bool {
 	return ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyRune && ev.Rune() == 't'
 }
 
-// observeChat adds to the feed the chat lines of v it has not shown yet,
-// those show lets through.
-func (f *feed) observeChat(v *netcode.View, show ChatShow) {
+// observeChat adds to the feed the chat lines of v it has not shown yet
+// (drawing shows those the HUD's chat setting lets through).
+func (f *feed) observeChat(v *netcode.View) {
 	if v.ChatTotal < f.chat {
 		f.chat = 0 // a new session
 	}
 	fresh := int(min(v.ChatTotal-f.chat, uint64(v.ChatN)))
 	f.chat = v.ChatTotal
 	for _, e := range v.Chat[v.ChatN-fresh : v.ChatN] {
-		switch {
-		case e.From == -2: // the server's notices always show
+		if e.From == -2 { // the server's notices always show
 			f.addLine(feedLine{text: e.Name + ": " + e.Text, slot: -1})
-			continue
-		case show == ChatOff, show == ChatPlayers && e.Spectator:
 			continue
 		}
 		name := e.Name
@@ -124,7 +122,7 @@ func (f *feed) observeChat(v *netcode.View, show ChatShow) {
 		if e.From >= 0 && e.From < len(v.Names) {
 			slot = int8(e.From)
 		}
-		f.addLine(feedLine{text: name + ": " + e.Text, slot: slot, name: len(name)})
+		f.addLine(feedLine{text: name + ": " + e.Text, slot: slot, name: len(name), chat: true, spectator: e.Spectator})
 	}
 }
 

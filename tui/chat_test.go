@@ -100,7 +100,8 @@ func TestChatLine(t *testing.T) {
 
 // TestChatInTheFeed: the room's lines show in the feed with the sayer's
 // name in its colour, a spectator's marked; m hides the spectators'
-// lines, then all lines, and says so.
+// lines, then all lines (those already shown too), and says so on the
+// chat's row.
 func TestChatInTheFeed(t *testing.T) {
 	l, cs := startChatLoop(t)
 	text := func() string { return strings.Join(screenLines(l.scr), "\n") }
@@ -131,14 +132,14 @@ func TestChatInTheFeed(t *testing.T) {
 		netcode.ChatEntry{Seq: 2, From: -1, Name: "eve", Text: "nice shot", Spectator: true},
 		netcode.ChatEntry{Seq: 3, From: -1, Name: "eve", Text: "spoiler", Spectator: true})
 	l.frame()
-	if s := text(); strings.Contains(s, "spoiler") || !strings.Contains(s, "chat: players only") {
+	if s := text(); strings.Contains(s, "spoiler") || strings.Contains(s, "nice shot") || !strings.Contains(s, "chat: players only") {
 		t.Fatalf("players only: the spectator's line shows, or the setting is not said:\n%s", s)
 	}
 	l.scr.InjectKey(tcell.KeyRune, 'm', tcell.ModNone)
 	l.waitKeys(1)
 	cs.setChat(4, netcode.ChatEntry{Seq: 4, From: 1, Name: "bob", Text: "anyone?"})
 	l.frame()
-	if s := text(); strings.Contains(s, "anyone?") || !strings.Contains(s, "chat muted") {
+	if s := text(); strings.Contains(s, "anyone?") || strings.Contains(s, "hi all") || !strings.Contains(s, "chat hidden") {
 		t.Fatalf("muted: a line shows, or the setting is not said:\n%s", s)
 	}
 }

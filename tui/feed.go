@@ -60,6 +60,14 @@ type feedLine struct {
 	text string
 	slot int8
 	name int // the bytes of text drawn in the seat's colour
+	// chat marks a line said in the chat (spectator: by a spectator), so
+	// that what HUD.Chat hides is hidden, the lines already shown too.
+	chat, spectator bool
+}
+
+// shows reports whether l shows under the chat setting show.
+func (l *feedLine) shows(show ChatShow) bool {
+	return !l.chat || show == ChatAll || show == ChatPlayers && !l.spectator
 }
 
 // add appends a line to the feed.
@@ -83,11 +91,24 @@ func (f *feed) last(n int) []string {
 
 // lastLines returns up to n of the newest lines, oldest first, in a
 // slice that the next call reuses.
-func (f *feed) lastLines(n int) []feedLine {
-	n = max(min(n, f.next, FeedLen), 0)
+func (f *feed) lastLines(n int) []feedLine { return f.shownLines(n, ChatAll) }
+
+// shownLines returns up to n of the newest lines that show under the chat
+// setting show, oldest first, in a slice that the next call reuses.
+func (f *feed) shownLines(n int, show ChatShow) []feedLine {
+	n = max(min(n, FeedLen), 0)
+	k := f.next
+	for found := 0; k > max(f.next-FeedLen, 0) && found < n; {
+		k--
+		if f.lines[k%FeedLen].shows(show) {
+			found++
+		}
+	}
 	out := f.outL[:0]
-	for k := f.next - n; k < f.next; k++ {
-		out = append(out, f.lines[k%FeedLen])
+	for ; k < f.next; k++ {
+		if l := f.lines[k%FeedLen]; l.shows(show) {
+			out = append(out, l)
+		}
 	}
 	return out
 }

@@ -173,7 +173,7 @@ const feedRows = 4
 func (r *Renderer) drawFeed(l *layout) {
 	top := l.field.y + l.field.h
 	n := max(min(l.h-top, feedRows), 0)
-	lines := r.feed.lastLines(n)
+	lines := r.feed.shownLines(n, r.hud.Chat)
 	if r.panel != nil {
 		lines = lines[:0]
 		for _, s := range r.panel.Feed[max(len(r.panel.Feed)-n, 0):] {

@@ -46,7 +46,7 @@ func (l *lobby) chatPoll() {
 		return
 	}
 	l.opts.Chat.View(&l.chatView)
-	l.chatFeed.observeChat(&l.chatView, ChatAll)
+	l.chatFeed.observeChat(&l.chatView)
 }
 
 // chatKey applies ev to the chat; it reports whether ev was the chat's

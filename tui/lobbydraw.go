@@ -254,11 +254,11 @@ func lockMark(g *glyphs) string {
 func lobbyKeys(g *glyphs, chat bool) string {
 	switch {
 	case g.ascii && chat:
-		return "arrows/jk pick, Enter join, t chat, s watch, n quick, c create, p code, q quit"
+		return "arrows pick, Enter join, s watch, n quick, c new, p code, t chat, q quit"
 	case g.ascii:
 		return "arrows/jk pick, Enter join, s watch, n quick match, c create, p code, q quit"
 	case chat:
-		return "↑↓/jk pick · Enter join · t chat · s watch · n quick · c create · p code · q quit"
+		return "↑↓ pick · Enter join · s watch · n quick · c new · p code · t chat · q quit" // fits 76
 	}
 	return "↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · q quit"
 }

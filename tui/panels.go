@@ -314,7 +314,7 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		keys = "l lobby " + t.g.dot + " q quits"
 	}
 	return panels.get(panelKey{t: t, maxW: maxW, text: "waiting\x00" + strconv.Itoa(score) + keys}, func() string {
-		return buildPanel(t, maxW, "WAITING FOR AN OPPONENT", t.value.Render("the others left: the match waits for someone to join"),
+		return buildPanel(t, maxW, "WAITING FOR AN OPPONENT", t.value.Render("nobody else is left: the match waits for someone to join"),
 			t.label.Render("your round wins are kept ("+strconv.Itoa(score)+")"), t.label.Render(keys))
 	})
 }

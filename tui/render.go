@@ -147,7 +147,7 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 	r.begin(w, h)
 	r.fx.observe(v)
 	r.feed.observe(v)
-	r.feed.observeChat(v, r.hud.Chat)
+	r.feed.observeChat(v)
 	t := r.t
 	focus := v.Slot
 	if focus < 0 {
@@ -164,7 +164,7 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 		panel := resultsPanel(t, w, v, r.opts.Lobby)
 		r.paintCentred(rect{0, 0, w, h}, panel)
 		if free := (h - lipgloss.Height(panel)) / 2; free >= 3 {
-			for k, line := range r.feed.lastLines(min(free-2, 3)) {
+			for k, line := range r.feed.shownLines(min(free-2, 3), r.hud.Chat) {
 				r.putFeedLine(1, h-1-min(free-2, 3)+k, line, w-2, t.text, rect{0, 0, w, h})
 			}
 		}

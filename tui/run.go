@@ -222,7 +222,7 @@ func run(ctx context.Context, screen tcell.Screen, s Session, opts Options, hook
 				chatWas := hud.Chat
 				if hud.Key(ev, v.Slot < 0) {
 					if hud.Chat != chatWas {
-						renderer.feed.add(hud.Chat.String())
+						renderer.chat.say(hud.Chat.String(), now())
 					}
 					frame() // show the change at once
 					if hooks.afterKey != nil {

@@ -331,7 +331,7 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 		sb.drawRoster(r, in, in.y+f.players, v)
 	}
 	if f.events >= 0 {
-		for k, line := range r.feed.lastLines(sideEvents) {
+		for k, line := range r.feed.shownLines(sideEvents, r.hud.Chat) {
 			if y := in.y + f.events + k; y < in.y+in.h {
 				r.putFeedLine(in.x, y, line, in.w, t.labelCell, in)
 			}
