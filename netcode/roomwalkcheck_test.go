@@ -261,6 +261,11 @@ func (w *walk) observe() {
 		default:
 			rc.stats.idleClosed++
 			w.logf("room %s closes, idle for %v", r.name, w.now.Sub(since))
+			r.seats.eachSpectator(func(sp *spectator) {
+				for _, c := range w.owners(sp.addr.String()) {
+					c.watchClosed = true // told its match is over
+				}
+			})
 		}
 		delete(rc.emptySince, r)
 		delete(rc.overSince, r)
@@ -276,9 +281,10 @@ func (w *walk) observe() {
 		}
 	}
 	rc.open = append(rc.open[:0], t.list...)
-	// Idle rooms close after RoomIdle; results end after ResultsFor.
+	// Idle rooms (no player in them: spectators alone do not keep a room
+	// open) close after RoomIdle; results end after ResultsFor.
 	for _, r := range t.list {
-		if !r.permanent && r.seats.humans() == 0 && r.seats.spectatorCount() == 0 {
+		if !r.permanent && r.seats.humans() == 0 {
 			since, ok := rc.emptySince[r]
 			if !ok {
 				rc.emptySince[r] = w.now
@@ -510,7 +516,7 @@ func (w *walk) checkEnd(c *walkClient) string {
 				return fmt.Sprintf("%v was kicked; the operator did not kick it", c)
 			}
 		case proto.LeaveMatchOver:
-			if c.spectate || !c.overSeen {
+			if (c.spectate && !c.watchClosed) || (!c.spectate && !c.overSeen) {
 				return fmt.Sprintf("%v was told its match is over; it sat in no room whose match ended", c)
 			}
 		case proto.LeaveIdle:

@@ -122,7 +122,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds}
 	s.out = newOutbox(64<<10, s.conns.seal)
 	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log,
-		drain: &s.drain}
+		drain: &s.drain, chat: newChatGuard()}
 	s.desk = clearDesk{adm: &s.adm, conns: &s.conns, rooms: &s.rooms, out: &s.out, tl: &s.tl, drop: s.drop}
 	for i := 0; i < cfg.Rooms; i++ {
 		s.openRoom(roomName(i), s.defaults, false, true, netip.Addr{}, time.Time{})
@@ -277,6 +277,7 @@ func (s *Server) closeIdle(now time.Time) {
 	s.idleBuf = s.rooms.idle(now, s.cfg.RoomIdle, s.idleBuf[:0])
 	for _, r := range s.idleBuf {
 		name := r.opened().name
+		s.inRoom(r, r.sendOffWatchers)
 		s.rooms.remove(r) // first: it unroutes the match id the close clears
 		if err := r.close(); err != nil {
 			s.log.Error("closing a room's recorder", "room", name, "err", err)
@@ -371,8 +372,14 @@ func (s *Server) Kick(now time.Time, roomName string, slot int) []transport.Data
 // reports false when no network player holds that seat.
 func (s *Server) Mute(roomName string, slot int, on bool) bool {
 	ok := false
+	var origin netip.Addr
 	if r := s.rooms.byName(roomName); r != nil {
-		s.inRoom(r, func() { ok = r.mute(slot, on) })
+		s.inRoom(r, func() { origin, ok = r.mute(slot, on) })
+	}
+	if ok && origin.IsValid() {
+		// The player's prefix too: another place (a spectator's, the
+		// lobby's, the seat taken again) does not shed the mute.
+		s.host.chat.mute(origin, on)
 	}
 	return ok
 }

@@ -29,6 +29,16 @@ var chatCopyAfter = [2]time.Duration{50 * time.Millisecond, 200 * time.Milliseco
 const (
 	chatRepeatEvery = 250 * time.Millisecond
 	chatKeepFor     = 10 * time.Second
+	// chatRounds bounds the rounds of copies of a line: a peer that never
+	// acknowledges (lost, or hostile) costs this many copies at most.
+	chatRounds = 8
+)
+
+// A room's budget of lines relayed: chatRoomBurst at once, then
+// chatRoomRate a second, whoever says them (the lobby's chat included).
+const (
+	chatRoomBurst = 10
+	chatRoomRate  = 5.0
 )
 
 // chatter is a peer's side of its room's chat. It lives in the peer's
@@ -42,6 +52,7 @@ type chatter struct {
 	tokensAt time.Time
 	noticeAt time.Time // the last notice the server sent it
 	muted    bool      // by the operator: its lines reach nobody
+	active   time.Time // when it took its place or last said a line
 }
 
 // fresh reports whether line id on connection conn is new, and takes it.
@@ -116,7 +127,7 @@ func (rl *relayed) has(conn uint32) bool {
 // due reports whether the line's next round of copies is due at now.
 func (rl *relayed) due(now time.Time) bool {
 	switch {
-	case rl.copies == 0 || now.Sub(rl.at) >= chatKeepFor:
+	case rl.copies == 0 || rl.copies >= chatRounds || now.Sub(rl.at) >= chatKeepFor:
 		return false
 	case rl.copies <= len(chatCopyAfter):
 		return now.Sub(rl.at) >= chatCopyAfter[rl.copies-1]
@@ -127,6 +138,7 @@ func (rl *relayed) due(now time.Time) bool {
 // roomChat is the room's side of the chat: the count of its lines and the
 // newest of them.
 type roomChat struct {
+	budget bucket // the lines the room may relay
 	seq    uint32
 	recent [chatRecent]relayed
 	n      int // lines in recent, at most chatRecent
@@ -175,12 +187,14 @@ func (r *room) chat(now time.Time, from netip.AddrPort, conn uint32, p *proto.Ch
 	switch {
 	case !r.rules.chat:
 		why = "chat is off on this server"
-	case ch.muted:
+	case ch.muted || r.h.chatMuted(l):
 		why = "the operator muted you: your lines reach nobody"
 	case err != nil:
 		why = "that line has nothing to show, or more than 120 characters"
-	case !ch.spend(now):
+	case !ch.spend(now), !r.h.chatAllowed(l, now):
 		why = "slow down: three lines at once, then one a second"
+	case !take(&r.chats.budget, now, chatRoomRate, chatRoomBurst):
+		why = "the room is talking too fast: try again in a moment"
 	}
 	if why != "" {
 		r.h.drop(DropChat)
@@ -200,6 +214,7 @@ func (r *room) chat(now time.Time, from netip.AddrPort, conn uint32, p *proto.Ch
 	rl := r.chats.add(relayed{line: proto.ChatLine{From: from8, Flags: flags, Name: l.name, Text: text},
 		conn: conn, id: p.ID, at: now})
 	r.copyLine(rl, now)
+	ch.active = now
 	if slot >= 0 {
 		r.seats.intent(r.seats.at(slot), now) // talking is being here
 	}
@@ -279,15 +294,20 @@ func (r *room) copyChat(now time.Time) {
 }
 
 // mute mutes (or unmutes) the player in slot: its lines reach nobody. It
-// reports false when no network player holds the seat.
-func (r *room) mute(slot int, on bool) bool {
+// returns the prefix its place counts against (the Server mutes that
+// too), ok false when no network player holds the seat.
+func (r *room) mute(slot int, on bool) (origin netip.Addr, ok bool) {
 	if slot < 0 || slot >= r.cfg.Players || !r.seats.at(slot).human() {
-		return false
+		return netip.Addr{}, false
 	}
 	st := r.seats.at(slot)
 	st.chat.muted = on
 	r.log.muted(&st.link, on)
-	return true
+	origin = st.origin
+	if !origin.IsValid() {
+		origin = limitKey(st.addr.Addr())
+	}
+	return origin, true
 }
 
 // addressee is the header's Player of a packet to the peer in slot.

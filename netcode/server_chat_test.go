@@ -3,6 +3,7 @@ package netcode
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -48,12 +49,17 @@ func chatRoomSeeded(t *testing.T, cfg ServerConfig, link transport.Impairment, s
 	t.Helper()
 	cfg.Players, cfg.Seed = 2, 7
 	n = newSimnet(t, cfg)
+	// Three addresses: the operator's mute and the chat budgets count
+	// prefixes.
 	p = n.addClient(ClientConfig{Name: "p"}, link, link, seed)
+	p.addr = netip.MustParseAddrPort("127.0.1.1:20000")
 	q = n.addClient(ClientConfig{Name: "q"}, link, link, seed+1)
+	q.addr = netip.MustParseAddrPort("127.0.1.2:20000")
 	if !n.runUntil(10*time.Second, n.playing) {
 		t.Fatalf("no match: %v %v", errText(p.c), errText(q.c))
 	}
 	s = n.addClient(ClientConfig{Name: "s", Spectate: true}, link, link, seed+2)
+	s.addr = netip.MustParseAddrPort("127.0.1.3:20000")
 	if !n.runUntil(10*time.Second, func() bool { return s.c.Status() == StatusPlaying }) {
 		t.Fatalf("the spectator is %v", errText(s.c))
 	}
@@ -284,5 +290,114 @@ func TestLobbyChat(t *testing.T) {
 	}
 	if name, _, _ := q.c.Room(); name != "a" {
 		t.Fatalf("a quick match went to room %q", name)
+	}
+}
+
+// TestChatBudgetsCountThePrefix: neither the operator's mute nor the chat
+// budget is shed by taking another place: a muted player's new spectator
+// place from the same address reaches nobody, and four places of one
+// address saying three lines each at once get no more through than the
+// address's budget.
+func TestChatBudgetsCountThePrefix(t *testing.T) {
+	n, p, q, _ := chatRoom(t, ServerConfig{MaxSpectators: 16, MaxSpectatorsPerAddr: 8}, transport.Impairment{Latency: 10 * time.Millisecond})
+	if !n.server.Mute("a", p.c.Slot(), true) {
+		t.Fatal("Mute found no player")
+	}
+	alt := n.addClient(ClientConfig{Name: "p2", Spectate: true}, transport.Impairment{Latency: 10 * time.Millisecond},
+		transport.Impairment{Latency: 10 * time.Millisecond}, 40)
+	alt.addr = netip.MustParseAddrPort("127.0.1.1:20001") // p's address, another port
+	if !n.runUntil(5*time.Second, func() bool { return alt.c.Status() == StatusPlaying }) {
+		t.Fatalf("the second place: %v", errText(alt.c))
+	}
+	_ = n.say(alt, "muted? not me")
+	n.run(time.Second)
+	for _, l := range chatLines(q) {
+		if strings.Contains(l, "not me") {
+			t.Fatalf("the muted address's spectator reached q: %q", l)
+		}
+	}
+
+	// Four places of one address in the lobby (its share there is 8),
+	// and a viewer elsewhere who reads them.
+	lobby := func(name, addr string, seed uint64) *simClient {
+		c := n.addClient(ClientConfig{Name: name, Room: RoomRequest{Kind: RoomLobby}, Spectate: true},
+			transport.Impairment{Latency: 10 * time.Millisecond}, transport.Impairment{Latency: 10 * time.Millisecond}, seed)
+		c.addr = netip.MustParseAddrPort(addr)
+		return c
+	}
+	reader := lobby("reader", "127.0.2.9:22000", 60)
+	many := make([]*simClient, 4)
+	for i := range many {
+		many[i] = lobby(fmt.Sprintf("w%d", i), fmt.Sprintf("127.0.1.9:%d", 21000+i), uint64(50+i))
+	}
+	if !n.runUntil(5*time.Second, func() bool {
+		for _, c := range append(many, reader) {
+			if c.c.Status() != StatusWaiting {
+				return false
+			}
+		}
+		return true
+	}) {
+		t.Fatal("the lobby's viewers did not get in")
+	}
+	for _, c := range many {
+		for j := range 3 {
+			_ = n.say(c, fmt.Sprintf("%s line %d", c.c.cfg.Name, j))
+		}
+	}
+	n.run(time.Second)
+	var v View
+	reader.c.View(&v)
+	if v.ChatTotal < 3 || v.ChatTotal > chatPrefixBurst+2 {
+		t.Fatalf("four places of one address said 12 lines at once: %d reached the reader, want the address's budget (%d, and 2 a second)", v.ChatTotal, chatPrefixBurst)
+	}
+	t.Logf("four places of one address, 12 lines at once: %d relayed", v.ChatTotal)
+}
+
+// TestChatCopiesAreBounded: a peer that never acknowledges a line (its
+// acks lost, or never sent) is sent at most chatRounds copies of it.
+func TestChatCopiesAreBounded(t *testing.T) {
+	n, p, q, _ := chatRoom(t, ServerConfig{}, transport.Impairment{Latency: 10 * time.Millisecond})
+	copies := 0
+	n.onServerSend = func(d transport.Datagram) {
+		if d.Addr == q.addr && len(d.Data) > proto.SealedHeaderLen {
+			if h, ok := proto.ParseSealedHeader(d.Data); ok && h.Type == proto.TypeChatLine {
+				copies++
+			}
+		}
+	}
+	n.freeze(q, 15*time.Second) // hears nothing, acknowledges nothing
+	if err := n.say(p, "are you there?"); err != nil {
+		t.Fatal(err)
+	}
+	n.run(12 * time.Second)
+	if copies < 3 || copies > chatRounds {
+		t.Fatalf("a peer that never acknowledged was sent %d copies of a line, want 3 to %d", copies, chatRounds)
+	}
+	t.Logf("a silent peer got %d copies of one line", copies)
+}
+
+// TestLobbyViewersIdleOut: a lobby viewer who says nothing for lobbyIdle
+// is shown out (a Leave "idle"), so silent viewers cannot hold the
+// lobby's places for ever; one who talks keeps its place.
+func TestLobbyViewersIdleOut(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Seed: 7})
+	link := transport.Impairment{Latency: 20 * time.Millisecond}
+	lobby := ClientConfig{Room: RoomRequest{Kind: RoomLobby}, Spectate: true}
+	quiet, talker := lobby, lobby
+	quiet.Name, talker.Name = "quiet", "talker"
+	a := n.addClient(quiet, link, link, 1)
+	b := n.addClient(talker, link, link, 2)
+	b.addr = netip.MustParseAddrPort("127.0.2.2:20001")
+	for elapsed := time.Duration(0); elapsed < lobbyIdle+30*time.Second; elapsed += 4 * time.Minute {
+		n.run(4 * time.Minute)
+		_ = n.say(b, "still here")
+	}
+	var ended *EndedError
+	if a.c.Status() != StatusClosed || !errors.As(a.c.Err(), &ended) || ended.Reason != proto.LeaveIdle {
+		t.Fatalf("the silent viewer after %v: %v (%v), want shown out as idle", lobbyIdle+30*time.Second, a.c.Status(), a.c.Err())
+	}
+	if b.c.Status() == StatusClosed {
+		t.Fatalf("the viewer who talked was shown out: %v", b.c.Err())
 	}
 }

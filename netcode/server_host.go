@@ -22,10 +22,17 @@ type roomHost struct {
 	drops func(DropReason)
 	log   *slog.Logger
 	drain *drainState
+	chat  *chatGuard
 }
 
 // send seals p for connection conn into the outbox.
 func (h *roomHost) send(conn uint32, p proto.Packet) { h.out.sealed(conn, p) }
+
+// chatMuted reports whether the operator muted the peer of l's prefix.
+func (h *roomHost) chatMuted(l *link) bool { return h.chat.isMuted(l) }
+
+// chatAllowed takes a chat line from the budget of l's prefix at now.
+func (h *roomHost) chatAllowed(l *link, now time.Time) bool { return h.chat.allow(l, now) }
 
 // clock returns the server's tick clock.
 func (h *roomHost) clock() *serverClock { return h.clk }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/proto"
 )
 
 // The lobby's chat: the lobby's viewers (clients that asked with
@@ -30,6 +31,28 @@ func (s *Server) lobbyRoom(now time.Time) *room {
 	s.rooms.add(r)
 	r.openLobby()
 	return r
+}
+
+// lobbyIdle is how long a lobby viewer keeps its place without saying a
+// line: a player reading the room list for so long is gone, and its
+// place is another's.
+const lobbyIdle = 10 * time.Minute
+
+// freeIdleViewers frees the places of r's viewers (the lobby's chat room)
+// who took their place or last said a line lobbyIdle ago, with a Leave
+// that says so.
+func (r *room) freeIdleViewers(now time.Time) {
+	var idle []*spectator
+	r.seats.eachSpectator(func(sp *spectator) {
+		if now.Sub(sp.chat.active) >= lobbyIdle {
+			idle = append(idle, sp)
+		}
+	})
+	for _, sp := range idle {
+		r.sayLeave(&sp.link, -1, proto.LeaveIdle)
+		r.seats.dropSpectator(sp)
+		r.log.spectatorLeft(&sp.link)
+	}
 }
 
 // spectatorShare is how many spectator places of r one prefix may hold.

@@ -58,6 +58,10 @@ type host interface {
 	sshFrom(addr netip.AddrPort) string
 	// drop counts a dropped datagram.
 	drop(why DropReason)
+	// chatMuted reports whether the operator muted the prefix of l's
+	// peer; chatAllowed takes a line from that prefix's budget at now.
+	chatMuted(l *link) bool
+	chatAllowed(l *link, now time.Time) bool
 	logger() *slog.Logger
 	// draining reports whether the server drains (server_drain.go):
 	// no new match starts, no rematch.
@@ -230,6 +234,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 			r.h.send(l.conn, &proto.Reject{Reason: proto.RejectFull})
 			return
 		}
+		sp.chat.active = now
 		r.log.joined(&sp.link, -1, r.match.matchID())
 		r.sendStart(&sp.link, -1)
 		return
@@ -432,7 +437,12 @@ func (r *room) step(now time.Time) {
 	}
 	r.results(now)
 	r.copyChat(now)
-	if r.seats.humans() == 0 && r.seats.spectatorCount() == 0 {
+	if r.opened().lobby {
+		r.freeIdleViewers(now)
+	}
+	// Spectators alone do not keep a room open: a room opened on demand
+	// that no player is in closes after RoomIdle, watched or not.
+	if r.seats.humans() == 0 {
 		if r.idleSince.IsZero() {
 			r.idleSince = now
 		}
@@ -505,6 +515,12 @@ func (r *room) abort() {
 		defer func() { _ = recover() }()
 		r.seats.each(func(l *link, slot int) { r.sayLeave(l, slot, proto.LeaveServerError) })
 	}()
+}
+
+// sendOffWatchers tells r's spectators the room is closing: its match
+// is over for them.
+func (r *room) sendOffWatchers() {
+	r.seats.eachSpectator(func(sp *spectator) { r.sayLeave(&sp.link, -1, proto.LeaveMatchOver) })
 }
 
 // isClosed reports whether r has left the table.

@@ -177,6 +177,9 @@ func (t *roomTable) byToken(tok *proto.Token, spectate bool, now time.Time) (*ro
 // peers whose origin is ip.
 func (t *roomTable) countFrom(ip netip.Addr, origin func(netip.AddrPort) netip.Addr) (seats, specs int) {
 	for _, r := range t.list {
+		if r == t.lobby {
+			continue // the lobby's places have their own share (spectatorShare)
+		}
 		a, b := r.places().countFrom(ip, origin)
 		seats, specs = seats+a, specs+b
 	}

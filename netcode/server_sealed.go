@@ -173,7 +173,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	}
 	if !s.adm.isTrusted(from.Addr()) {
 		seats, specs := s.rooms.countFrom(s.adm.origin(from), s.adm.origin)
-		if (q.Spectate && specs >= s.cfg.MaxSpectatorsPerAddr) || (!q.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
+		if (q.Spectate && q.Kind != proto.RoomLobby && specs >= s.cfg.MaxSpectatorsPerAddr) || (!q.Spectate && seats >= s.cfg.MaxSeatsPerAddr) {
 			s.drop(DropAddrLimit)
 			s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectAddrLimit})
 			return

@@ -184,6 +184,7 @@ type walkClient struct {
 	kicked        bool
 	faulted       bool
 	overSeen      bool // it held a seat in a room that showed its results
+	watchClosed   bool // it watched a room that closed (no player in it for RoomIdle)
 	placed        bool // it has been given a place
 	placedAt      time.Time
 	// toldAt is when the server last sent it a Leave (rooms walk).

@@ -111,7 +111,7 @@ func (f *feed) observeChat(v *netcode.View) {
 	f.chat = v.ChatTotal
 	for _, e := range v.Chat[v.ChatN-fresh : v.ChatN] {
 		if e.From == -2 { // the server's notices always show
-			f.addLine(feedLine{text: e.Name + ": " + e.Text, slot: -1})
+			f.addLine(feedLine{text: e.Name + ": " + e.Text, slot: -1, notice: true})
 			continue
 		}
 		name := e.Name
@@ -130,6 +130,9 @@ func (f *feed) observeChat(v *netcode.View) {
 // sayer in its seat's colour, the rest in st.
 func (r *Renderer) putFeedLine(x, y int, l feedLine, w int, st tcell.Style, clip rect) {
 	s := truncate(l.text, w, r.t.g.ellipsis)
+	if l.notice {
+		st = r.t.banner
+	}
 	if l.slot < 0 || l.name > len(s) {
 		r.putString(x, y, s, st, clip)
 		return

@@ -143,3 +143,30 @@ func TestChatInTheFeed(t *testing.T) {
 		t.Fatalf("muted: a line shows, or the setting is not said:\n%s", s)
 	}
 }
+
+// TestNoticeCannotBeForged: the server's notice is drawn in a style no
+// player's line takes, so a spectator (or lobby viewer) named "server"
+// does not pass for it.
+func TestNoticeCannotBeForged(t *testing.T) {
+	l, cs := startChatLoop(t)
+	cs.setChat(2, netcode.ChatEntry{From: -2, Name: "server", Text: "real notice"},
+		netcode.ChatEntry{Seq: 1, From: -1, Name: "server", Text: "fake notice"})
+	l.frame()
+	styleOf := func(text string) (st tcell.Style, ok bool) {
+		for y, line := range screenLines(l.scr) {
+			if x := strings.Index(line, text); x >= 0 {
+				_, st = cellAt(l.scr, len([]rune(line[:x])), y)
+				return st, true
+			}
+		}
+		return st, false
+	}
+	real, ok1 := styleOf("server: real notice")
+	fake, ok2 := styleOf("server: fake notice")
+	if !ok1 || !ok2 {
+		t.Fatalf("the lines are not both shown:\n%s", strings.Join(screenLines(l.scr), "\n"))
+	}
+	if real == fake {
+		t.Fatalf("the server's notice and a player named server look alike (%v)", real)
+	}
+}

@@ -63,6 +63,10 @@ type feedLine struct {
 	// chat marks a line said in the chat (spectator: by a spectator), so
 	// that what HUD.Chat hides is hidden, the lines already shown too.
 	chat, spectator bool
+	// notice marks the server's own word (a ChatLine from the server),
+	// drawn in a style no player's line takes: a player named "server"
+	// cannot pass for it.
+	notice bool
 }
 
 // shows reports whether l shows under the chat setting show.
