@@ -49,6 +49,9 @@
 //	server_drain.go         the drain before a restart: Drain, Draining, Drained
 //	server_roomdrain.go     a room in the drain: its last match, then its peers sent away
 //	server_roomlog.go       roomLog: the log lines of who came and went: transport, address, after how long
+//	server_chat.go          a room's chat: chatter (a peer's lines, budget, mute), roomChat (lines relayed until acknowledged)
+//	server_chatguard.go     chatGuard: the chat across rooms: muted prefixes, each prefix's budget
+//	server_lobbychat.go     the lobby's chat: its room of viewers, their share and their idling out
 //	server_feed.go          spectatorFeed: the spectators' delayed view
 //	server_roomview.go      what a room shows: to the table, the lobby and the operator
 //	server_host.go          roomHost: what a room sees of the server
@@ -71,6 +74,7 @@
 //	client_servertime.go    serverTime: the estimate of the server's clock; msClock, ours for RTT echoes
 //	client_wake.go          wakeWatch: a freeze of the client noticed; the clock's jump, or a check with the server, on waking
 //	client_linkstats.go     linkStats: RTT, loss both ways, bandwidth
+//	client_chat.go          chatBox: our lines repeated until received back, the room's lines shown once
 //	client_predict.go       RemotePredictor, VelocityPredictor: the other players' inputs guessed
 //	client_lobby.go         LobbyClient: the room list, page by page
 //	client_view.go          View, Metrics, Status: what a renderer draws
@@ -81,6 +85,7 @@
 //	driver_server.go        ServerDriver: one loop owns the Server
 //	driver_client.go        ClientDriver: a ticker and a receiver around a Client
 //	driver_lobby.go         Lobby: the lobby screen's loop around a LobbyClient
+//	driver_pauseclock.go    PauseClock: a clock that stops, shared by play's server and client
 //
 //	tick.go                 TickDuration, TickClock: the 60 Hz accumulator
 //	outbox.go               outbox: the datagrams a call returns, sealed or clear, in one arena
