@@ -83,7 +83,7 @@ type room struct {
 	match match
 	chats roomChat
 	log   roomLog
-	// idleSince is when the room last had no network peer (zero while it
+	// idleSince is when the room last had no network player (zero while it
 	// has one).
 	idleSince time.Time
 	// fillSince is when the waiting room last reached two players (zero:
@@ -227,7 +227,9 @@ func (r *room) giveBack(st *seat, sp *spectator, l *link, now time.Time) {
 
 // seat gives l a seat (or a spectator's place) in r, or says why not.
 func (r *room) seat(l link, spectate bool, now time.Time) {
-	r.idleSince = time.Time{}
+	if !spectate {
+		r.idleSince = time.Time{} // a spectator alone does not keep the room open
+	}
 	if spectate {
 		sp := r.seats.addSpectator(l, r.h.token())
 		if sp == nil {
