@@ -52,9 +52,8 @@ type chatBox struct {
 	nextID  uint32
 	budget  chatter // the same budget the server keeps (chatter.spend)
 	waiting []waitingLine
-	match   uint32 // the match the room's line numbers below are of
-	newest  uint32 // the newest room line shown
-	seen    uint64 // bit i: line newest-i was shown
+	match   uint32    // the match the room's line numbers below are of
+	seen    seqWindow // the room's lines shown
 	lines   [ChatKeep]ChatEntry
 	n, next int
 	total   uint64 // lines shown so far
@@ -129,30 +128,13 @@ func (b *chatBox) heard(match uint32, l *proto.ChatLine) bool {
 }
 
 // fresh reports whether room line seq of match has not been shown, and
-// marks it shown. The window is 64 lines: an older one counts as shown.
+// marks it shown (a line's copies come within 64 lines of it: the room's
+// budget relays fewer in the 2 s its copies take).
 func (b *chatBox) fresh(match, seq uint32) bool {
 	if match != b.match {
-		b.match, b.newest, b.seen = match, 0, 0
+		b.match, b.seen = match, seqWindow{}
 	}
-	switch d := int64(seq) - int64(b.newest); {
-	case d > 0:
-		if d >= 64 {
-			b.seen = 0
-		} else {
-			b.seen <<= uint(d)
-		}
-		b.seen |= 1
-		b.newest = seq
-		return true
-	case d > -64:
-		bit := uint64(1) << uint(-d)
-		if b.seen&bit != 0 {
-			return false
-		}
-		b.seen |= bit
-		return true
-	}
-	return false
+	return b.seen.fresh(seq)
 }
 
 // keep adds e to the newest lines.

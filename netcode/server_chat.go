@@ -45,11 +45,9 @@ const (
 // link, so a place taken back on a new connection keeps its budget and
 // its mute; the numbering of the lines is the connection's.
 type chatter struct {
-	conn   uint32 // the connection lastID counts on
-	lastID uint32 // the newest line id taken from conn
-	// tokens is the budget left at tokensAt, out of chatBurst.
-	tokens   int
-	tokensAt time.Time
+	conn     uint32    // the connection lastID counts on
+	lastID   uint32    // the newest line id taken from conn
+	budget   bucket    // chatBurst lines, one back every chatEvery
 	noticeAt time.Time // the last notice the server sent it
 	muted    bool      // by the operator: its lines reach nobody
 	active   time.Time // when it took its place or last said a line
@@ -70,21 +68,7 @@ func (c *chatter) fresh(conn, id uint32) bool {
 // spend takes a line from the budget at now, or reports false when none
 // is left.
 func (c *chatter) spend(now time.Time) bool {
-	if c.tokensAt.IsZero() {
-		c.tokens, c.tokensAt = chatBurst, now
-	}
-	if back := int(now.Sub(c.tokensAt) / chatEvery); back > 0 {
-		c.tokens = min(chatBurst, c.tokens+back)
-		c.tokensAt = c.tokensAt.Add(time.Duration(back) * chatEvery)
-	}
-	if c.tokens >= chatBurst {
-		c.tokensAt = now // a full budget does not save up
-	}
-	if c.tokens == 0 {
-		return false
-	}
-	c.tokens--
-	return true
+	return take(&c.budget, now, 1/chatEvery.Seconds(), chatBurst)
 }
 
 // notice reports whether the peer may be sent a notice at now, and notes
