@@ -107,7 +107,7 @@ type matchTick struct {
 
 // roomWeights is how often each event is drawn in a rooms walk.
 var roomWeights = [walkKinds]int{evJoin: 12, evSpectate: 5, evLeave: 8, evLeaveLost: 5, evSilence: 7, evNewAddr: 4,
-	evRejoin: 6, evRun: 2, evRedeliver: 8, evQuiet: 2, evFault: 1, evKick: 2, evIdle: 2}
+	evRejoin: 6, evRun: 2, evRedeliver: 8, evQuiet: 2, evFault: 1, evKick: 2, evIdle: 2, evChat: 4}
 
 // roomNames are the names joins and creates ask for: the permanent
 // rooms' and a few of their own, so that names collide.
@@ -295,6 +295,26 @@ func (w *walk) roomEvent(kind int) {
 				w.fail(fmt.Sprintf("seat %d of room %s is still held from %s after the kick", p.Slot, p.Room, p.Addr))
 			}
 		}
+	case evChat:
+		var cand []*walkClient
+		for _, c := range w.clients {
+			if c.gone {
+				continue
+			}
+			if st := c.sc.c.Status(); st == StatusWaiting || st == StatusPlaying {
+				cand = append(cand, c)
+			}
+		}
+		if len(cand) == 0 {
+			w.logf("nobody in a room to talk")
+			return
+		}
+		c := cand[w.ch.intn(len(cand))]
+		name, _, _ := c.sc.c.Room()
+		text := fmt.Sprintf("%v in %s", c, name)
+		out, err := c.sc.c.Say(w.now, text)
+		w.logf("%v says %q: %v", c, text, err)
+		w.fromClient(c, out)
 	case evIdle:
 		d := w.rc.cfg.idle + w.between(100*time.Millisecond, 2*time.Second)
 		w.logf("time passes beyond RoomIdle: %v", d)

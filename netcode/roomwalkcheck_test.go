@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 
 	"ttytanks/game"
@@ -458,6 +459,25 @@ func (w *walk) checkRooms() string {
 		}
 		if !open {
 			continue
+		}
+		if name, _, _ := c.sc.c.Room(); name != "" {
+			if c.rooms == nil {
+				c.rooms = map[string]bool{}
+			}
+			c.rooms[name] = true
+		}
+		// A chat line reaches only the peers of the room it was said in
+		// (checked once the client knows its room: a line may come just
+		// before its Start).
+		var v View
+		c.sc.c.View(&v)
+		for _, e := range v.Chat[:v.ChatN] {
+			if e.From == -2 || len(c.rooms) == 0 {
+				continue // the server's notice to this client, or no Start yet
+			}
+			if _, room, ok := strings.Cut(e.Text, " in "); !ok || !c.rooms[room] {
+				return fmt.Sprintf("%v shows the line %q, said in a room it was never in (its rooms: %v)", c, e.Text, c.rooms)
+			}
 		}
 		if (cs == StatusWaiting || cs == StatusPlaying) && w.stable(c, SilenceReconnecting+2*time.Second) {
 			name, code, _ := c.sc.c.Room()

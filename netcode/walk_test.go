@@ -191,6 +191,9 @@ type walkClient struct {
 	toldAt time.Time
 	// match is the match the client plays (rooms walk).
 	match uint32
+	// rooms are the rooms the server has placed the client in (rooms
+	// walk): a chat line it shows must have been said in one of them.
+	rooms map[string]bool
 }
 
 func (c *walkClient) String() string { return fmt.Sprintf("c%d", c.id) }
@@ -272,11 +275,12 @@ const (
 	evFault
 	evKick
 	evIdle
+	evChat
 	walkKinds
 )
 
 var walkKindNames = [walkKinds]string{"join", "spectate", "leave", "leave-lost", "silence", "new-address", "rejoin", "run", "redeliver-state", "quiet-check",
-	"fault-a-room", "kick", "beyond-room-idle"}
+	"fault-a-room", "kick", "beyond-room-idle", "chat"}
 
 // walkWeights is how often each event is drawn, out of their sum.
 var walkWeights = [walkKinds]int{evJoin: 11, evSpectate: 6, evLeave: 8, evLeaveLost: 6, evSilence: 9, evNewAddr: 5,

@@ -271,7 +271,7 @@ func (w *walk) next() {
 		w.noteStatus(c)
 	case evQuiet:
 		w.quiet()
-	case evFault, evKick, evIdle:
+	case evFault, evKick, evIdle, evChat:
 		w.roomEvent(kind)
 	}
 	if w.failure != "" {
