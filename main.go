@@ -29,6 +29,7 @@ func commands() []command {
 		{"play", "play against bots right here: an embedded server, you and bots", cli.Play},
 		{"serve", "run the authoritative game server (UDP)", withVersion(cli.Serve)},
 		{"join", "join a server and play (or watch with --spectate)", cli.Join},
+		{"rooms", "print a server's room list (a fleet's, through any of its servers)", cli.Rooms},
 		{"replay", "watch a match recording (serve --record)", cli.Replay},
 		{"verify", "check a match recording by re-simulating it", cli.Verify},
 		{"loadtest", "load a server with many protocol clients and report what they saw", cli.Loadtest},

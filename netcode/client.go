@@ -93,6 +93,7 @@ type Client struct {
 	sync clockSync
 	link linkStats
 	chat chatBox // the room's chat (client_chat.go)
+	hop  handover // the fleet's Redirects followed (client_redirect.go)
 	m    clientCounters
 	out  outbox
 
@@ -271,6 +272,9 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 	silence := c.sess.silence(now)
 	switch c.sess.state() {
 	case StatusConnecting:
+		if silence > c.cfg.ConnectTimeout && c.goBack(now, c.cfg.ConnectTimeout) {
+			break // the server we were sent to never answered: back to the first
+		}
 		if silence > c.cfg.ConnectTimeout {
 			c.sess.end(&NoAnswerError{Server: c.cfg.Server, After: c.cfg.ConnectTimeout})
 			return c.out.datagrams()
@@ -279,6 +283,9 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 			c.send(p)
 		}
 	case StatusWaiting, StatusReconnecting:
+		if c.sess.state() == StatusReconnecting && c.goBack(now, fleetGiveUp) {
+			break // the server we were sent to died: back to the first, which knows the fleet
+		}
 		if silence > SilenceGone {
 			c.sess.end(&GoneError{Server: c.cfg.Server, After: SilenceGone})
 			return c.out.datagrams()
@@ -458,6 +465,8 @@ func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
 		c.onPathChallenge(now, h, body)
 	case proto.TypeChatLine:
 		c.onChatLine(now, h, body)
+	case proto.TypeRedirect:
+		c.onRedirect(now, h, body)
 	default:
 		c.m.dropped++
 	}
@@ -474,7 +483,7 @@ func (c *Client) onAccept(now time.Time, h proto.Header, b []byte) {
 		c.m.dropped++
 		return
 	}
-	ok, err := c.hs.accepted(&a, c.sess.lastHeard(), c.cfg.TrustKey)
+	ok, err := c.hs.accepted(&a, c.sess.lastHeard(), c.hop.trust(c.cfg.TrustKey))
 	if err != nil {
 		c.sess.end(err)
 	}

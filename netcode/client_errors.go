@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -156,6 +157,14 @@ func (e *EndedError) Is(target error) bool {
 
 // NetworkError: the transport failed under the client.
 type NetworkError struct{ Err error }
+
+// KeyError: the server a Redirect sent us to signed its handshake with
+// another key than the one the Redirect vouched for.
+type KeyError struct{ Want, Got ed25519.PublicKey }
+
+func (e *KeyError) Error() string {
+	return "the server we were sent to has another key than the one its fleet vouched for: refusing it"
+}
 
 func (e *NetworkError) Error() string { return "network error: " + e.Err.Error() }
 func (e *NetworkError) Unwrap() error { return e.Err }

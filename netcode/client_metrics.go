@@ -40,6 +40,7 @@ func (c *Client) Metrics() Metrics {
 // View fills dst with everything a renderer needs for one frame.
 func (c *Client) View(dst *View) {
 	c.sess.fill(dst)
+	dst.Server = c.cfg.Server
 	if w := c.tl.current(); w != nil {
 		w.Save(&dst.World)
 		dst.Maze = *w.Maze()

@@ -31,7 +31,10 @@ type session struct {
 	// room is where the player asked to play; once a Start names the
 	// room, later Joins (after a lost seat) ask for that room by name.
 	room     RoomRequest
-	roomName string
+	// redirected: a Redirect sent us to this server, which must place us
+	// itself (the Request says so).
+	redirected bool
+	roomName   string
 	roomCode string
 	rounds   int
 	status   Status
@@ -128,7 +131,7 @@ func (s *session) checking(gap time.Duration) {
 // token with its proof, over the connection it goes on, when we held a
 // place.
 func (s *session) request(name string, spectate bool, proof func(resume [proto.KeyLen]byte) proto.Proof) *proto.Request {
-	j := &proto.Request{Header: proto.Header{Session: s.id}, Token: s.token, Spectate: spectate, Name: name}
+	j := &proto.Request{Header: proto.Header{Session: s.id}, Token: s.token, Spectate: spectate, Name: name, Redirected: s.redirected}
 	if s.token != (proto.Token{}) {
 		j.Proof = proof(s.tokenKey)
 	}
@@ -149,6 +152,22 @@ func (s *session) request(name string, spectate bool, proof func(resume [proto.K
 		}
 	}
 	return j
+}
+
+// asked returns the room the session asks for.
+func (s *session) asked() RoomRequest { return s.room }
+
+// redirect makes the session ask another server for room, as a
+// Redirected Request.
+func (s *session) redirect(room RoomRequest) {
+	s.room, s.redirected, s.roomName, s.roomCode = room, true, "", ""
+}
+
+// rejoin starts the session over, as a new player asking for room (its
+// place on a server that died is gone), with notice for the player.
+func (s *session) rejoin(room RoomRequest, notice string) {
+	*s = newSession(s.id, room)
+	s.notice = notice
 }
 
 // roomOf returns the room the session plays in, its join code (private

@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"net/netip"
 	"time"
 
 	"ttytanks/game"
@@ -104,8 +105,12 @@ type View struct {
 	Message string
 	// Notice, once set, tells the player something that happened to the
 	// session: a seat lost to a freeze of this computer longer than the
-	// server holds a seat, and a new one taken.
+	// server holds a seat, and a new one taken; a server of the fleet
+	// that stopped answering, and the join through the first one again.
 	Notice string
+	// Server is the server the session talks to: the one asked, or the
+	// one of its fleet a Redirect sent it to.
+	Server netip.AddrPort
 	// Slot is our seat, or -1 when spectating.
 	Slot int
 	// Need is how many more players the server waits for (StatusWaiting).

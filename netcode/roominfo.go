@@ -46,6 +46,9 @@ type RoomInfo struct {
 	// ("" when nobody has won a round).
 	Leader      string
 	LeaderScore int
+	// Server is where the room lives in a fleet: its server's public
+	// address; "" for the server that listed it.
+	Server string
 }
 
 // RoomList is what the lobby knows of a server.

@@ -84,6 +84,7 @@ type Server struct {
 	next     time.Time     // Advance's schedule: the next tick's time
 	out      outbox
 	desk     clearDesk // the clear datagrams' answers
+	fleet    fleetDesk // the fleet's other servers, where Requests are redirected
 	drops    [numDropReasons]uint64
 	// traffic counts what Receive saw.
 	traffic traffic
@@ -123,7 +124,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	s.out = newOutbox(64<<10, s.conns.seal)
 	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log,
 		drain: &s.drain, chat: newChatGuard()}
-	s.desk = clearDesk{adm: &s.adm, conns: &s.conns, rooms: &s.rooms, out: &s.out, tl: &s.tl, drop: s.drop}
+	s.desk = clearDesk{adm: &s.adm, conns: &s.conns, rooms: &s.rooms, fleet: &s.fleet, out: &s.out, tl: &s.tl, drop: s.drop}
 	for i := 0; i < cfg.Rooms; i++ {
 		s.openRoom(roomName(i), s.defaults, false, true, netip.Addr{}, time.Time{})
 	}

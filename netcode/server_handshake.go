@@ -21,6 +21,7 @@ type clearDesk struct {
 	adm   *admission
 	conns *connTable
 	rooms *roomTable
+	fleet *fleetDesk
 	out   *outbox
 	tl    *tally
 	drop  func(DropReason)
@@ -137,6 +138,7 @@ func (s *clearDesk) onListRooms(now time.Time, from netip.AddrPort, h proto.Head
 	}
 	page := proto.RoomList{Header: proto.Header{Session: q.Session}, ClientTime: q.ClientTime, Offset: q.Offset}
 	s.rooms.page(&page)
+	s.fleet.page(&page)
 	s.out.clear(from, &page)
 }
 

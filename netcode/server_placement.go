@@ -68,7 +68,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if name == "" {
 			name = t.freeName()
 		}
-		if t.byName(name) != nil {
+		if t.byName(name) != nil || s.fleet.nameTaken(name) {
 			return nil, proto.RejectRoomTaken
 		}
 		cfg := s.defaults

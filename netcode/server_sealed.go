@@ -155,7 +155,10 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	// its place is freed for the newcomer.
 	if s.drain.active() {
 		// Draining: the places held keep theirs (above), nobody new
-		// gets one.
+		// gets one here; the fleet's other servers take them.
+		if s.redirect(now, c, q) {
+			return
+		}
 		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectDraining})
 		return
 	}
@@ -169,6 +172,14 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	if s.adm.heldOut(s.adm.origin(from), now) {
 		s.drop(DropKicked)
 		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectKicked})
+		return
+	}
+	if q.Kind == proto.RoomCode && !s.adm.isTrusted(from.Addr()) && !s.rooms.mayGuess(s.adm.origin(from), now) {
+		s.drop(DropRateLimited) // no tries left: not even the fleet's codes are looked up
+		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectSlowDown})
+		return
+	}
+	if s.redirect(now, c, q) {
 		return
 	}
 	if !s.adm.isTrusted(from.Addr()) {

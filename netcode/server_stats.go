@@ -106,6 +106,20 @@ type ServerStats struct {
 	// Draining is set once the server drains (Server.Drain); Drained
 	// once its drain is done.
 	Draining, Drained bool
+	// Fleet is what the server knows of its fleet (SetFleet).
+	Fleet FleetStats
+}
+
+// FleetStats are a server's figures of its fleet.
+type FleetStats struct {
+	// Lost: the fleet's store is out of reach, and the server is on its
+	// own.
+	Lost bool
+	// Servers counts the other servers, Players and Capacity add up
+	// theirs.
+	Servers, Players, Capacity int
+	// Redirects counts the Requests sent to another server.
+	Redirects uint64
 }
 
 // DroppedTotal returns the number of dropped datagrams.
@@ -130,6 +144,8 @@ func (s *Server) Stats() ServerStats {
 	st.MatchesStarted, st.MatchesFinished, st.Handshakes = s.tl.events()
 	st.Ticks, st.TickHist, st.Rejects = s.clk.ticks(), s.ticks.figures(), s.out.refused()
 	st.Draining, st.Drained = s.Draining(), s.Drained()
+	st.Fleet.Lost, st.Fleet.Redirects = s.fleet.lost(), s.fleet.sent()
+	st.Fleet.Servers, st.Fleet.Players, st.Fleet.Capacity = s.fleet.size()
 	now := s.cfg.Clock.Now()
 	first := true
 	for _, r := range s.rooms.appendAll(nil) {

@@ -15,6 +15,7 @@ type joinStats struct {
 	Seconds         float64  `json:"seconds"`
 	Slot            int      `json:"slot"`
 	Room            string   `json:"room"`
+	Server          string   `json:"server"`
 	Players         []string `json:"players"`
 	Rollbacks       uint64   `json:"rollbacks"`
 	HashMismatches  uint64   `json:"hash_mismatches"`

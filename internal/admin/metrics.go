@@ -46,6 +46,11 @@ var (
 	mSSH         = newMetric("ssh_sessions", "SSH sessions open.", prometheus.GaugeValue)
 	mRecWritten  = newMetric("recordings_written_total", "Match recordings written.", prometheus.CounterValue)
 	mRecFailed   = newMetric("recordings_failed_total", "Match recordings that stopped on an error.", prometheus.CounterValue)
+	mFleetOn     = newMetric("fleet_member", "1 while the server is a member of a fleet (serve --fleet), else 0.", prometheus.GaugeValue)
+	mFleetLost   = newMetric("fleet_lost", "1 while the fleet's Redis cannot be reached and the server lists only its own rooms, else 0.", prometheus.GaugeValue)
+	mFleetPeers  = newMetric("fleet_servers", "The other servers of the fleet this server sees.", prometheus.GaugeValue)
+	mRedirects   = newMetric("fleet_redirects_total", "Requests sent on to another server of the fleet.", prometheus.CounterValue)
+	mRedisOps    = newMetric("fleet_redis_commands_total", "Commands sent to the fleet's Redis.", prometheus.CounterValue)
 	mTickSeconds = prometheus.NewDesc("ttytanks_tick_duration_seconds", "How long the server's ticks took (every room stepped, the datagrams sent).", nil, nil)
 )
 
@@ -66,7 +71,7 @@ func (c *figuresCollector) set(f *Figures) {
 func (c *figuresCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, m := range []metric{mPlayers, mSpectators, mBots, mRooms, mDraining, mStarted, mFinished, mDgIn, mDgOut,
 		mBytesIn, mBytesOut, mDropped, mHandshakes, mRefusals, mConns, mReconnects, mTimeouts, mIdled, mSlips, mSkipped, mFaults, mTicks, mSSH,
-		mRecWritten, mRecFailed} {
+		mRecWritten, mRecFailed, mFleetOn, mFleetLost, mFleetPeers, mRedirects, mRedisOps} {
 		ch <- m.desc
 	}
 	ch <- mTickSeconds
@@ -141,6 +146,11 @@ func (c *figuresCollector) Collect(ch chan<- prometheus.Metric) {
 	put(mSSH, float64(f.SSHSessions))
 	put(mRecWritten, float64(f.RecordingsWritten))
 	put(mRecFailed, float64(f.RecordingsFailed))
+	put(mFleetOn, boolValue(f.Fleet))
+	put(mFleetLost, boolValue(f.Fleet && st.Fleet.Lost))
+	put(mFleetPeers, float64(st.Fleet.Servers))
+	put(mRedirects, float64(st.Fleet.Redirects))
+	put(mRedisOps, float64(f.RedisCommands))
 	h := &st.TickHist
 	buckets := make(map[float64]uint64, len(netcode.TickBuckets))
 	var cum uint64

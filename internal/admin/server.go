@@ -30,6 +30,10 @@ type Figures struct {
 	// RecordingsWritten and RecordingsFailed count the match recordings
 	// written and those that stopped on an error (0 without --record).
 	RecordingsWritten, RecordingsFailed uint64
+	// Fleet is set for a member of a fleet; RedisCommands counts the
+	// commands it sent to the fleet's Redis.
+	Fleet         bool
+	RedisCommands uint64
 }
 
 // Config configures a Server.

@@ -73,6 +73,7 @@ type joinFlags struct {
 	headless  bool
 	duration  time.Duration
 	statsJSON string
+	private   bool
 }
 
 func (f *joinFlags) register(fs *pflag.FlagSet) {
@@ -83,6 +84,7 @@ func (f *joinFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.quick, "quick", false, "skip the lobby: take a seat in the fullest public room with a free seat, or a new room")
 	fs.StringVar(&f.roomName, "room", "", "skip the lobby: join the room of this name, or create it")
 	fs.StringVar(&f.code, "code", "", "skip the lobby: join a private room by its join code")
+	fs.BoolVar(&f.private, "private", false, "with --room: create that room as a private room (unlisted; its join code is shown, and others join with --code)")
 	f.sim.register(fs)
 	registerDesync(fs, &f.desyncDir)
 	fs.BoolVar(&f.bot, "bot", false, "let the built-in bot play for you")
@@ -110,8 +112,14 @@ func (f *joinFlags) check(fs *pflag.FlagSet) (string, error) {
 	if err == nil && fs.Changed("bot-level") && !f.bot {
 		err = fmt.Errorf("--bot-level needs --bot")
 	}
+	if err == nil && f.private && !fs.Changed("room") {
+		err = fmt.Errorf("--private needs --room NAME: the private room to create")
+	}
 	if err == nil {
 		f.ui.room, err = roomRequest(f.quick, fs.Changed("room"), f.roomName, fs.Changed("code"), f.code)
+		if f.private && err == nil {
+			f.ui.room = netcode.RoomRequest{Kind: netcode.RoomCreate, Spec: netcode.RoomSpec{Name: f.ui.room.Name, Private: true}}
+		}
 		f.ui.room.Spectate = f.ui.spectate
 		// With a terminal and no room named, the player picks in the
 		// lobby; scripts (--headless) quick-match.

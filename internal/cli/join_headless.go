@@ -72,6 +72,7 @@ type headlessWatch struct {
 	// of this computer, a new one taken), as it comes.
 	notices io.Writer
 	notice  string
+	code    string // the private room's join code, once told
 }
 
 // watch looks at the session 20 times a second until ctx ends, the
@@ -96,6 +97,10 @@ func (h *headlessWatch) watch(ctx context.Context, cd *netcode.ClientDriver, d t
 		if n := h.v.Notice; n != h.notice && h.notices != nil {
 			h.notice = n
 			fmt.Fprintf(h.notices, "ttytanks: %s\n", n)
+		}
+		if c := h.v.Code; c != "" && c != h.code && h.notices != nil {
+			h.code = c // a private room: its code is how others join it
+			fmt.Fprintf(h.notices, "ttytanks: private room %q: join code %s (ttytanks join HOST --code %s)\n", h.v.Room, c, c)
 		}
 		if h.observe() {
 			deadline.Reset(d)
@@ -146,7 +151,7 @@ func (h *headlessWatch) stats() headlessStats {
 		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
 		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
 		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
-		Room: v.Room, Players: append([]string{}, h.seen...), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
+		Room: v.Room, Players: append([]string{}, h.seen...), Server: v.Server.String(), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
 		Winner: results.Winner, Results: results.Results}
 	// Rounds finished in every match played, the one in view included
 	// unless it is the last one seen to its end.

@@ -37,6 +37,9 @@ type headlessStats struct {
 	// while playing, in the order they were first seen.
 	Room    string   `json:"room"`
 	Players []string `json:"players"`
+	// Server is the server played on: the one joined, or the one of its
+	// fleet it sent the session to.
+	Server string `json:"server"`
 	// MatchesEnded counts the matches seen to their end (a rematch
 	// starts another); Winner and Results are the last one's.
 	MatchesEnded int `json:"matches_ended"`

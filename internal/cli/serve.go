@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"io"
 	"log/slog"
@@ -68,6 +69,7 @@ type serveFlags struct {
 	ssh        sshFlags
 	record     recordFlags
 	svc        serviceFlags
+	fleet      fleetFlags
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -82,6 +84,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	f.ssh.register(fs)
 	f.record.register(fs)
 	f.svc.register(fs)
+	f.fleet.register(fs)
 }
 
 // check returns the --play player's name, or the first usage error.
@@ -114,6 +117,9 @@ func (f *serveFlags) check(fs *pflag.FlagSet) (string, error) {
 		return "", err
 	}
 	if err := f.svc.check(); err != nil {
+		return "", err
+	}
+	if err := f.fleet.check(); err != nil {
 		return "", err
 	}
 	return playerName(f.name)
@@ -177,7 +183,7 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 		if f.play {
 			sshLog = slog.New(slog.DiscardHandler) // the screen is ours
 		}
-		s.ssh, s.dash.SSH, err = f.ssh.start(mux, key, f.ui.options(share), f.ssh.sessionIdle(f.server.idle), sshLog)
+		s.ssh, s.dash.SSH, err = f.ssh.start(mux, key, f.ui.options(share), f.ssh.sessionIdle(f.server.idle), f.fleet.url != "", sshLog)
 		if err != nil {
 			fmt.Fprintf(stderr, "ttytanks serve: --ssh: %v\n", err)
 			stop()
@@ -186,6 +192,19 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 		}
 		sshFront.Store(s.ssh)
 		defer s.ssh.Close()
+	}
+	if f.fleet.url != "" {
+		public, err := f.fleet.publicUDP(udp.LocalAddr())
+		if err == nil {
+			s.fleet, err = f.fleet.join(sd, public, f.ssh.addr, key.Public().(ed25519.PublicKey), logger)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+			stop()
+			<-served
+			return 1
+		}
+		defer s.fleet.close()
 	}
 	if f.svc.admin != "" && !f.play {
 		var stopAdmin func()
@@ -246,6 +265,7 @@ type serving struct {
 	tty     bool         // stdout is a terminal: the dashboard, not status lines
 	dash    tui.DashboardInfo
 	admin   *admin.Server // serve --admin; nil without
+	fleet   *fleetMember  // serve --fleet; nil without
 	// drainAsked gets a value when SIGTERM asks for a drain; drain is
 	// the drain under way (zero before).
 	drainAsked chan struct{}

@@ -22,6 +22,9 @@ func (s *serving) startAdmin(addr string, rec *roomRecorders) (srv *admin.Server
 		if rec != nil {
 			f.RecordingsWritten, f.RecordingsFailed = rec.counts()
 		}
+		if s.fleet != nil {
+			f.Fleet, f.RedisCommands = true, s.fleet.ops()
+		}
 		return f
 	}})
 	if err != nil {

@@ -77,6 +77,7 @@ func (s *serving) watch(stdout io.Writer) int {
 		case <-drainTick:
 			if s.drainDone() {
 				drainTick = nil
+				s.fleet.close() // out of the fleet's lobby now, not when its lease runs out
 				s.stop()
 			}
 		case b, ok := <-keys:

@@ -77,7 +77,7 @@ func (f *sshFlags) sessionIdle(serverIdle time.Duration) time.Duration {
 // server's key as its host key and idle (sessionIdle) as its sessions'
 // idle limit; the returned server is serving. It also returns the ssh
 // command players use, for the dashboard.
-func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, idle time.Duration, logger *slog.Logger) (s *sshfront.Server, share string, err error) {
+func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, ui tui.Options, idle time.Duration, fleet bool, logger *slog.Logger) (s *sshfront.Server, share string, err error) {
 	key, err := gossh.NewSignerFromKey(priv)
 	if err != nil {
 		return nil, "", err
@@ -94,7 +94,20 @@ func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, u
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
 	ui.FPS = f.fps
-	sshGame, err := sshterm.NewGame(sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true})
+	gc := sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true}
+	if fleet {
+		// A front end of a fleet: its sessions play on the other servers
+		// over UDP, as any client (those servers count them against this
+		// host's address).
+		gc.Outside = func() (transport.Transport, error) {
+			u, err := transport.ListenUDP(":0")
+			if err != nil {
+				return nil, err
+			}
+			return u, nil
+		}
+	}
+	sshGame, err := sshterm.NewGame(gc)
 	if err == nil {
 		s, err = sshfront.NewServer(sshfront.Config{HostKey: key, AuthorizedKeys: keys, Idle: idle, MaxSessions: f.max,
 			Logger: logger, Play: func(ctx context.Context, p *sshfront.Session) (int, string, bool) { return sshGame.Play(ctx, p) }})

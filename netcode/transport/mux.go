@@ -38,7 +38,18 @@ type MuxTransport struct {
 // closes t too.
 func NewMuxTransport(t Transport) *MuxTransport {
 	mnet := NewMemNetwork()
-	m := &MuxTransport{net: t, mem: mnet.Listen(), mnet: mnet,
+	return newMux(t, mnet.Listen(), mnet)
+}
+
+// JoinMem returns the transport of an in-memory client that may also
+// reach servers over the network t: an SSH session's client on a
+// fleet's front end, which plays on the front end's own server through
+// mem and on the fleet's others over UDP. Network is nil; Close closes
+// both.
+func JoinMem(t Transport, mem *Mem) *MuxTransport { return newMux(t, mem, nil) }
+
+func newMux(t Transport, mem *Mem, mnet *MemNetwork) *MuxTransport {
+	m := &MuxTransport{net: t, mem: mem, mnet: mnet,
 		in: make(chan Datagram, 1024), errc: make(chan error, 1), done: make(chan struct{})}
 	m.wg.Add(2)
 	go m.pump(t, true)

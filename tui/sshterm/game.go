@@ -86,6 +86,26 @@ type Config struct {
 	// is added when the client's locale is not UTF-8 and NoColor when it
 	// sends NO_COLOR. UI.FPS zero means DefaultFPS.
 	UI tui.Options
+	// Outside, for a front end of a fleet, opens the network socket a
+	// session's client plays on the fleet's other servers with (a
+	// Redirect sends it there); nil: the front end's own server only.
+	Outside func() (transport.Transport, error)
+}
+
+// clientTransport returns the transport of one session's client: an
+// address of its own on Net, joined to an Outside socket when the game is
+// a fleet's front end; mem is the address on Net (Session.Enlist).
+func (g *Game) clientTransport() (t transport.Transport, mem netip.AddrPort, err error) {
+	m := g.cfg.Net.Listen()
+	if g.cfg.Outside == nil {
+		return m, m.LocalAddr(), nil
+	}
+	out, err := g.cfg.Outside()
+	if err != nil {
+		_ = m.Close()
+		return nil, netip.AddrPort{}, err
+	}
+	return transport.JoinMem(out, m), m.LocalAddr(), nil
 }
 
 // Game plays ttytanks on SSH sessions: each gets its own predicting
@@ -163,12 +183,16 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 	} else if err == nil {
 		err = screen.Init()
 	}
+	var ct transport.Transport
+	var mem netip.AddrPort
 	if err == nil && !g.cfg.Lobby {
-		mem := g.cfg.Net.Listen()
-		s.Enlist(mem.LocalAddr())
-		defer s.Delist(mem.LocalAddr())
+		ct, mem, err = g.clientTransport()
+	}
+	if err == nil && !g.cfg.Lobby {
+		s.Enlist(mem)
+		defer s.Delist(mem)
 		in := newIntent(time.Now())
-		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name, History: clientHistory}), mem)
+		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name, History: clientHistory}), ct)
 		defer client.Close() // after a panic too
 		watched := make(chan struct{})
 		go func() {

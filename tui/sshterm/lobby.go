@@ -126,11 +126,13 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 		return nil, fmt.Errorf("slow down: you may join a room again in %.1fs", wait.Seconds())
 	}
 	h.intent.note(time.Now())
-	mem := h.g.cfg.Net.Listen()
-	addr := mem.LocalAddr()
+	ct, addr, err := h.g.clientTransport()
+	if err != nil {
+		return nil, err
+	}
 	h.sess.Enlist(addr)
 	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: req.Spectate,
-		Room: req, History: clientHistory}), mem)
+		Room: req, History: clientHistory}), ct)
 	seat := &sshSeat{ClientDriver: c, intent: h.intent, spectator: req.Spectate}
 	seat.leave = func() {
 		h.sess.Delist(addr)

@@ -1,0 +1,375 @@
+package netcode
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"net/netip"
+	"strings"
+	"time"
+
+	"ttytanks/proto"
+)
+
+// FleetView is what a server knows of the other servers of its fleet:
+// the driver reads it from the fleet's store and hands it to SetFleet.
+// The zero value is a server on its own.
+type FleetView struct {
+	// Self is this server's public address, its ID in the fleet: where
+	// the others redirect to it, and how collisions of room names and
+	// codes are settled (the lowest ID's room wins).
+	Self netip.AddrPort
+	// Lost says the fleet's store cannot be reached: the server lists and
+	// places only its own rooms until it can again.
+	Lost bool
+	// Servers are the others, each with its rooms.
+	Servers []FleetServer
+}
+
+// FleetServer is another server of the fleet.
+type FleetServer struct {
+	// Addr is its public UDP address; Key its long-term key, which the
+	// Redirect vouches for.
+	Addr netip.AddrPort
+	Key  ed25519.PublicKey
+	Name string
+	// Players counts its players and spectators, of Capacity.
+	Players, Capacity int
+	// Draining: it takes no new rooms.
+	Draining bool
+	Rooms    []FleetRoom
+}
+
+// FleetRoom is a room of the fleet: its line in the lobby, and for a
+// private room the hash of its join code (FleetCodeHash) instead of a
+// listed line.
+type FleetRoom struct {
+	RoomInfo
+	CodeHash [16]byte
+}
+
+// FleetCodeHash is how a private room's join code is published to the
+// fleet: never the code itself.
+func FleetCodeHash(code string) [16]byte {
+	sum := sha256.Sum256([]byte("ttytanks join code\x00" + strings.ToUpper(code)))
+	var h [16]byte
+	copy(h[:], sum[:])
+	return h
+}
+
+// fleetDesk is the server's part of the fleet: the newest view of the
+// other servers, where a Request is sent when it belongs elsewhere, and
+// the other servers' rooms in the room list. A server with no fleet has
+// an empty view and every answer is "here".
+type fleetDesk struct {
+	view      FleetView
+	redirects uint64
+}
+
+// set takes a new view of the fleet (the others only: an entry with our
+// own address is dropped).
+func (f *fleetDesk) set(v FleetView) {
+	kept := v.Servers[:0:0]
+	for _, o := range v.Servers {
+		if o.Addr != v.Self && o.Addr.IsValid() && len(o.Key) == ed25519.PublicKeySize {
+			kept = append(kept, o)
+		}
+	}
+	v.Servers = kept
+	if v.Lost {
+		v.Servers = nil
+	}
+	f.view = v
+}
+
+// others reports whether the server knows other servers to send players to.
+func (f *fleetDesk) others() bool { return len(f.view.Servers) > 0 }
+
+// lost reports whether the fleet's store is out of reach.
+func (f *fleetDesk) lost() bool { return f.view.Lost }
+
+// redirected counts a Redirect sent.
+func (f *fleetDesk) redirected() { f.redirects++ }
+
+// sent returns the Redirects sent.
+func (f *fleetDesk) sent() uint64 { return f.redirects }
+
+// size returns the other servers' players and capacity.
+func (f *fleetDesk) size() (servers, players, capacity int) {
+	for i := range f.view.Servers {
+		players += f.view.Servers[i].Players
+		capacity += f.view.Servers[i].Capacity
+	}
+	return len(f.view.Servers), players, capacity
+}
+
+// local is what the server tells the desk of itself for a placement:
+// its load and whether it takes new rooms, and the room a quick match
+// or a name would find here.
+type local struct {
+	players, capacity int
+	takesRooms        bool
+	// quick is the local room a quick match would take (taken seats, or
+	// humans for a spectator), -1 for none.
+	quick int
+	// named: a room of the asked name (or code) is here.
+	named bool
+}
+
+// where returns the Redirect for a Request that belongs on another
+// server, or nil to place it here. A Redirected Request always stays.
+func (f *fleetDesk) where(q *proto.Request, here local) *proto.Redirect {
+	if !f.others() || q.Redirected || q.Kind == proto.RoomLobby {
+		return nil
+	}
+	name := proto.SanitizeName(q.Room)
+	switch q.Kind {
+	case proto.RoomQuick:
+		if o, r := f.quick(q.Spectate); o != nil && r.count(q.Spectate) > here.quick {
+			return f.to(o, proto.RoomNamed, r.Name)
+		}
+		if here.quick >= 0 || q.Spectate {
+			return nil
+		}
+		if o := f.leastLoaded(here); o != nil {
+			return f.to(o, proto.RoomQuick, "")
+		}
+	case proto.RoomNamed:
+		if name == "" {
+			return nil
+		}
+		if o := f.owner(name, here.named); o != nil {
+			return f.to(o, proto.RoomNamed, name)
+		}
+		if here.named || q.Spectate {
+			return nil
+		}
+		if o := f.leastLoaded(here); o != nil {
+			return f.to(o, proto.RoomNamed, name)
+		}
+	case proto.RoomCode:
+		if o := f.codeOwner(q.Room, here.named); o != nil {
+			return f.to(o, proto.RoomCode, strings.ToUpper(q.Room))
+		}
+	case proto.RoomCreate:
+		if name != "" && f.owner(name, false) != nil {
+			return nil // taken elsewhere: the local placement refuses it (nameTaken)
+		}
+		if o := f.leastLoaded(here); o != nil {
+			r := f.to(o, proto.RoomCreate, name)
+			r.Seats, r.Bots, r.Private = q.Seats, q.Bots, q.Private
+			return r
+		}
+	}
+	return nil
+}
+
+// nameTaken reports whether another server holds a room of that name
+// (a RoomCreate of it is refused).
+func (f *fleetDesk) nameTaken(name string) bool { return name != "" && f.owner(name, false) != nil }
+
+// to returns a Redirect to o for a room of kind and name.
+func (f *fleetDesk) to(o *FleetServer, kind proto.RoomKind, name string) *proto.Redirect {
+	r := &proto.Redirect{Addr: o.Addr, Kind: kind, Room: name}
+	copy(r.Key[:], o.Key)
+	return r
+}
+
+// count is what a quick match compares rooms by: the seats taken, or
+// for a spectator the humans watched.
+func (r *FleetRoom) count(spectate bool) int {
+	if spectate {
+		return r.Players - r.Bots
+	}
+	return r.Players
+}
+
+// quick returns the other servers' best room for a quick match: the
+// fullest public room with a free seat that is not showing results, on
+// a server that does not drain (for a spectator, the room with the most
+// humans); the lowest address breaks ties.
+func (f *fleetDesk) quick(spectate bool) (*FleetServer, *FleetRoom) {
+	var bo *FleetServer
+	var br *FleetRoom
+	for i := range f.view.Servers {
+		o := &f.view.Servers[i]
+		if o.Draining {
+			continue
+		}
+		for j := range o.Rooms {
+			r := &o.Rooms[j]
+			if r.Private || r.Closing || r.Name == "" {
+				continue
+			}
+			if !spectate && (r.Players >= r.Seats || r.State == RoomResults) {
+				continue
+			}
+			if br == nil || r.count(spectate) > br.count(spectate) ||
+				(r.count(spectate) == br.count(spectate) && o.Addr.Compare(bo.Addr) < 0) {
+				bo, br = o, r
+			}
+		}
+	}
+	return bo, br
+}
+
+// owner returns the server whose public room of that name a Request
+// joins, or nil for this server (or none): among the servers that hold
+// one (this one too, when here), the lowest address wins, so every entry
+// server sends a name to the same room.
+func (f *fleetDesk) owner(name string, here bool) *FleetServer {
+	return f.lowest(here, func(r *FleetRoom) bool { return !r.Private && strings.EqualFold(r.Name, name) })
+}
+
+// codeOwner is owner for a private room's join code.
+func (f *fleetDesk) codeOwner(code string, here bool) *FleetServer {
+	h := FleetCodeHash(code)
+	return f.lowest(here, func(r *FleetRoom) bool { return r.Private && r.CodeHash == h })
+}
+
+func (f *fleetDesk) lowest(here bool, match func(r *FleetRoom) bool) *FleetServer {
+	var best *FleetServer
+	for i := range f.view.Servers {
+		o := &f.view.Servers[i]
+		for j := range o.Rooms {
+			if match(&o.Rooms[j]) {
+				if best == nil || o.Addr.Compare(best.Addr) < 0 {
+					best = o
+				}
+				break
+			}
+		}
+	}
+	if best != nil && here && f.view.Self.Compare(best.Addr) < 0 {
+		return nil
+	}
+	return best
+}
+
+// leastLoaded returns the server a new room opens on when it is not
+// this one: the lowest share of its capacity taken among the servers
+// that take rooms, this one included (ties go here, then to the lowest
+// address); nil for here.
+func (f *fleetDesk) leastLoaded(here local) *FleetServer {
+	var best *FleetServer
+	bestLoad := 2.0
+	if here.takesRooms {
+		bestLoad = share(here.players, here.capacity)
+	}
+	for i := range f.view.Servers {
+		o := &f.view.Servers[i]
+		if o.Draining || o.Players >= o.Capacity {
+			continue
+		}
+		if l := share(o.Players, o.Capacity); l < bestLoad || (l == bestLoad && best != nil && o.Addr.Compare(best.Addr) < 0) {
+			best, bestLoad = o, l
+		}
+	}
+	return best
+}
+
+func share(players, capacity int) float64 {
+	if capacity <= 0 {
+		return 1
+	}
+	return float64(players) / float64(capacity)
+}
+
+// page continues a room list page after the local rooms (roomTable.page
+// filled it): the other servers' public rooms, each with its
+// server's address, the total counting them too.
+func (f *fleetDesk) page(p *proto.RoomList) {
+	localTotal := int(p.Total)
+	// The local rooms from the offset on did not all fit: the page is full.
+	n, full := localTotal, int(p.Offset) < localTotal && len(p.Rooms) < localTotal-int(p.Offset)
+	for i := range f.view.Servers {
+		o := &f.view.Servers[i]
+		addr := o.Addr.String()
+		for j := range o.Rooms {
+			r := &o.Rooms[j]
+			if r.Private || r.Name == "" || proto.SanitizeName(r.Name) != r.Name {
+				continue
+			}
+			if n >= int(p.Offset) && !full {
+				e := entryOf(r.RoomInfo)
+				e.Server, e.Closing = addr, r.Closing || o.Draining
+				if p.Fits(&e) {
+					p.Rooms = append(p.Rooms, e)
+				} else {
+					full = true
+				}
+			}
+			n++
+		}
+	}
+	p.Total = uint16(min(n, 0xffff))
+}
+
+// SetFleet tells the server the newest view of its fleet (the driver's
+// fleet membership calls it, through ServerDriver.Do, whenever it reads
+// one). Until the first call, and while v.Lost, the server is on its own.
+func (s *Server) SetFleet(v FleetView) { s.fleet.set(v) }
+
+// FleetRooms appends this server's rooms as the fleet publishes them to
+// dst: public rooms with their line, private ones by their code's hash.
+func (s *Server) FleetRooms(dst []FleetRoom) []FleetRoom {
+	s.rooms.each(func(r *room) {
+		o := r.opened()
+		if o.lobby {
+			return
+		}
+		fr := FleetRoom{RoomInfo: r.info()}
+		if o.private() {
+			fr.CodeHash = FleetCodeHash(o.code)
+			fr.Name = ""
+		}
+		dst = append(dst, fr)
+	})
+	return dst
+}
+
+// FleetLoad returns what the fleet weighs this server by: its players
+// and spectators, of the seats its rooms may hold, and whether it drains.
+func (s *Server) FleetLoad() (players, capacity int, draining bool) {
+	s.rooms.each(func(r *room) {
+		if !r.opened().lobby {
+			players += r.places().humans() + r.places().spectatorCount()
+		}
+	})
+	return players, s.cfg.MaxRooms * s.cfg.Players, s.drain.active()
+}
+
+// redirect answers a Request that belongs on another server of the fleet
+// with a Redirect there, and reports whether it did.
+func (s *Server) redirect(now time.Time, c *conn, q *proto.Request) bool {
+	if !s.fleet.others() {
+		return false
+	}
+	players, capacity, draining := s.FleetLoad()
+	here := local{players: players, capacity: capacity, quick: -1,
+		takesRooms: !draining && s.rooms.count() < s.cfg.MaxRooms && !s.busy.refuses(now)}
+	if !draining {
+		name := proto.SanitizeName(q.Room)
+		switch q.Kind {
+		case proto.RoomQuick:
+			if r := s.rooms.quick(q.Spectate); r != nil {
+				here.quick = r.places().taken()
+				if q.Spectate {
+					here.quick = r.places().humans()
+				}
+			}
+		case proto.RoomNamed:
+			r := s.rooms.byName(name)
+			here.named = r != nil && !r.opened().private()
+		case proto.RoomCode:
+			here.named = s.rooms.byCode(q.Room) != nil
+		}
+	}
+	rd := s.fleet.where(q, here)
+	if rd == nil {
+		return false
+	}
+	s.fleet.redirected()
+	s.out.sealed(c.id(), rd)
+	s.log.Debug("request redirected", "to", rd.Addr.String(), "kind", rd.Kind, "room", rd.Room)
+	return true
+}
