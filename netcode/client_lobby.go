@@ -80,7 +80,7 @@ func (l *LobbyClient) Advance(now time.Time) []transport.Datagram {
 		l.cookieAt = time.Time{}
 		l.put(now, &proto.Hello{Header: proto.Header{Session: l.session}})
 	case !now.Before(l.nextAsk) || l.offset > 0:
-		l.put(now, &proto.ListRooms{Header: proto.Header{Session: l.session}, Cookie: l.cookie, Offset: uint8(l.offset),
+		l.put(now, &proto.ListRooms{Header: proto.Header{Session: l.session}, Cookie: l.cookie, Offset: uint16(l.offset),
 			ClientTime: uint32(now.Sub(l.epoch) / time.Millisecond)})
 	}
 	return l.out.datagrams()
