@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"errors"
+	"math"
 	"net/netip"
 	"time"
 
@@ -21,6 +22,9 @@ const (
 	// new one: well inside the server's 10 s.
 	cookieRenew = 7 * time.Second
 )
+
+// maxListed bounds the rooms a lobby lists: a ListRooms offset is a u16.
+const maxListed = math.MaxUint16
 
 // ErrNoAnswer is the lobby's error while the server does not answer.
 var ErrNoAnswer = errors.New("no answer from the server")
@@ -159,7 +163,7 @@ func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []tr
 				RoundsToWin: int(e.RoundsToWin), Leader: e.Leader, LeaderScore: int(e.LeaderScore)})
 		}
 		l.sentAt = time.Time{}
-		if len(p.Rooms) > 0 && len(l.pending) < int(p.Total) && len(l.pending) < maxRooms {
+		if len(p.Rooms) > 0 && len(l.pending) < int(p.Total) && len(l.pending) < maxListed {
 			l.offset = len(l.pending) // the next page at once
 			return nil
 		}

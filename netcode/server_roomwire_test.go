@@ -172,6 +172,17 @@ func TestRoomListPages(t *testing.T) {
 	if pages < 2 {
 		t.Fatalf("100 rooms in %d page: the test wants several", pages)
 	}
+
+	// An offset past the end, past 255 too, gets a page of no room at
+	// that offset, with the total.
+	q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: 300}
+	out := s.Receive(simEpoch, from, q.Append(nil))
+	if len(out) != 1 {
+		t.Fatalf("%d answers to a ListRooms at 300", len(out))
+	}
+	if p, err := proto.ParseRoomList(out[0].Data); err != nil || len(p.Rooms) != 0 || p.Offset != 300 || p.Total != 100 {
+		t.Fatalf("page at 300: %d rooms from %d of %d (%v), want none from 300 of 100", len(p.Rooms), p.Offset, p.Total, err)
+	}
 }
 
 // TestJoinCodeGuessesAreLimited: one address gets codeTries wrong guesses
