@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"errors"
+	"math"
 	"net/netip"
 	"time"
 
@@ -21,6 +22,9 @@ const (
 	// new one: well inside the server's 10 s.
 	cookieRenew = 7 * time.Second
 )
+
+// maxListed bounds the rooms a lobby lists: a ListRooms offset is a u16.
+const maxListed = math.MaxUint16
 
 // ErrNoAnswer is the lobby's error while the server does not answer.
 var ErrNoAnswer = errors.New("no answer from the server")
@@ -80,7 +84,7 @@ func (l *LobbyClient) Advance(now time.Time) []transport.Datagram {
 		l.cookieAt = time.Time{}
 		l.put(now, &proto.Hello{Header: proto.Header{Session: l.session}})
 	case !now.Before(l.nextAsk) || l.offset > 0:
-		l.put(now, &proto.ListRooms{Header: proto.Header{Session: l.session}, Cookie: l.cookie, Offset: uint8(l.offset),
+		l.put(now, &proto.ListRooms{Header: proto.Header{Session: l.session}, Cookie: l.cookie, Offset: uint16(l.offset),
 			ClientTime: uint32(now.Sub(l.epoch) / time.Millisecond)})
 	}
 	return l.out.datagrams()
@@ -159,7 +163,7 @@ func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []tr
 				RoundsToWin: int(e.RoundsToWin), Leader: e.Leader, LeaderScore: int(e.LeaderScore), Server: e.Server})
 		}
 		l.sentAt = time.Time{}
-		if len(p.Rooms) > 0 && len(l.pending) < int(p.Total) && len(l.pending) < maxRooms {
+		if len(p.Rooms) > 0 && len(l.pending) < int(p.Total) && len(l.pending) < maxListed {
 			l.offset = len(l.pending) // the next page at once
 			return nil
 		}

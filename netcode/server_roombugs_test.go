@@ -20,10 +20,10 @@ import (
 // and count the rest for Total).
 func TestRoomListPagesAreContiguous(t *testing.T) {
 	s := newRoomServer(t, ServerConfig{Players: 2, MaxRooms: 64})
-	want := []string{"a"} // the permanent room: a 14-byte entry
-	// 40 rooms with 16-byte names (29-byte entries): the first page, 29
-	// bytes of header, has room for a and 39 of them, with 26 bytes to
-	// spare; then one with a 1-byte name (a 14-byte entry).
+	want := []string{"a"} // the permanent room: a 15-byte entry
+	// 40 rooms with 16-byte names (30-byte entries): the first page, 30
+	// bytes of header, has room for a and 38 of them, with 15 bytes to
+	// spare; then one with a 1-byte name (a 15-byte entry).
 	for i := 1; i <= 40; i++ {
 		want = append(want, fmt.Sprintf("room-%011d", i))
 	}

@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"testing"
 	"time"
@@ -133,5 +134,82 @@ func TestLobbyClientListsRooms(t *testing.T) {
 	}
 	if l := lob.rooms(); l.Err != nil {
 		t.Fatalf("the live lobby: %v", l.Err)
+	}
+}
+
+// TestLobbyClientPagesPast255: a ListRooms offset is a u16, so a lobby
+// pages through a list of more than 255 rooms (a fleet's) to its end, a
+// page at a time, each from where the last ended.
+func TestLobbyClientPagesPast255(t *testing.T) {
+	const rooms = 700
+	server := netip.MustParseAddrPort("192.0.2.1:7777")
+	l := NewLobbyClient(server, 0x10bb2)
+	var cookie proto.Cookie
+	cookie[0] = 0xc0
+	now := simEpoch
+	var offsets []int
+	// answer is the fleet's server: a cookie for a Hello, a page of the
+	// rooms from the offset for a ListRooms with that cookie.
+	answer := func(d transport.Datagram) []byte {
+		h, err := proto.ParseHeader(d.Data)
+		if err != nil || d.Addr != server {
+			t.Fatalf("the lobby sent %x to %v: %v", d.Data, d.Addr, err)
+		}
+		switch h.Type {
+		case proto.TypeHello:
+			c := proto.Challenge{Header: proto.Header{Session: h.Session}, Cookie: cookie}
+			return c.Append(nil)
+		case proto.TypeListRooms:
+			q, err := proto.ParseListRooms(d.Data)
+			if err != nil || q.Cookie != cookie {
+				t.Fatalf("ListRooms %+v: %v", q, err)
+			}
+			offsets = append(offsets, int(q.Offset))
+			p := proto.RoomList{Header: proto.Header{Session: h.Session}, ClientTime: q.ClientTime, Total: rooms, Offset: q.Offset}
+			for i := int(q.Offset); i < rooms; i++ {
+				e := proto.RoomEntry{Name: fmt.Sprintf("room %d", i), Seats: 2, Server: fmt.Sprintf("198.51.100.%d:7777", i%200+1)}
+				if !p.Fits(&e) {
+					break
+				}
+				p.Rooms = append(p.Rooms, e)
+			}
+			return p.Append(nil)
+		}
+		t.Fatalf("the lobby sent a %v", h.Type)
+		return nil
+	}
+	var list RoomList
+	out := l.Advance(now)
+	for steps := 0; len(out) > 0 || list.Updated.IsZero(); steps++ {
+		if steps > 100 {
+			t.Fatalf("no list after %d exchanges (offsets %v)", steps, offsets)
+		}
+		if len(out) == 0 {
+			now = now.Add(lobbyRetry)
+			out = l.Advance(now)
+			continue
+		}
+		var next []transport.Datagram
+		for _, d := range out {
+			next = append(next, l.Receive(now, server, answer(d))...)
+		}
+		out = append(next, l.Advance(now)...)
+		l.Rooms(&list)
+	}
+	if list.Err != nil || list.Total != rooms || len(list.Rooms) != rooms {
+		t.Fatalf("the list: %d rooms of %d, err %v; want %d (offsets %v)", len(list.Rooms), list.Total, list.Err, rooms, offsets)
+	}
+	for i, r := range list.Rooms {
+		if want := fmt.Sprintf("room %d", i); r.Name != want {
+			t.Fatalf("room %d is %q, want %q", i, r.Name, want)
+		}
+	}
+	if last := offsets[len(offsets)-1]; len(offsets) < 2 || last <= 255 {
+		t.Fatalf("the pages came from offsets %v: the test wants one past 255", offsets)
+	}
+	for i := 1; i < len(offsets); i++ {
+		if offsets[i] <= offsets[i-1] {
+			t.Fatalf("offsets %v do not move on", offsets)
+		}
 	}
 }

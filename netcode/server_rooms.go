@@ -8,7 +8,9 @@ import (
 	"ttytanks/proto"
 )
 
-// maxRooms bounds ServerConfig.MaxRooms: a RoomList offset is a byte.
+// maxRooms bounds ServerConfig.MaxRooms, the rooms of one server. (The
+// room list pages further, to maxListed: a fleet's list holds the rooms
+// of several servers.)
 const maxRooms = 255
 
 // maxSpectatorDelay bounds ServerConfig.SpectatorDelay.

@@ -37,7 +37,7 @@ func listAll(t *testing.T, s *Server, now time.Time, from netip.AddrPort) ([]pro
 		if pages > maxRooms {
 			t.Fatalf("the room list did not end after %d pages", pages)
 		}
-		q := proto.ListRooms{Header: proto.Header{Session: session}, Cookie: cookie, Offset: uint8(len(all))}
+		q := proto.ListRooms{Header: proto.Header{Session: session}, Cookie: cookie, Offset: uint16(len(all))}
 		var page *proto.RoomList
 		for _, d := range s.Receive(now, from, q.Append(nil)) {
 			if len(d.Data) > proto.MaxDatagram {
@@ -153,7 +153,7 @@ func TestRoomListPages(t *testing.T) {
 	from := netip.MustParseAddrPort("192.0.2.8:4000")
 	cookie := rawCookie(t, s, simEpoch, from, 9)
 	for off := 0; off < 100; pages++ {
-		q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: uint8(off)}
+		q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: uint16(off)}
 		out := s.Receive(simEpoch, from, q.Append(nil))
 		if len(out) != 1 {
 			t.Fatalf("%d answers to a ListRooms", len(out))
@@ -171,6 +171,17 @@ func TestRoomListPages(t *testing.T) {
 	}
 	if pages < 2 {
 		t.Fatalf("100 rooms in %d page: the test wants several", pages)
+	}
+
+	// An offset past the end, past 255 too, gets a page of no room at
+	// that offset, with the total.
+	q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: 300}
+	out := s.Receive(simEpoch, from, q.Append(nil))
+	if len(out) != 1 {
+		t.Fatalf("%d answers to a ListRooms at 300", len(out))
+	}
+	if p, err := proto.ParseRoomList(out[0].Data); err != nil || len(p.Rooms) != 0 || p.Offset != 300 || p.Total != 100 {
+		t.Fatalf("page at 300: %d rooms from %d of %d (%v), want none from 300 of 100", len(p.Rooms), p.Offset, p.Total, err)
 	}
 }
 

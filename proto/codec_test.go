@@ -171,10 +171,11 @@ func TestParseHeader(t *testing.T) {
 		{"version 3", with(2, 3), ErrVersion},
 		{"version 4", with(2, 4), ErrVersion},
 		{"version 5", with(2, 5), ErrVersion},
-		{"version 7", with(2, 7), ErrVersion},
+		{"version 6", with(2, 6), ErrVersion},
+		{"version 8", with(2, 8), ErrVersion},
 		{"type 8 (unassigned)", with(3, 8), ErrType},
 		{"type 0", with(3, 0), ErrType},
-		{"type 20", with(3, 20), ErrType},
+		{"type 21", with(3, 21), ErrType},
 		{"type 0x89 (a sealed Leave's)", with(3, 0x89), ErrType},
 		{"type 255", with(3, 255), ErrType},
 		{"header only", good[:HeaderLen], nil},
@@ -216,7 +217,7 @@ func TestTypeString(t *testing.T) {
 		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {TypeListRooms, "ListRooms"}, {TypeRoomList, "RoomList"},
 		{TypeAccept, "Accept"}, {TypeRequest, "Request"}, {TypePathChallenge, "PathChallenge"},
 		{TypePathResponse, "PathResponse"}, {TypeChat, "Chat"}, {TypeChatLine, "ChatLine"}, {TypeChatAck, "ChatAck"},
-		{0, "Type(0)"}, {20, "Type(20)"}, {0x85, "Type(133)"},
+		{TypeRedirect, "Redirect"}, {0, "Type(0)"}, {21, "Type(21)"}, {0x85, "Type(133)"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -232,7 +233,8 @@ func TestTypeString(t *testing.T) {
 }
 
 // TestTypeSealed: which types travel sealed, which in the clear, as the
-// design of version 4 lists them (with version 6's chat). Reject may travel either way.
+// design of version 4 lists them (with version 6's chat and version 7's
+// Redirect). Reject may travel either way.
 func TestTypeSealed(t *testing.T) {
 	tests := []struct {
 		t             Type
@@ -258,7 +260,8 @@ func TestTypeSealed(t *testing.T) {
 		{TypeChat, true, false},
 		{TypeChatLine, true, false},
 		{TypeChatAck, true, false},
-		{20, false, false},
+		{TypeRedirect, true, false},
+		{21, false, false},
 		{0x85, false, false},
 		{255, false, false},
 	}

@@ -110,6 +110,10 @@
 // Leave or Reject to end (a Leave from the client is answered with a
 // Leave, so the client knows its seat is free). PathChallenge and
 // PathResponse check a client's new address after its connection moved.
+// A server of a fleet may answer a Request with a Redirect instead of a
+// Start: the client makes a new handshake with the server it names,
+// takes only the key it gives, and sends there a Request with Redirected
+// set, which is never redirected again.
 //
 // Names that cross the wire pass through SanitizeName, so no peer can put
 // terminal escapes on another's screen.

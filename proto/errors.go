@@ -44,13 +44,17 @@ var (
 	// error wraps both ErrSnapshot and the game's error.
 	ErrSnapshot = errors.New("proto: invalid snapshot")
 	// ErrName means a name is longer than MaxNameLen bytes or not valid
-	// UTF-8 (Join), or not in the form SanitizeName returns (Start).
+	// UTF-8 (Request, Redirect), or not in the form SanitizeName returns
+	// (Start, RoomList), or a RoomList's server is longer than
+	// MaxServerLen bytes or holds a byte that is not printable ASCII.
 	ErrName = errors.New("proto: invalid name")
 	// ErrChat means a chat line is empty, too long, not valid UTF-8, or
 	// (in a ChatLine) not in CleanChat's form.
 	ErrChat = errors.New("proto: invalid chat line")
-	// ErrRange means a field of a Start is out of range: slot,
-	// slot count, players needed, maze size or state interval.
+	// ErrRange means a field is out of range: a Start's slot, slot count,
+	// players needed, maze size or state interval; an Accept's connection
+	// id; a RoomList entry's counts or state; a Request's or a Redirect's
+	// room kind, room or room settings; a Redirect's address.
 	ErrRange = errors.New("proto: field out of range")
 	// ErrReason means a Leave or Reject carries an unknown reason code.
 	ErrReason = errors.New("proto: unknown reason code")

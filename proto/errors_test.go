@@ -43,7 +43,18 @@ const (
 	offStartSeat0      = offStartCodeLen + 1 + 8 // name length; "alice" follows, then score u16, flags
 	offStartSeat0Flags = offStartSeat0 + 1 + 5 + 2
 
-	offRoomList0 = HeaderLen + 8 // the first entry: name length, "a", flags, players, seats, bots, spectators, state
+	offRoomList0       = HeaderLen + 9     // the first entry: name length, "a", flags, players, seats, bots, spectators, state
+	offRoomList0Server = offRoomList0 + 19 // its server's length: after "a", 9 bytes, "alice" and its score
+	offRoomList1       = offRoomList0 + 20 // the second entry, "den"
+	offRoomList1Server = offRoomList1 + 16 // its server's length; "[2001:db8::7]:7777" follows, to the end
+	offListRoomsOffset = HeaderLen + CookieLen
+
+	offRedirectFamily = HeaderLen
+	offRedirectPort   = offRedirectFamily + 1 + 4 // after 192.0.2.20
+	offRedirectKind   = offRedirectPort + 2 + ServerKeyLen
+	offRedirectRoom   = offRedirectKind + 1 // its length; "den" follows
+	offRedirectFlags  = offRedirectRoom + 1 + 3
+	offRedirectSeats  = offRedirectFlags + 1
 
 	offInputN     = 23
 	offInputMoves = 28
@@ -78,7 +89,11 @@ func TestFieldErrors(t *testing.T) {
 		{"path challenge without data", goldenPathChallenge, parsePath, func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
 		{"path response, 9 bytes of data", goldenPathResponse, parsePath, func(b []byte) []byte { return append(b, 0x98) }, ErrTrailing},
 
-		{"request flags bit 2", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 4), ErrFlags},
+		{"request flags bit 3", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 8), ErrFlags},
+		{"request redirected to the lobby", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestFlags], b[offRequestKind], b[offRequestRoomLen] = requestSpectate|requestRedirected, byte(RoomLobby), 0
+			return append(b[:offRequestRoom], 0, 0)
+		}, ErrRange},
 		{"request private outside create", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 2), ErrRange},
 		{"request seats outside create", goldenRequest, parseAs(ParseRequest), set(offRequestSeats, 4), ErrRange},
 		{"request room kind 4", goldenRequest, parseAs(ParseRequest), set(offRequestKind, 4), ErrRange},
@@ -185,6 +200,77 @@ func TestFieldErrors(t *testing.T) {
 		{"room list count 3 of 2", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0-1, 3), ErrShort},
 		{"room list count 1 of 2", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0-1, 1), ErrTrailing},
 		{"list rooms short", goldenListRooms, parseAs(ParseListRooms), func(b []byte) []byte { return b[:len(b)-1] }, ErrShort},
+		{"list rooms one-byte offset", goldenListRooms, parseAs(ParseListRooms), func(b []byte) []byte {
+			return append(b[:offListRoomsOffset], b[offListRoomsOffset+1:]...) // version 6's layout
+		}, ErrShort},
+		{"room list server 65 bytes", goldenRoomList, parseAs(ParseRoomList), func(b []byte) []byte {
+			b[offRoomList1Server] = MaxServerLen + 1
+			return append(b[:offRoomList1Server+1], strings.Repeat("x", MaxServerLen+1)...)
+		}, ErrName},
+		{"room list server length 255", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server, 255), ErrName},
+		{"room list server with a space", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server+1+5, ' '), ErrName},
+		{"room list server with a tab", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server+1, '\t'), ErrName},
+		{"room list server with DEL", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server+1, 0x7f), ErrName},
+		{"room list server with an escape", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server+1, 0x1b), ErrName},
+		{"room list server not ASCII", goldenRoomList, parseAs(ParseRoomList), func(b []byte) []byte {
+			return append(b[:len(b)-2], "é"...) // valid UTF-8 all the same
+		}, ErrName},
+		{"room list server zero byte", goldenRoomList, parseAs(ParseRoomList), set(len(mustHex(t, goldenRoomList))-1, 0), ErrName},
+		{"room list server length long", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server, 19), ErrShort},
+		{"room list server length short", goldenRoomList, parseAs(ParseRoomList), set(offRoomList1Server, 17), ErrTrailing},
+		{"room list first server length long", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0Server, 1), ErrName}, // eats the next entry's name length, 3
+
+		{"redirect family 0", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily, 0), ErrRange},
+		{"redirect family 5", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily, 5), ErrRange},
+		{"redirect family 41", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily, 41), ErrRange},
+		{"redirect family 6 of 4 bytes", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily, redirectFamily6), ErrShort},
+		{"redirect port 0", goldenRedirect, parseAs(ParseRedirect), set(offRedirectPort, 0, 0), ErrRange},
+		{"redirect to 0.0.0.0", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 0, 0, 0, 0), ErrRange},
+		{"redirect to 224.0.0.1", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 224, 0, 0, 1), ErrRange},
+		{"redirect to 239.255.255.250", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 239, 255, 255, 250), ErrRange},
+		{"redirect flags bit 1", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, 3), ErrFlags},
+		{"redirect flags 0x80", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, 0x81), ErrFlags},
+		{"redirect private outside create", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind], b[offRedirectSeats], b[offRedirectSeats+1] = byte(RoomNamed), 0, 0
+			return b
+		}, ErrRange},
+		{"redirect seats outside create", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind], b[offRedirectFlags] = byte(RoomCode), 0
+			return b
+		}, ErrRange},
+		{"redirect bots outside create", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind], b[offRedirectFlags], b[offRedirectSeats] = byte(RoomNamed), 0, 0
+			return b
+		}, ErrRange},
+		{"redirect room kind 4", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind], b[offRedirectRoom] = byte(RoomLobby), 0
+			return append(b[:offRedirectRoom+1], 0, 0, 0) // no room, no flags, no settings
+		}, ErrRange},
+		{"redirect room kind 5", goldenRedirect, parseAs(ParseRedirect), set(offRedirectKind, 5), ErrRange},
+		{"redirect quick with a room", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind] = byte(RoomQuick)
+			return append(b[:offRedirectFlags], 0, 0, 0)
+		}, ErrRange},
+		{"redirect create without a room", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectRoom] = 0
+			return append(b[:offRedirectRoom+1], b[offRedirectFlags:]...)
+		}, ErrRange},
+		{"redirect named without a room", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind], b[offRedirectRoom] = byte(RoomNamed), 0
+			return append(b[:offRedirectRoom+1], 0, 0, 0)
+		}, ErrRange},
+		{"redirect create 1 seat", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 1, 0), ErrRange},
+		{"redirect create 9 seats", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 9), ErrRange},
+		{"redirect create 2 seats 2 bots", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 2, 2), ErrRange},
+		{"redirect create default seats 1 bot", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 0, 1), ErrRange},
+		{"redirect room 17 bytes", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectRoom] = 17
+			return append(append(b[:offRedirectRoom+1], strings.Repeat("x", 17)...), b[offRedirectFlags:]...)
+		}, ErrName},
+		{"redirect room not UTF-8", goldenRedirect, parseAs(ParseRedirect), set(offRedirectRoom+1, 0xff), ErrName},
+		{"redirect room length long", goldenRedirect, parseAs(ParseRedirect), set(offRedirectRoom, 4), ErrShort},
+		{"redirect room length short", goldenRedirect, parseAs(ParseRedirect), set(offRedirectRoom, 2), ErrTrailing},
+		{"redirect without its key", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte { return b[:offRedirectPort+2] }, ErrShort},
 	}
 	for _, tt := range tests {
 		b := tt.mutate(mustHex(t, tt.golden))
@@ -233,6 +319,63 @@ func TestValidValuesAccepted(t *testing.T) {
 			return b
 		}},
 		{"request create default seats", goldenRequest, parseAs(ParseRequest), set(offRequestKind, byte(RoomCreate))},
+		{"request not redirected", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 0)},
+		{"request redirected spectator", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, requestSpectate|requestRedirected)},
+		{"request redirected create private", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestFlags], b[offRequestKind] = requestPrivate|requestRedirected, byte(RoomCreate)
+			return b
+		}},
+		{"request redirected quick", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestKind], b[offRequestRoomLen] = byte(RoomQuick), 0
+			return append(b[:offRequestRoom], 0, 0)
+		}},
+		{"request lobby, not redirected", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestFlags], b[offRequestKind], b[offRequestRoomLen] = requestSpectate, byte(RoomLobby), 0
+			return append(b[:offRequestRoom], 0, 0)
+		}},
+		{"list rooms offset 0", goldenListRooms, parseAs(ParseListRooms), set(offListRoomsOffset, 0, 0)},
+		{"list rooms offset 65535", goldenListRooms, parseAs(ParseListRooms), set(offListRoomsOffset, 0xff, 0xff)},
+		{"room list offset 65535", goldenRoomList, parseAs(ParseRoomList), set(HeaderLen+6, 0xff, 0xff)},
+		{"room list server 64 bytes", goldenRoomList, parseAs(ParseRoomList), func(b []byte) []byte {
+			b[offRoomList1Server] = MaxServerLen
+			return append(b[:offRoomList1Server+1], strings.Repeat("x", MaxServerLen)...)
+		}},
+		{"room list server ! and ~", goldenRoomList, parseAs(ParseRoomList), func(b []byte) []byte {
+			b[offRoomList1Server+1], b[len(b)-1] = 0x21, 0x7e
+			return b
+		}},
+		{"room list server a host name", goldenRoomList, parseAs(ParseRoomList), func(b []byte) []byte {
+			b[offRoomList1Server] = 19
+			return append(b[:offRoomList1Server+1], "eu-2.example.net:77"...)
+		}},
+		{"redirect port 1", goldenRedirect, parseAs(ParseRedirect), set(offRedirectPort, 0, 1)},
+		{"redirect port 65535", goldenRedirect, parseAs(ParseRedirect), set(offRedirectPort, 0xff, 0xff)},
+		{"redirect to 127.0.0.1", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 127, 0, 0, 1)},
+		{"redirect to 255.255.255.255", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 255, 255, 255, 255)},
+		{"redirect zero key", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			clear(b[offRedirectPort+2 : offRedirectKind])
+			return b
+		}},
+		{"redirect create public", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, 0)},
+		{"redirect create default seats", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 0, 0)},
+		{"redirect create 8 seats 7 bots", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 8, 7)},
+		{"redirect create 2 seats", goldenRedirect, parseAs(ParseRedirect), set(offRedirectSeats, 2, 0)},
+		{"redirect named", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind] = byte(RoomNamed)
+			return append(b[:offRedirectFlags], 0, 0, 0)
+		}},
+		{"redirect by code", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind] = byte(RoomCode)
+			return append(b[:offRedirectRoom], 8, 'K', '7', 'Q', 'P', 'M', '2', 'X', 'D', 0, 0, 0)
+		}},
+		{"redirect quick", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind] = byte(RoomQuick)
+			return append(b[:offRedirectRoom], 0, 0, 0, 0)
+		}},
+		{"redirect 16-byte room", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectRoom] = 16
+			return append(append(b[:offRedirectRoom+1], "ééééééééé"[:16]...), b[offRedirectFlags:]...)
+		}},
 		{"request by code", goldenRequest, parseAs(ParseRequest), set(offRequestKind, byte(RoomCode))},
 		{"start rounds 255", goldenStart, parseAs(ParseStart), set(offStartRounds, 255)},
 		{"room list 8 of 8", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 8, 8)},
@@ -284,7 +427,7 @@ func TestVersionError(t *testing.T) {
 	if ve.Got != 3 || ve.Want != Version {
 		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v6"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v7"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

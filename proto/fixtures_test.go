@@ -1,6 +1,8 @@
 package proto
 
 import (
+	"net/netip"
+
 	"ttytanks/game"
 )
 
@@ -68,7 +70,14 @@ func testAccept() *Accept {
 
 func testRequest() *Request {
 	return &Request{Header: testHeader(TypeRequest), Token: testToken(), Proof: testProof(), Name: "alice",
-		Kind: RoomNamed, Room: "den"}
+		Kind: RoomNamed, Room: "den", Redirected: true}
+}
+
+func testRedirect() *Redirect {
+	p := &Redirect{Header: testHeader(TypeRedirect), Addr: netip.MustParseAddrPort("192.0.2.20:7777"),
+		Kind: RoomCreate, Room: "den", Seats: 4, Bots: 1, Private: true}
+	copy(p.Key[:], testBytes(0xb0, ServerKeyLen))
+	return p
 }
 
 // testSnapshot returns a valid 2-tank snapshot with two bullets, written
@@ -188,7 +197,7 @@ func codecCases() []codecCase {
 		{"State", testState(), goldenState, parseState},
 		{"Leave", &Leave{testHeader(TypeLeave), LeaveQuit}, goldenLeave, parseAs(ParseLeave)},
 		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},
-		{"ListRooms", &ListRooms{Header: testHeader(TypeListRooms), Cookie: testCookie(), ClientTime: 0x12345}, goldenListRooms, parseAs(ParseListRooms)},
+		{"ListRooms", &ListRooms{Header: testHeader(TypeListRooms), Cookie: testCookie(), Offset: 300, ClientTime: 0x12345}, goldenListRooms, parseAs(ParseListRooms)},
 		{"RoomList", testRoomList(), goldenRoomList, parseAs(ParseRoomList)},
 		{"Accept", testAccept(), goldenAccept, parseAs(ParseAccept)},
 		{"Request", testRequest(), goldenRequest, parseAs(ParseRequest)},
@@ -198,12 +207,13 @@ func codecCases() []codecCase {
 		{"ChatLine", &ChatLine{Header: testHeader(TypeChatLine), Seq: 12, From: 1, Flags: ChatYours, ID: 7, Name: "bob", Text: "gg ✓"},
 			goldenChatLine, parseAs(ParseChatLine)},
 		{"ChatAck", &ChatAck{Header: testHeader(TypeChatAck), Seq: 12}, goldenChatAck, parseAs(ParseChatAck)},
+		{"Redirect", testRedirect(), goldenRedirect, parseAs(ParseRedirect)},
 	}
 }
 
 func testRoomList() *RoomList {
-	return &RoomList{Header: testHeader(TypeRoomList), ClientTime: 0x12345, Total: 2, Rooms: []RoomEntry{
+	return &RoomList{Header: testHeader(TypeRoomList), ClientTime: 0x12345, Total: 302, Offset: 300, Rooms: []RoomEntry{
 		{Name: "a", Players: 4, Seats: 4, Bots: 1, Spectators: 1, State: 2, Round: 3, RoundsToWin: 5, Leader: "alice", LeaderScore: 2},
-		{Name: "den", Private: true, Players: 1, Seats: 2, RoundsToWin: 5},
+		{Name: "den", Private: true, Players: 1, Seats: 2, RoundsToWin: 5, Server: "[2001:db8::7]:7777"},
 	}}
 }

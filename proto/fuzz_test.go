@@ -3,7 +3,9 @@ package proto
 import (
 	"bytes"
 	"errors"
+	"net/netip"
 	"reflect"
+	"strings"
 	"testing"
 
 	"ttytanks/game"
@@ -122,7 +124,8 @@ func FuzzParseRequest(f *testing.F) {
 	addSeeds(f, &Request{Spectate: true}, &Request{Name: "éééééééé"},
 		&Request{Name: "0123456789abcdef", Token: testToken(), Proof: testProof()},
 		&Request{Name: "bob", Kind: RoomCreate, Room: "den", Seats: 4, Bots: 1, Private: true},
-		&Request{Kind: RoomCode, Room: "K7QPM2XD"})
+		&Request{Kind: RoomCode, Room: "K7QPM2XD"}, &Request{Spectate: true, Kind: RoomLobby},
+		&Request{Kind: RoomNamed, Room: "den", Redirected: true})
 	fuzzParser(f, parseAs(ParseRequest))
 }
 
@@ -219,11 +222,22 @@ func FuzzParseReject(f *testing.F) {
 }
 
 func FuzzParseListRooms(f *testing.F) {
-	addSeeds(f, &ListRooms{Offset: 25, ClientTime: 1234})
+	addSeeds(f, &ListRooms{Offset: 25, ClientTime: 1234}, &ListRooms{Offset: 0xffff})
 	fuzzParser(f, parseAs(ParseListRooms))
 }
 
 func FuzzParseRoomList(f *testing.F) {
-	addSeeds(f, testRoomList(), &RoomList{Total: 0})
+	long := RoomEntry{Name: "0123456789abcdef", Seats: 8, Players: 8, Leader: "ééééééééé"[:16], Server: strings.Repeat("~", MaxServerLen)}
+	addSeeds(f, testRoomList(), &RoomList{Total: 0}, &RoomList{Total: 0xffff, Offset: 0xfffe, Rooms: []RoomEntry{long}})
 	fuzzParser(f, parseAs(ParseRoomList))
+}
+
+func FuzzParseRedirect(f *testing.F) {
+	v6 := testRedirect()
+	v6.Addr = netip.MustParseAddrPort("[2001:db8::20]:65535")
+	addSeeds(f, v6,
+		&Redirect{Addr: netip.MustParseAddrPort("203.0.113.5:1"), Kind: RoomQuick},
+		&Redirect{Addr: netip.MustParseAddrPort("[::1]:7777"), Kind: RoomCode, Room: "K7QPM2XD"},
+		&Redirect{Addr: netip.MustParseAddrPort("198.51.100.1:7777"), Kind: RoomNamed, Room: "ééééééééé"[:16]})
+	fuzzParser(f, parseAs(ParseRedirect))
 }

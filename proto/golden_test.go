@@ -4,7 +4,7 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenVersion = "06"
+	goldenVersion = "07"
 	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
 	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
@@ -70,14 +70,16 @@ const (
 
 	goldenListRooms = "5454" + goldenVersion + "0b" + goldenHeader +
 		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7" + // cookie
-		"00" + "00012345" // offset 0, client time
+		"012c" + "00012345" // offset 300, client time
 
 	goldenRoomList = "5454" + goldenVersion + "0c" + goldenHeader +
-		"00012345" + "0002" + "00" + "02" + // client time, total 2, offset 0, 2 rooms
+		"00012345" + "012e" + "012c" + "02" + // client time, total 302, offset 300, 2 rooms
 		"01" + "61" + "00" + "04" + "04" + "01" + "01" + "02" + "0003" + "05" + // "a": public, 4 of 4, 1 bot, 1 spectator, playing, round 3, first to 5
 		"05" + "616c696365" + "0002" + // leader "alice" with 2
+		"00" + // on the server that sent the list
 		"03" + "64656e" + "01" + "01" + "02" + "00" + "00" + "00" + "0000" + "05" + // "den": private, 1 of 2, waiting
-		"00" + "0000" // no leader
+		"00" + "0000" + // no leader
+		"12" + "5b323030313a6462383a3a375d3a37373737" // on "[2001:db8::7]:7777"
 
 	goldenAccept = "5454" + goldenVersion + "0d" + goldenHeader +
 		"00c0ffee" + // connection id
@@ -89,7 +91,7 @@ const (
 	goldenRequest = "5454" + goldenVersion + "0e" + goldenHeader +
 		"707172737475767778797a7b7c7d7e7f" + // token
 		"808182838485868788898a8b8c8d8e8f" + // proof
-		"00" + // flags
+		"04" + // flags: redirected
 		"05" + "616c696365" + // name "alice"
 		"01" + "03" + "64656e" + // room kind named, room "den"
 		"00" + "00" // seats, bots: only to create
@@ -97,4 +99,10 @@ const (
 	goldenPathChallenge = "5454" + goldenVersion + "0f" + goldenHeader + "9091929394959697" // data
 
 	goldenPathResponse = "5454" + goldenVersion + "10" + goldenHeader + "9091929394959697" // the data, echoed
+
+	goldenRedirect = "5454" + goldenVersion + "14" + goldenHeader +
+		"04" + "c0000214" + "1e61" + // IPv4 192.0.2.20, port 7777
+		"b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecf" + // the target's server key
+		"03" + "03" + "64656e" + // room kind create, room "den"
+		"01" + "04" + "01" // flags: private; 4 seats, 1 bot
 )

@@ -263,8 +263,9 @@ type Proof [ProofLen]byte
 
 // Request flag bits.
 const (
-	requestSpectate = 1 << 0 // ask for a spectator place
-	requestPrivate  = 1 << 1 // RoomCreate: the new room is private
+	requestSpectate   = 1 << 0 // ask for a spectator place
+	requestPrivate    = 1 << 1 // RoomCreate: the new room is private
+	requestRedirected = 1 << 2 // sent here by a Redirect: never redirect it again
 )
 
 // RoomKind says how a Request picks its room. Its values are part of the
@@ -315,6 +316,10 @@ type Request struct {
 	// default; Bots is below Seats (0 with Seats 0).
 	Seats, Bots uint8
 	Private     bool
+	// Redirected says the client was sent here by a Redirect from another
+	// server of the fleet: the server places it itself, and never
+	// redirects it again. Not with RoomLobby.
+	Redirected bool
 }
 
 // Len returns the encoded size of the Request's clear form: 59 bytes plus
@@ -338,6 +343,9 @@ func (p *Request) AppendBody(b []byte) []byte {
 	if p.Private {
 		flags |= requestPrivate
 	}
+	if p.Redirected {
+		flags |= requestRedirected
+	}
 	b = append(b, flags, byte(len(p.Name)))
 	b = append(b, p.Name...)
 	b = append(b, byte(p.Kind), byte(len(p.Room)))
@@ -350,9 +358,10 @@ func (*Request) PacketType() Type { return TypeRequest }
 
 // ParseRequest decodes a Request. It rejects undefined flag bits
 // (ErrFlags), a name or room longer than MaxNameLen bytes or not valid
-// UTF-8 (ErrName), an unknown room kind, a room on a quick Request, and
-// room settings on anything but RoomCreate (ErrRange); it does not
-// sanitise the names.
+// UTF-8 (ErrName), an unknown room kind, a room on a quick Request, room
+// settings on anything but RoomCreate, and a lobby Request that is not a
+// spectator's or is Redirected (ErrRange); it does not sanitise the
+// names.
 func ParseRequest(b []byte) (Request, error) {
 	h, err := ParseHeader(b)
 	if err != nil {
@@ -385,24 +394,40 @@ func ParseRequestBody(h Header, b []byte) (Request, error) {
 	if err := r.end(); err != nil {
 		return Request{}, err
 	}
-	if flags&^(requestSpectate|requestPrivate) != 0 {
+	if flags&^(requestSpectate|requestPrivate|requestRedirected) != 0 {
 		return Request{}, ErrFlags
 	}
-	p.Spectate, p.Private = flags&requestSpectate != 0, flags&requestPrivate != 0
+	p.Spectate, p.Private, p.Redirected = flags&requestSpectate != 0, flags&requestPrivate != 0, flags&requestRedirected != 0
+	if err := checkRoomChoice(p.Kind, room, p.Seats, p.Bots, p.Private); err != nil {
+		return Request{}, err
+	}
 	switch {
-	case p.Kind > RoomLobby:
-		return Request{}, fmt.Errorf("%w: room kind %d", ErrRange, p.Kind)
-	case (p.Kind == RoomQuick || p.Kind == RoomLobby) && len(room) != 0:
-		return Request{}, fmt.Errorf("%w: a quick join or the lobby names no room", ErrRange)
 	case p.Kind == RoomLobby && !p.Spectate:
 		return Request{}, fmt.Errorf("%w: the lobby has no seats", ErrRange)
-	case p.Kind != RoomCreate && (p.Seats != 0 || p.Bots != 0 || p.Private):
-		return Request{}, fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
-	case p.Kind == RoomCreate && (p.Seats == 1 || p.Seats > game.MaxPlayers || (p.Seats != 0 && p.Bots >= p.Seats) || (p.Seats == 0 && p.Bots != 0)):
-		return Request{}, fmt.Errorf("%w: a room of %d seats with %d bots", ErrRange, p.Seats, p.Bots)
+	case p.Kind == RoomLobby && p.Redirected:
+		return Request{}, fmt.Errorf("%w: no Redirect sends to the lobby", ErrRange)
 	}
 	p.Name, p.Room = string(name), string(room)
 	return p, nil
+}
+
+// checkRoomChoice checks a room kind, its room (a name or a join code)
+// and the settings of a room to create, as a Request and a Redirect carry
+// them: a known kind, no room with RoomQuick or RoomLobby, and seats,
+// bots and privacy only with RoomCreate, there seats 0 or 2..MaxPlayers
+// and bots below seats (none with seats 0). It returns ErrRange, wrapped.
+func checkRoomChoice(kind RoomKind, room []byte, seats, bots uint8, private bool) error {
+	switch {
+	case kind > RoomLobby:
+		return fmt.Errorf("%w: room kind %d", ErrRange, kind)
+	case (kind == RoomQuick || kind == RoomLobby) && len(room) != 0:
+		return fmt.Errorf("%w: a quick join or the lobby names no room", ErrRange)
+	case kind != RoomCreate && (seats != 0 || bots != 0 || private):
+		return fmt.Errorf("%w: room settings outside RoomCreate", ErrRange)
+	case kind == RoomCreate && (seats == 1 || seats > game.MaxPlayers || (seats != 0 && bots >= seats) || (seats == 0 && bots != 0)):
+		return fmt.Errorf("%w: a room of %d seats with %d bots", ErrRange, seats, bots)
+	}
+	return nil
 }
 
 // PathDataLen is the size of a path challenge's data.

@@ -14,7 +14,7 @@ const (
 	Magic uint16 = 0x5454
 	// Version is the protocol version this build speaks. Any change to a
 	// layout below, or to the game rules, needs a new version.
-	Version uint8 = 6
+	Version uint8 = 7
 	// MaxDatagram is the largest datagram either side sends or accepts.
 	MaxDatagram = 1200
 	// HeaderLen is the size of the clear header: magic u16, version u8,
@@ -66,6 +66,7 @@ const (
 	TypeChat                          // client → server, sealed: a line the player says
 	TypeChatLine                      // server → client, sealed: a line said in the room, or a notice
 	TypeChatAck                       // client → server, sealed: a room line received
+	TypeRedirect                      // server → client, sealed: the Request is placed on another server of the fleet
 )
 
 var typeNames = [...]string{
@@ -73,7 +74,7 @@ var typeNames = [...]string{
 	TypeInput: "Input", TypeAck: "Ack", TypeState: "State",
 	TypeLeave: "Leave", TypeReject: "Reject", TypeListRooms: "ListRooms", TypeRoomList: "RoomList",
 	TypeAccept: "Accept", TypeRequest: "Request", TypePathChallenge: "PathChallenge", TypePathResponse: "PathResponse",
-	TypeChat: "Chat", TypeChatLine: "ChatLine", TypeChatAck: "ChatAck",
+	TypeChat: "Chat", TypeChatLine: "ChatLine", TypeChatAck: "ChatAck", TypeRedirect: "Redirect",
 }
 
 // String returns the packet type's name, such as "Hello", or "Type(N)" for
@@ -85,7 +86,7 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeChatAck && t != typeUnassigned }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeRedirect && t != typeUnassigned }
 
 // Sealed reports whether packets of type t travel only sealed (a session's
 // packets after its handshake); the others travel only in the clear,
@@ -94,7 +95,7 @@ func (t Type) known() bool { return t >= TypeHello && t <= TypeChatAck && t != t
 func (t Type) Sealed() bool {
 	switch t {
 	case TypeStart, TypeInput, TypeAck, TypeState, TypeLeave, TypeRequest, TypePathChallenge, TypePathResponse,
-		TypeChat, TypeChatLine, TypeChatAck:
+		TypeChat, TypeChatLine, TypeChatAck, TypeRedirect:
 		return true
 	}
 	return false

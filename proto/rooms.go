@@ -16,16 +16,16 @@ type ListRooms struct {
 	// Cookie is the cookie from a Challenge to this session.
 	Cookie Cookie
 	// Offset is the index of the first room wanted.
-	Offset uint8
+	Offset uint16
 	// ClientTime is the client's clock in milliseconds, echoed in the
 	// RoomList (the lobby's ping).
 	ClientTime uint32
 }
 
 // ListRoomsLen is the size of a ListRooms.
-const ListRoomsLen = HeaderLen + CookieLen + 1 + 4
+const ListRoomsLen = HeaderLen + CookieLen + 2 + 4
 
-// Len returns the encoded size of a ListRooms (50 bytes).
+// Len returns the encoded size of a ListRooms (51 bytes).
 func (p *ListRooms) Len() int { return ListRoomsLen }
 
 // Append appends the ListRooms to b.
@@ -34,7 +34,7 @@ func (p *ListRooms) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, 
 // AppendBody appends the ListRooms's body, what follows its header, to b.
 func (p *ListRooms) AppendBody(b []byte) []byte {
 	b = append(b, p.Cookie[:]...)
-	b = append(b, p.Offset)
+	b = binary.BigEndian.AppendUint16(b, p.Offset)
 	return binary.BigEndian.AppendUint32(b, p.ClientTime)
 }
 
@@ -59,7 +59,7 @@ func ParseListRoomsBody(h Header, b []byte) (ListRooms, error) {
 	r := reader{b: b}
 	p := ListRooms{Header: h}
 	copy(p.Cookie[:], r.bytes(CookieLen))
-	p.Offset = r.u8()
+	p.Offset = r.u16()
 	p.ClientTime = r.u32()
 	if err := r.end(); err != nil {
 		return ListRooms{}, err
@@ -89,10 +89,18 @@ type RoomEntry struct {
 	// none has won a round), LeaderScore its round wins.
 	Leader      string
 	LeaderScore uint16
+	// Server is where the room lives in a fleet: the "host:port" text of
+	// that server's public UDP address, at most MaxServerLen bytes of
+	// printable ASCII without spaces (0x21..0x7e); "" means the server
+	// that sent the list.
+	Server string
 }
 
 // MaxRoomState is the highest RoomEntry.State.
 const MaxRoomState = 3
+
+// MaxServerLen bounds a RoomEntry's Server, in bytes.
+const MaxServerLen = 64
 
 // The RoomEntry flag bits: Private, Closing.
 const (
@@ -100,11 +108,15 @@ const (
 	roomClosing = 1 << 1
 )
 
-// roomEntryFixedLen is a RoomEntry's size without its two names.
-const roomEntryFixedLen = 1 + 1 + 5 + 2 + 1 + 1 + 2
+// roomEntryFixedLen is a RoomEntry's size without its two names and its
+// server.
+const roomEntryFixedLen = 1 + 1 + 5 + 2 + 1 + 1 + 2 + 1
 
-// Len returns the entry's encoded size: 13 bytes plus the two names.
-func (e *RoomEntry) Len() int { return roomEntryFixedLen + len(e.Name) + len(e.Leader) }
+// Len returns the entry's encoded size: 14 bytes plus the two names and
+// the server.
+func (e *RoomEntry) Len() int {
+	return roomEntryFixedLen + len(e.Name) + len(e.Leader) + len(e.Server)
+}
 
 // RoomList (server → client) is one page of the room list, the answer to
 // a ListRooms with a valid cookie.
@@ -115,15 +127,15 @@ type RoomList struct {
 	// Total is the number of rooms listed in all pages; Offset the index
 	// of Rooms[0].
 	Total  uint16
-	Offset uint8
+	Offset uint16
 	// Rooms are the rooms of this page: as many as fit in MaxDatagram.
 	Rooms []RoomEntry
 }
 
 // roomListFixedLen is a RoomList's size without its entries.
-const roomListFixedLen = HeaderLen + 4 + 2 + 1 + 1
+const roomListFixedLen = HeaderLen + 4 + 2 + 2 + 1
 
-// Len returns the encoded size: 29 bytes plus the entries.
+// Len returns the encoded size: 30 bytes plus the entries.
 func (p *RoomList) Len() int {
 	n := roomListFixedLen
 	for i := range p.Rooms {
@@ -137,15 +149,18 @@ func (p *RoomList) Fits(e *RoomEntry) bool {
 	return p.Len()+e.Len() <= MaxDatagram && len(p.Rooms) < 255
 }
 
-// Append appends the RoomList to b. Names are written as they are: ones
-// not in SanitizeName form are rejected by the receiver.
+// Append appends the RoomList to b. Names and servers are written as they
+// are: names not in SanitizeName form, and servers longer than
+// MaxServerLen or with other bytes than printable ASCII, are rejected by
+// the receiver.
 func (p *RoomList) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeRoomList)) }
 
 // AppendBody appends the RoomList's body, what follows its header, to b.
 func (p *RoomList) AppendBody(b []byte) []byte {
 	b = binary.BigEndian.AppendUint32(b, p.ClientTime)
 	b = binary.BigEndian.AppendUint16(b, p.Total)
-	b = append(b, p.Offset, byte(len(p.Rooms)))
+	b = binary.BigEndian.AppendUint16(b, p.Offset)
+	b = append(b, byte(len(p.Rooms)))
 	for i := range p.Rooms {
 		e := &p.Rooms[i]
 		b = append(b, byte(len(e.Name)))
@@ -162,6 +177,8 @@ func (p *RoomList) AppendBody(b []byte) []byte {
 		b = append(b, e.RoundsToWin, byte(len(e.Leader)))
 		b = append(b, e.Leader...)
 		b = binary.BigEndian.AppendUint16(b, e.LeaderScore)
+		b = append(b, byte(len(e.Server)))
+		b = append(b, e.Server...)
 	}
 	return b
 }
@@ -170,7 +187,8 @@ func (p *RoomList) AppendBody(b []byte) []byte {
 func (*RoomList) PacketType() Type { return TypeRoomList }
 
 // ParseRoomList decodes a RoomList. Besides the lengths it checks that
-// names are in SanitizeName form (ErrName), flags are defined (ErrFlags),
+// names are in SanitizeName form and servers at most MaxServerLen bytes
+// of printable ASCII without spaces (ErrName), flags are defined (ErrFlags),
 // and that players ≤ seats ≤ 8, bots ≤ players and the state is known
 // (ErrRange).
 func ParseRoomList(b []byte) (RoomList, error) {
@@ -191,7 +209,7 @@ func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 	p := RoomList{Header: h}
 	p.ClientTime = r.u32()
 	p.Total = r.u16()
-	p.Offset = r.u8()
+	p.Offset = r.u16()
 	n := int(r.u8())
 	if r.short {
 		return RoomList{}, ErrShort
@@ -214,8 +232,9 @@ func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 			return RoomList{}, err
 		}
 		e.LeaderScore = r.u16()
-		if r.short {
-			return RoomList{}, ErrShort
+		server, err := r.server()
+		if err != nil {
+			return RoomList{}, fmt.Errorf("room %d: %w", i, err)
 		}
 		switch {
 		case !isSanitized(name) || !isSanitized(leader):
@@ -225,11 +244,35 @@ func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 		case e.Seats > game.MaxPlayers || e.Players > e.Seats || e.Bots > e.Players || e.State > MaxRoomState:
 			return RoomList{}, fmt.Errorf("%w: room %d: %d of %d seats, %d bots, state %d", ErrRange, i, e.Players, e.Seats, e.Bots, e.State)
 		}
-		e.Name, e.Leader, e.Private, e.Closing = string(name), string(leader), flags&roomPrivate != 0, flags&roomClosing != 0
+		e.Name, e.Leader, e.Server = string(name), string(leader), string(server)
+		e.Private, e.Closing = flags&roomPrivate != 0, flags&roomClosing != 0
 		p.Rooms = append(p.Rooms, e)
 	}
 	if err := r.end(); err != nil {
 		return RoomList{}, err
 	}
 	return p, nil
+}
+
+// server reads a RoomEntry's length-prefixed server: at most MaxServerLen
+// bytes, each printable ASCII other than a space (ErrName); ErrShort if
+// the datagram ends first. It aliases b.
+func (r *reader) server() ([]byte, error) {
+	n := int(r.u8())
+	if r.short {
+		return nil, ErrShort
+	}
+	if n > MaxServerLen {
+		return nil, fmt.Errorf("%w: server of %d bytes, max %d", ErrName, n, MaxServerLen)
+	}
+	v := r.bytes(n)
+	if r.short {
+		return nil, ErrShort
+	}
+	for _, c := range v {
+		if c < 0x21 || c > 0x7e {
+			return nil, fmt.Errorf("%w: server %q: byte %#02x is not printable ASCII", ErrName, v, c)
+		}
+	}
+	return v, nil
 }
