@@ -92,7 +92,7 @@ type Client struct {
 	tl   timeline
 	sync clockSync
 	link linkStats
-	chat chatBox // the room's chat (client_chat.go)
+	chat chatBox  // the room's chat (client_chat.go)
 	hop  handover // the fleet's Redirects followed (client_redirect.go)
 	m    clientCounters
 	out  outbox

@@ -30,18 +30,18 @@ const (
 type session struct {
 	// room is where the player asked to play; once a Start names the
 	// room, later Joins (after a lost seat) ask for that room by name.
-	room     RoomRequest
+	room RoomRequest
 	// redirected: a Redirect sent us to this server, which must place us
 	// itself (the Request says so).
 	redirected bool
 	roomName   string
-	roomCode string
-	rounds   int
-	status   Status
-	err      error  // why it ended, once StatusClosed
-	note     string // a word for the player while reconnecting
-	id       uint64
-	token    proto.Token
+	roomCode   string
+	rounds     int
+	status     Status
+	err        error  // why it ended, once StatusClosed
+	note       string // a word for the player while reconnecting
+	id         uint64
+	token      proto.Token
 	// tokenKey is the resume key of the connection token was issued on:
 	// a Request with the token proves it holds it.
 	tokenKey  [proto.KeyLen]byte

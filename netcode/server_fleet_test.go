@@ -400,7 +400,7 @@ func BenchmarkFleetHandover(b *testing.B) {
 		var once sync.Once
 		began := time.Now()
 		d := StartClient(NewClient(ClientConfig{Server: f.addrs[0], Name: "w", Spectate: true,
-			Room: RoomRequest{Kind: RoomNamed, Name: "b", Spectate: true},
+			Room:    RoomRequest{Kind: RoomNamed, Name: "b", Spectate: true},
 			OnState: func(game.Tick) { once.Do(func() { close(first) }) }}), f.listen())
 		select {
 		case <-first:

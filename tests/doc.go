@@ -40,6 +40,9 @@
 //	service_test.go                                 serve as a service: --admin's metrics (and
 //	                                                promtool, and a real Prometheus), the drain
 //	                                                on SIGTERM, the log of who came and went
+//	agones_test.go                                  serve --agones against a stand-in of the Agones
+//	                                                SDK sidecar: Ready, the Counter and List, health,
+//	                                                Shutdown after the drain
 //	tmux_test.go, tmux_feel_test.go, tmux_lobby_test.go, tmux_replay_test.go, tmux_sshkick_test.go, terminal_test.go
 //	                                                the binary in a real terminal
 //	ssh_test.go, sshadmit_test.go, sshban_test.go, sshgamekick_test.go, sshflood_test.go, sshlimits_test.go,

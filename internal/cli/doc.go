@@ -32,6 +32,7 @@
 //	                       and --print-config's file
 //	serve_admin.go         startAdmin: serve --admin (package internal/admin)
 //	serve_drain.go         the drain on SIGTERM: its signals, its clock, its end
+//	serve_agones.go        agonesFlags, startAgones: serve --agones (package internal/agones)
 //	serve_notify.go        sdNotify: READY and STOPPING for systemd (Type=notify)
 //	join.go                Join: join's flags and run, roomRequest
 //	join_headless.go       join --headless: a session watched without a screen

@@ -70,6 +70,7 @@ type serveFlags struct {
 	record     recordFlags
 	svc        serviceFlags
 	fleet      fleetFlags
+	agones     agonesFlags
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -85,6 +86,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	f.record.register(fs)
 	f.svc.register(fs)
 	f.fleet.register(fs)
+	f.agones.register(fs)
 }
 
 // check returns the --play player's name, or the first usage error.
@@ -120,6 +122,9 @@ func (f *serveFlags) check(fs *pflag.FlagSet) (string, error) {
 		return "", err
 	}
 	if err := f.fleet.check(); err != nil {
+		return "", err
+	}
+	if err := f.agones.check(f.play, os.Getenv); err != nil {
 		return "", err
 	}
 	return playerName(f.name)
@@ -223,6 +228,7 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 	logger.Info("serving", "addr", udp.LocalAddr().String(), "fingerprint", fingerprint, "players", f.server.players, "bots", f.server.bots,
 		"maze", f.server.maze.String(), "state_every", f.server.stateEvery, "share", "ttytanks join "+share)
 	s.notify("READY=1\nSTATUS=serving on " + udp.LocalAddr().String())
+	defer s.startAgones(s.fleetName())() // Shutdown once stopped: after a drain, or any stop
 	return s.watch(stdout)
 }
 

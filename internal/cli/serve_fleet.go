@@ -169,3 +169,12 @@ func (m *fleetMember) close() {
 		m.m.Close()
 	}
 }
+
+// fleetName is the server's name in its fleet ("" outside one), for the
+// Agones label.
+func (s *serving) fleetName() string {
+	if s.fleet == nil {
+		return ""
+	}
+	return s.fleet.name
+}
