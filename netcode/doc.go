@@ -47,6 +47,7 @@
 //	server_room.go          room: one match's place; seating, inputs, leaves, the step, faults, kicks and bans
 //	server_rematch.go       the end of a match: results, votes, the rematch
 //	server_drain.go         the drain before a restart: Drain, Draining, Drained
+//	server_fleet.go         fleetDesk: the fleet's other servers, where a Request belongs, their rooms in the list; SetFleet
 //	server_roomdrain.go     a room in the drain: its last match, then its peers sent away
 //	server_roomlog.go       roomLog: the log lines of who came and went: transport, address, after how long
 //	server_chat.go          a room's chat: chatter (a peer's lines, budget, mute), roomChat (lines relayed until acknowledged)
@@ -75,6 +76,7 @@
 //	client_wake.go          wakeWatch: a freeze of the client noticed; the clock's jump, or a check with the server, on waking
 //	client_linkstats.go     linkStats: RTT, loss both ways, bandwidth
 //	client_chat.go          chatBox: our lines repeated until received back, the room's lines shown once
+//	client_redirect.go      handover: the fleet's Redirects followed, the vouched key, the way back to the first server
 //	client_predict.go       RemotePredictor, VelocityPredictor: the other players' inputs guessed
 //	client_lobby.go         LobbyClient: the room list, page by page
 //	client_view.go          View, Metrics, Status: what a renderer draws

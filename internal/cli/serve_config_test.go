@@ -166,7 +166,11 @@ func TestPrintConfigRoundTrips(t *testing.T) {
 	text := first.String()
 	for _, f := range configKeys(fs, notConfigurable...) {
 		n := strings.Count(text, "\n"+f.Name+" = ")
-		if want := 1; f.Name == "ssh-host-key" {
+		if _, secret := f.Annotations[secretAnnotation]; secret {
+			if n != 0 || !strings.Contains(text, "\n# "+f.Name+" = (secret: not printed)") {
+				t.Errorf("the secret %q is printed, or not named", f.Name)
+			}
+		} else if want := 1; f.Name == "ssh-host-key" {
 			if n != 0 {
 				t.Errorf("the alias ssh-host-key is printed")
 			}

@@ -132,7 +132,7 @@ func (s *serving) watch(stdout io.Writer) int {
 func (s *serving) show(note string, stdout io.Writer) {
 	st := s.stats.sample()
 	if !s.tty {
-		logStatus(s.logger, &st, s.stats.load(&st), s.drainNote(&st))
+		logStatus(s.logger, &st, s.stats.load(&st), s.drainNote(&st), s.fleetNote(&st))
 		return
 	}
 	s.shown = st.Players
@@ -156,6 +156,12 @@ func (s *serving) draw(note string, stdout io.Writer) {
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	s.dash.Note = note
 	s.dash.Drain = s.drainNote(st)
+	if n := s.fleetNote(st); n != "" {
+		if s.dash.Drain != "" {
+			s.dash.Drain += " · "
+		}
+		s.dash.Drain += "fleet: " + n
+	}
 	s.dash.Load = s.stats.load(st).String()
 	out := tui.RenderDashboard(st, s.dash, s.logRing.Lines(h), w, h, os.Getenv("NO_COLOR") != "")
 	// Redraw in place (no clear: no flicker), erasing each line's

@@ -178,3 +178,16 @@ func (s *serving) fleetName() string {
 	}
 	return s.fleet.name
 }
+
+// fleetNote is the status line's and the dashboard's word on the fleet:
+// "" outside one.
+func (s *serving) fleetNote(st *netcode.ServerStats) string {
+	if s.fleet == nil {
+		return ""
+	}
+	f := &st.Fleet
+	if f.Lost {
+		return "LOST (Redis unreachable): this server's rooms only, a local lobby"
+	}
+	return fmt.Sprintf("%d other servers, %d of %d places taken there, %d players sent on", f.Servers, f.Players, f.Capacity, f.Redirects)
+}

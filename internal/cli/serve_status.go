@@ -12,7 +12,8 @@ import (
 
 // logStatus writes the operator's periodic status line.
 // drain, when not empty, says how the drain goes.
-func logStatus(l *slog.Logger, st *netcode.ServerStats, load statsfile.Load, drain string) {
+// fleet, when not empty, says how the fleet looks.
+func logStatus(l *slog.Logger, st *netcode.ServerStats, load statsfile.Load, drain, fleet string) {
 	attrs := []any{"load", load.String(), "match", st.Match, "running", st.Running, "tick", uint32(st.Tick), "need", st.Need,
 		"rooms", len(st.Rooms), "players", len(st.Players), "spectators", st.Spectators, "tick_p99", st.TickP99.Round(time.Microsecond),
 		"in_bytes", st.BytesIn, "out_bytes", st.BytesOut, "dropped", st.DroppedTotal()}
@@ -31,6 +32,9 @@ func logStatus(l *slog.Logger, st *netcode.ServerStats, load statsfile.Load, dra
 	}
 	if drain != "" {
 		attrs = append(attrs, "drain", drain)
+	}
+	if fleet != "" {
+		attrs = append(attrs, "fleet", fleet)
 	}
 	l.Info("status", attrs...)
 }

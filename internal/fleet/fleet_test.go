@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -166,5 +167,42 @@ func TestRedact(t *testing.T) {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestLobbyFreshness: a change in one server's rooms reaches another's
+// view within a renewal and a refresh (1.5 s at the defaults); the log
+// gives the measured ages.
+func TestLobbyFreshness(t *testing.T) {
+	r := redistest.Start(t)
+	var mu sync.Mutex
+	rooms := 0
+	b, err := Join(Config{URL: r.URL(0), Self: func() Server {
+		mu.Lock()
+		defer mu.Unlock()
+		s := Server{ID: "127.0.0.1:1002", Key: make([]byte, 32)}
+		for i := range rooms {
+			s.Rooms = append(s.Rooms, Room{Name: fmt.Sprintf("r%d", i)})
+		}
+		return s
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, va := member(t, r.URL(0), "127.0.0.1:1001", 0)
+	var ages []time.Duration
+	for i := 1; i <= 6; i++ {
+		mu.Lock()
+		rooms = i
+		mu.Unlock()
+		changed := time.Now()
+		await(t, va, 3*time.Second, fmt.Sprintf("%d rooms", i), func(v View) bool { return sees(v, "127.0.0.1:1002") && len(v.Servers[0].Rooms) == i })
+		ages = append(ages, time.Since(changed))
+	}
+	slices.Sort(ages)
+	t.Logf("a room change reached the other server's view after %v (median) to %v (most)", ages[len(ages)/2].Round(time.Millisecond), ages[len(ages)-1].Round(time.Millisecond))
+	if worst := ages[len(ages)-1]; worst > DefaultRenew+DefaultRefresh+300*time.Millisecond {
+		t.Fatalf("a change took %v", worst)
 	}
 }
