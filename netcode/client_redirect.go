@@ -2,7 +2,6 @@ package netcode
 
 import (
 	"crypto/ed25519"
-	"fmt"
 	"net/netip"
 	"time"
 
@@ -72,47 +71,6 @@ func (h *handover) returning(silence, after time.Duration) (netip.AddrPort, Room
 	}
 	h.back, h.key, h.hops = true, nil, 0
 	return h.entry, h.room, true
-}
-
-// onRedirect follows a Redirect from the server: a fresh handshake with
-// the target, trusted by the key the Redirect vouches for, asking for the
-// room it names. Only a session still being placed follows one.
-func (c *Client) onRedirect(now time.Time, h proto.Header, b []byte) {
-	rd, err := proto.ParseRedirectBody(h, b)
-	if err != nil || c.sess.state() != StatusConnecting {
-		c.m.dropped++
-		return
-	}
-	if !c.hop.follow(&rd, c.cfg.Server, c.sess.asked()) {
-		c.sess.end(fmt.Errorf("sent from server to server %d times: the fleet cannot place us", maxHops+1))
-		return
-	}
-	c.cfg.Server = rd.Addr
-	room := RoomRequest{Kind: roomKindOf(rd.Kind), Name: rd.Room, Spectate: c.cfg.Spectate,
-		Spec: RoomSpec{Name: rd.Room, Seats: int(rd.Seats), Bots: int(rd.Bots), Private: rd.Private}}
-	c.sess.redirect(room)
-	c.hs.restart(now)
-	c.link.reset()
-	c.hear(now, 0)
-}
-
-// goBack takes a redirected session whose server went silent back to
-// the server it first asked, as a new session there.
-func (c *Client) goBack(now time.Time, after time.Duration) bool {
-	gone := c.cfg.Server
-	entry, room, ok := c.hop.returning(c.sess.silence(now), after)
-	if !ok {
-		return false
-	}
-	c.cfg.Server = entry
-	c.sess.rejoin(room, fmt.Sprintf("server %v stopped answering: joining again through %v", gone, entry))
-	c.hs.restart(now)
-	c.tl.reset()
-	c.sync.reset(0)
-	c.link.reset()
-	c.server.forget()
-	c.hear(now, 0)
-	return true
 }
 
 // afterDeath is what a session asks its entry server for when the server

@@ -26,7 +26,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if s.cfg.Bots >= s.cfg.Players {
 			return nil, proto.RejectFull // a new room would have no seat for a player either
 		}
-		return s.newRoom(from, t.freeName(), s.defaults, false, now)
+		return s.newRoom(from, t.freeName(s.fleet.nameTaken), s.defaults, false, now)
 	case proto.RoomNamed:
 		if name == "" {
 			return nil, proto.RejectNoRoom
@@ -66,7 +66,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		return r, 0
 	default: // RoomCreate
 		if name == "" {
-			name = t.freeName()
+			name = t.freeName(s.fleet.nameTaken)
 		}
 		if t.byName(name) != nil || s.fleet.nameTaken(name) {
 			return nil, proto.RejectRoomTaken

@@ -234,10 +234,12 @@ func roomName(i int) string {
 	return roomName(i/26-1) + string(rune('a'+i%26))
 }
 
-// freeName returns the first of a, b, … no room has.
-func (t *roomTable) freeName() string {
+// freeName returns the first of a, b, … no room has, here or, by
+// taken, elsewhere in the fleet (so a room the lobby lists is found by
+// its name from every server).
+func (t *roomTable) freeName(taken func(name string) bool) string {
 	for i := 0; ; i++ {
-		if n := roomName(i); t.byName(n) == nil {
+		if n := roomName(i); t.byName(n) == nil && !taken(n) {
 			return n
 		}
 	}
