@@ -267,7 +267,7 @@ func TestLobbyChat(t *testing.T) {
 		t.Fatalf("%d lobby viewers, %d rooms, %d players; want 2, 1 (the game room), 1", st.LobbyViewers, len(st.Rooms), len(st.Players))
 	}
 	var list proto.RoomList
-	n.server.rooms.page(&list)
+	n.server.rooms.page(&list, func(string) bool { return false })
 	if list.Total != 1 || list.Rooms[0].Name != "a" {
 		t.Fatalf("the room list: %+v; want room a alone", list)
 	}

@@ -274,10 +274,17 @@ func share(players, capacity int) float64 {
 	return float64(players) / float64(capacity)
 }
 
+// elsewhere reports whether a public room of that name on this server is
+// shadowed by one of a server of a lower address: a join by the name
+// goes there, so the lobby lists that one.
+func (f *fleetDesk) elsewhere(name string) bool { return f.owner(name, true) != nil }
+
 // page continues a room list page after the local rooms (roomTable.page
-// filled it): the other servers' public rooms, each with its
-// server's address, the total counting them too.
-func (f *fleetDesk) page(p *proto.RoomList) {
+// filled it): the other servers' public rooms, each with its server's
+// address, the total counting them too. Of rooms of one name only the one
+// a join by that name reaches is listed (here tells whether this server
+// has one).
+func (f *fleetDesk) page(p *proto.RoomList, here func(name string) bool) {
 	localTotal := int(p.Total)
 	// The local rooms from the offset on did not all fit: the page is full.
 	n, full := localTotal, int(p.Offset) < localTotal && len(p.Rooms) < localTotal-int(p.Offset)
@@ -288,6 +295,9 @@ func (f *fleetDesk) page(p *proto.RoomList) {
 			r := &o.Rooms[j]
 			if r.Private || r.Name == "" || proto.SanitizeName(r.Name) != r.Name {
 				continue
+			}
+			if f.owner(r.Name, here(r.Name)) != o {
+				continue // another server's room of that name is the one joined
 			}
 			if n >= int(p.Offset) && !full {
 				e := entryOf(r.RoomInfo)

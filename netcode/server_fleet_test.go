@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -413,4 +414,34 @@ func BenchmarkFleetHandover(b *testing.B) {
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// TestFleetListsOneRoomPerName: of rooms of one name in the fleet the
+// list shows the one a join by that name reaches (the lowest address),
+// each with its server, and never a private room.
+func TestFleetListsOneRoomPerName(t *testing.T) {
+	self := netip.MustParseAddrPort("10.0.0.5:7777")
+	private := fleetRoom("", 1, 4)
+	private.Private, private.CodeHash = true, FleetCodeHash("abcd2345")
+	var f fleetDesk
+	f.set(FleetView{Self: self, Servers: []FleetServer{
+		{Addr: netip.MustParseAddrPort("10.0.0.2:7777"), Key: fleetKey(2), Rooms: []FleetRoom{fleetRoom("a", 0, 2), fleetRoom("den", 1, 2)}},
+		{Addr: netip.MustParseAddrPort("10.0.0.9:7777"), Key: fleetKey(9), Rooms: []FleetRoom{fleetRoom("a", 1, 2), fleetRoom("b", 1, 2), private, fleetRoom("den", 2, 2)}},
+	}})
+	if !f.elsewhere("a") || f.elsewhere("b") || f.elsewhere("zzz") {
+		t.Fatal("elsewhere: this server's a is 10.0.0.2's, its b its own")
+	}
+	var p proto.RoomList
+	local := map[string]bool{"a": true, "b": true}
+	p.Total = 1 // the local list: b (a hidden)
+	p.Rooms = []proto.RoomEntry{{Name: "b", Seats: 2}}
+	f.page(&p, func(name string) bool { return local[name] })
+	var got []string
+	for _, e := range p.Rooms {
+		got = append(got, e.Name+"@"+e.Server)
+	}
+	want := "b@ a@10.0.0.2:7777 den@10.0.0.2:7777"
+	if g := strings.Join(got, " "); g != want || p.Total != 3 {
+		t.Fatalf("listed %q (total %d), want %q (3)", g, p.Total, want)
+	}
 }

@@ -137,8 +137,11 @@ func (s *clearDesk) onListRooms(now time.Time, from netip.AddrPort, h proto.Head
 		return
 	}
 	page := proto.RoomList{Header: proto.Header{Session: q.Session}, ClientTime: q.ClientTime, Offset: q.Offset}
-	s.rooms.page(&page)
-	s.fleet.page(&page)
+	s.rooms.page(&page, s.fleet.elsewhere)
+	s.fleet.page(&page, func(name string) bool {
+		r := s.rooms.byName(name)
+		return r != nil && !r.opened().private()
+	})
 	s.out.clear(from, &page)
 }
 

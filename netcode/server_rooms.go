@@ -299,12 +299,16 @@ func (t *roomTable) idle(now time.Time, d time.Duration, dst []*room) []*room {
 }
 
 // page fills p with the public rooms from its offset on, as many as fit,
-// and the count of them all.
-func (t *roomTable) page(p *proto.RoomList) {
+// and the count of them all; a room whose name hidden says is another
+// server's in the fleet is left out (a join by that name goes there).
+func (t *roomTable) page(p *proto.RoomList, hidden func(name string) bool) {
 	n, full := 0, false
 	for _, r := range t.list {
 		if r.opened().private() || r == t.lobby {
 			continue // private (or the lobby's chat): not listed
+		}
+		if hidden(r.opened().name) {
+			continue
 		}
 		if n >= int(p.Offset) && !full {
 			// A page is consecutive rooms from its offset: at the first
