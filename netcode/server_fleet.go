@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"ttytanks/game"
 	"ttytanks/proto"
 )
 
@@ -67,18 +68,53 @@ type fleetDesk struct {
 
 // set takes a new view of the fleet (the others only: an entry with our
 // own address is dropped).
+//
+// The view comes from a store other servers write, so it is checked as a
+// datagram would be: a server whose address a client could not dial or
+// whose key is not a key is left out, as is a room that could not be
+// listed (a name not in SanitizeName form, counts out of range); at most
+// maxFleetServers servers and maxRooms rooms each are kept.
 func (f *fleetDesk) set(v FleetView) {
-	kept := v.Servers[:0:0]
+	var kept []FleetServer
 	for _, o := range v.Servers {
-		if o.Addr != v.Self && o.Addr.IsValid() && len(o.Key) == ed25519.PublicKeySize {
-			kept = append(kept, o)
+		o.Addr = netip.AddrPortFrom(o.Addr.Addr().Unmap(), o.Addr.Port())
+		a := o.Addr.Addr()
+		if o.Addr == v.Self || !a.IsValid() || a.IsUnspecified() || a.IsMulticast() || o.Addr.Port() == 0 ||
+			len(o.Key) != ed25519.PublicKeySize || o.Players < 0 || o.Capacity < 0 || len(kept) == maxFleetServers {
+			continue
 		}
+		rooms := make([]FleetRoom, 0, min(len(o.Rooms), maxRooms))
+		for _, r := range o.Rooms {
+			if validFleetRoom(&r) && len(rooms) < maxRooms {
+				r.Server = o.Addr.String()
+				rooms = append(rooms, r)
+			}
+		}
+		o.Rooms = rooms
+		kept = append(kept, o)
 	}
 	v.Servers = kept
 	if v.Lost {
 		v.Servers = nil
 	}
 	f.view = v
+}
+
+// maxFleetServers bounds the other servers a view holds.
+const maxFleetServers = 256
+
+// validFleetRoom reports whether r could be a room's line: a listed
+// room's name in SanitizeName form (a private room has none), a leader's
+// too, and counts a RoomEntry carries (seats 1..8, players ≤ seats,
+// bots ≤ players, a known state, rounds and scores in range).
+func validFleetRoom(r *FleetRoom) bool {
+	name := r.Name != "" && proto.SanitizeName(r.Name) == r.Name
+	if r.Private == name || proto.SanitizeName(r.Leader) != r.Leader {
+		return false
+	}
+	return r.Seats >= 1 && r.Seats <= game.MaxPlayers && r.Players >= 0 && r.Players <= r.Seats && r.Bots >= 0 && r.Bots <= r.Players &&
+		r.Spectators >= 0 && r.State >= RoomWaiting && r.State <= RoomResults && r.Round >= 0 && r.Round <= 0xffff &&
+		r.RoundsToWin >= 0 && r.RoundsToWin <= 0xff && r.LeaderScore >= 0 && r.LeaderScore <= 0xffff
 }
 
 // others reports whether the server knows other servers to send players to.

@@ -445,3 +445,52 @@ func TestFleetListsOneRoomPerName(t *testing.T) {
 		t.Fatalf("listed %q (total %d), want %q (3)", g, p.Total, want)
 	}
 }
+
+// TestFleetViewRefusesHostileRecords: what another server wrote to the
+// store is checked before it can place or list anything: servers a client
+// cannot dial and rooms that cannot be listed are left out, and the view
+// is bounded.
+func TestFleetViewRefusesHostileRecords(t *testing.T) {
+	self := netip.MustParseAddrPort("10.0.0.5:7777")
+	good := fleetRoom("den", 1, 2)
+	bad := func(f func(r *FleetRoom)) FleetRoom { r := fleetRoom("bad", 1, 2); f(&r); return r }
+	var servers []FleetServer
+	for _, a := range []string{"0.0.0.0:0", "0.0.0.0:7777", "224.0.0.1:7777", "10.0.0.7:0", "10.0.0.5:7777"} {
+		servers = append(servers, FleetServer{Addr: netip.MustParseAddrPort(a), Key: fleetKey(1), Capacity: 9, Rooms: []FleetRoom{good}})
+	}
+	servers = append(servers, FleetServer{Addr: netip.MustParseAddrPort("10.0.0.8:7777"), Key: fleetKey(1)[:31], Rooms: []FleetRoom{good}})
+	servers = append(servers, FleetServer{Addr: netip.MustParseAddrPort("[::ffff:10.0.0.2]:7777"), Key: fleetKey(2), Capacity: 9, Rooms: []FleetRoom{
+		good,
+		bad(func(r *FleetRoom) { r.Name = strings.Repeat("x", 300) }),
+		bad(func(r *FleetRoom) { r.Name = "a\x1bb" }),
+		bad(func(r *FleetRoom) { r.State = 77 }),
+		bad(func(r *FleetRoom) { r.Players, r.Seats = 9, 8 }),
+		bad(func(r *FleetRoom) { r.Seats = 300 }),
+		bad(func(r *FleetRoom) { r.Bots, r.Players = 5, 1 }),
+		bad(func(r *FleetRoom) { r.Round = -3 }),
+		bad(func(r *FleetRoom) { r.Leader = strings.Repeat("m", 40) }),
+		bad(func(r *FleetRoom) { r.Private = true }), // a private room with a name
+	}})
+	for i := range 300 {
+		servers = append(servers, FleetServer{Addr: netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 1, byte(i >> 8), byte(i)}), 7777), Key: fleetKey(3)})
+	}
+	var f fleetDesk
+	f.set(FleetView{Self: self, Servers: servers})
+	if len(f.view.Servers) != maxFleetServers {
+		t.Fatalf("%d servers kept, want the bound %d", len(f.view.Servers), maxFleetServers)
+	}
+	o := f.view.Servers[0]
+	if o.Addr.String() != "10.0.0.2:7777" || len(o.Rooms) != 1 || o.Rooms[0].Name != "den" {
+		t.Fatalf("first server kept: %v with %+v", o.Addr, o.Rooms)
+	}
+	// What is kept places and lists as it should: den is joined by name,
+	// quick matches go there, and the page parses.
+	if rd := f.where(&proto.Request{Kind: proto.RoomNamed, Room: "den"}, local{quick: -1, takesRooms: true, capacity: 9}); rd == nil || rd.Addr != o.Addr {
+		t.Fatalf("den's Redirect: %+v", rd)
+	}
+	p := proto.RoomList{}
+	f.page(&p, func(string) bool { return false })
+	if _, err := proto.ParseRoomList(p.Append(nil)); err != nil {
+		t.Fatalf("the page does not parse: %v", err)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -37,6 +38,13 @@ const (
 	DefaultLease   = 2 * time.Second
 	DefaultRenew   = time.Second
 	DefaultRefresh = 500 * time.Millisecond
+)
+
+// Bounds on what a member reads: the servers of a view, and one record's
+// size (255 rooms take about 50 KB).
+const (
+	MaxServers = 256
+	MaxRecord  = 64 << 10
 )
 
 // keyPrefix starts every key the fleet writes.
@@ -128,7 +136,9 @@ type Member struct {
 	view   atomic.Pointer[View]
 	ops    atomic.Uint64 // Redis commands sent
 	lostAt atomic.Int64  // unix ns of the first failure of a run of them; 0 while connected
-	once   sync.Once
+	// overfull: more servers were listed than MaxServers (logged once).
+	overfull atomic.Bool
+	once     sync.Once
 }
 
 // Join parses cfg.URL and starts the membership; it fails only on a bad
@@ -140,7 +150,13 @@ func Join(cfg Config) (*Member, error) {
 	}
 	opt, err := redis.ParseURL(cfg.URL)
 	if err != nil {
-		return nil, fmt.Errorf("--fleet: %w", err)
+		// net/url's errors quote the whole URL, password and all: only
+		// the reason is told.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("--fleet %s is not a Redis URL like redis://[user:password@]HOST:PORT/DB: %v", Redact(cfg.URL), err)
 	}
 	if cfg.Password != "" {
 		opt.Password = cfg.Password
@@ -283,6 +299,15 @@ func (m *Member) round(ctx context.Context, now time.Time, renew bool) (View, er
 			others = append(others, id)
 		}
 	}
+	if len(others) > MaxServers {
+		// More than a fleet has: read the first MaxServers by ID, the same
+		// ones on every server, and say so once.
+		sort.Strings(others)
+		others = others[:MaxServers]
+		if m.overfull.CompareAndSwap(false, true) {
+			m.cfg.Logger.Warn("fleet: more servers listed than a fleet holds; only the first are read", "listed", len(ids.Val()), "read", MaxServers)
+		}
+	}
 	if len(others) == 0 {
 		return v, nil
 	}
@@ -300,6 +325,10 @@ func (m *Member) round(ctx context.Context, now time.Time, renew bool) (View, er
 		s, ok := val.(string)
 		if !ok {
 			gone = append(gone, others[i]) // expired: its lease ran out
+			continue
+		}
+		if len(s) > MaxRecord {
+			m.cfg.Logger.Warn("fleet: a server's record is too large; it is ignored", "id", others[i], "bytes", len(s))
 			continue
 		}
 		var rec Server

@@ -3,6 +3,7 @@ package fleet
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -154,6 +155,22 @@ func TestJoinRefusesBadConfig(t *testing.T) {
 		if m, err := Join(c); err == nil {
 			m.Close()
 			t.Errorf("%+v joined", c.URL)
+		}
+	}
+}
+
+// A malformed URL's error never shows its password (net/url's errors
+// quote the whole URL).
+func TestBadURLHidesThePassword(t *testing.T) {
+	self := func() Server { return Server{ID: "127.0.0.1:1"} }
+	for _, u := range []string{"redis://u:p%zzSECRET@127.0.0.1:1/0", "redis://u:SECRET@[::1/0", "redis:// u:SECRET@127.0.0.1/0"} {
+		m, err := Join(Config{URL: u, Self: self})
+		if err == nil {
+			m.Close()
+			t.Fatalf("%q joined", u)
+		}
+		if strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("the error shows the password: %v", err)
 		}
 	}
 }
