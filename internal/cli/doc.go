@@ -33,6 +33,7 @@
 //	serve_admin.go         startAdmin: serve --admin (package internal/admin)
 //	serve_drain.go         the drain on SIGTERM: its signals, its clock, its end
 //	serve_agones.go        agonesFlags, startAgones: serve --agones (package internal/agones)
+//	serve_fleet.go         fleetFlags, the fleet's membership: serve --fleet (package internal/fleet)
 //	serve_notify.go        sdNotify: READY and STOPPING for systemd (Type=notify)
 //	join.go                Join: join's flags and run, roomRequest
 //	join_headless.go       join --headless: a session watched without a screen
@@ -46,6 +47,7 @@
 //	ui.go                  uiFlags: the terminal client's flags
 //	replay.go              Replay: watch a recording
 //	verify.go              Verify: re-simulate a recording and summarise it
+//	rooms.go               Rooms: a server's (or fleet's) room list, once, as a table or JSON
 //	verify_desync.go       verify --desync: explain desync evidence
 //	loadtest.go            Loadtest: the load test's flags, its UDP run, the report
 //	loadtest_ssh.go        loadtest --ssh: its flags and run
