@@ -68,9 +68,10 @@ type RoomList struct {
 
 // Draining reports whether the server drains before a restart: every
 // room it lists is closing.
+// Only its own rooms count: another server of its fleet may drain.
 func (l *RoomList) Draining() bool {
 	for i := range l.Rooms {
-		if l.Rooms[i].Closing {
+		if l.Rooms[i].Closing && l.Rooms[i].Server == "" {
 			return true
 		}
 	}

@@ -494,3 +494,16 @@ func TestFleetViewRefusesHostileRecords(t *testing.T) {
 		t.Fatalf("the page does not parse: %v", err)
 	}
 }
+
+// TestDrainingCountsOnlyOwnRooms: a lobby says its server drains only
+// when its own rooms close, not another server's of the fleet.
+func TestDrainingCountsOnlyOwnRooms(t *testing.T) {
+	l := RoomList{Rooms: []RoomInfo{{Name: "a"}, {Name: "b", Closing: true, Server: "10.0.0.2:7777"}}}
+	if l.Draining() {
+		t.Fatal("another server's drain is taken for this one's")
+	}
+	l.Rooms[0].Closing = true
+	if !l.Draining() {
+		t.Fatal("this server's drain is missed")
+	}
+}
