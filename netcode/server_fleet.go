@@ -62,7 +62,10 @@ func FleetCodeHash(code string) [16]byte {
 // the other servers' rooms in the room list. A server with no fleet has
 // an empty view and every answer is "here".
 type fleetDesk struct {
-	view      FleetView
+	view FleetView
+	// names and codes index the view: the server a name or code joins.
+	names     map[string]*FleetServer
+	codes     map[[16]byte]*FleetServer
 	redirects uint64
 }
 
@@ -98,6 +101,7 @@ func (f *fleetDesk) set(v FleetView) {
 		v.Servers = nil
 	}
 	f.view = v
+	f.index()
 }
 
 // maxFleetServers bounds the other servers a view holds.
@@ -253,32 +257,44 @@ func (f *fleetDesk) quick(spectate bool) (*FleetServer, *FleetRoom) {
 // one (this one too, when here), the lowest address wins, so every entry
 // server sends a name to the same room.
 func (f *fleetDesk) owner(name string, here bool) *FleetServer {
-	return f.lowest(here, func(r *FleetRoom) bool { return !r.Private && strings.EqualFold(r.Name, name) })
+	return f.winner(f.names[foldName(name)], here)
 }
 
 // codeOwner is owner for a private room's join code.
 func (f *fleetDesk) codeOwner(code string, here bool) *FleetServer {
-	h := FleetCodeHash(code)
-	return f.lowest(here, func(r *FleetRoom) bool { return r.Private && r.CodeHash == h })
+	return f.winner(f.codes[FleetCodeHash(code)], here)
 }
 
-func (f *fleetDesk) lowest(here bool, match func(r *FleetRoom) bool) *FleetServer {
-	var best *FleetServer
-	for i := range f.view.Servers {
-		o := &f.view.Servers[i]
-		for j := range o.Rooms {
-			if match(&o.Rooms[j]) {
-				if best == nil || o.Addr.Compare(best.Addr) < 0 {
-					best = o
-				}
-				break
-			}
-		}
-	}
+// winner is best, the lowest address among the other servers holding a
+// name or code, unless this server holds it too (here) at a lower one.
+func (f *fleetDesk) winner(best *FleetServer, here bool) *FleetServer {
 	if best != nil && here && f.view.Self.Compare(best.Addr) < 0 {
 		return nil
 	}
 	return best
+}
+
+// index finds, once per view, the lowest-addressed server holding each
+// public room name and each private room's code (the maps are only
+// looked up, never iterated).
+func (f *fleetDesk) index() {
+	f.names, f.codes = map[string]*FleetServer{}, map[[16]byte]*FleetServer{}
+	for i := range f.view.Servers {
+		o := &f.view.Servers[i]
+		for j := range o.Rooms {
+			r := &o.Rooms[j]
+			m, k := f.names, foldName(r.Name)
+			if r.Private {
+				if b := f.codes[r.CodeHash]; b == nil || o.Addr.Compare(b.Addr) < 0 {
+					f.codes[r.CodeHash] = o
+				}
+				continue
+			}
+			if b := m[k]; b == nil || o.Addr.Compare(b.Addr) < 0 {
+				m[k] = o
+			}
+		}
+	}
 }
 
 // leastLoaded returns the server a new room opens on when it is not
@@ -329,8 +345,8 @@ func (f *fleetDesk) page(p *proto.RoomList, here func(name string) bool) {
 		addr := o.Addr.String()
 		for j := range o.Rooms {
 			r := &o.Rooms[j]
-			if r.Private || r.Name == "" || proto.SanitizeName(r.Name) != r.Name {
-				continue
+			if r.Private {
+				continue // set kept only listable rooms: a private one is found by its code
 			}
 			if f.owner(r.Name, here(r.Name)) != o {
 				continue // another server's room of that name is the one joined
