@@ -172,10 +172,11 @@ func TestParseHeader(t *testing.T) {
 		{"version 4", with(2, 4), ErrVersion},
 		{"version 5", with(2, 5), ErrVersion},
 		{"version 6", with(2, 6), ErrVersion},
-		{"version 8", with(2, 8), ErrVersion},
+		{"version 7", with(2, 7), ErrVersion},
+		{"version 9", with(2, 9), ErrVersion},
 		{"type 8 (unassigned)", with(3, 8), ErrType},
 		{"type 0", with(3, 0), ErrType},
-		{"type 21", with(3, 21), ErrType},
+		{"type 24", with(3, 24), ErrType},
 		{"type 0x89 (a sealed Leave's)", with(3, 0x89), ErrType},
 		{"type 255", with(3, 255), ErrType},
 		{"header only", good[:HeaderLen], nil},
@@ -217,7 +218,7 @@ func TestTypeString(t *testing.T) {
 		{TypeLeave, "Leave"}, {TypeReject, "Reject"}, {TypeListRooms, "ListRooms"}, {TypeRoomList, "RoomList"},
 		{TypeAccept, "Accept"}, {TypeRequest, "Request"}, {TypePathChallenge, "PathChallenge"},
 		{TypePathResponse, "PathResponse"}, {TypeChat, "Chat"}, {TypeChatLine, "ChatLine"}, {TypeChatAck, "ChatAck"},
-		{TypeRedirect, "Redirect"}, {0, "Type(0)"}, {21, "Type(21)"}, {0x85, "Type(133)"},
+		{TypeRedirect, "Redirect"}, {TypeRated, "Rated"}, {0, "Type(0)"}, {24, "Type(24)"}, {0x85, "Type(133)"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.String(); got != tt.want {
@@ -261,7 +262,10 @@ func TestTypeSealed(t *testing.T) {
 		{TypeChatLine, true, false},
 		{TypeChatAck, true, false},
 		{TypeRedirect, true, false},
-		{21, false, false},
+		{TypeLadderQuery, true, false},
+		{TypeLadderPage, true, false},
+		{TypeRated, true, false},
+		{24, false, false},
 		{0x85, false, false},
 		{255, false, false},
 	}

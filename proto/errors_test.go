@@ -23,13 +23,14 @@ const (
 
 	offAcceptConn = HeaderLen
 
-	offRequestFlags   = HeaderLen + TokenLen + ProofLen
-	offRequestNameLen = offRequestFlags + 1
-	offRequestName    = offRequestNameLen + 1
-	offRequestKind    = offRequestName + 5 // after "alice"
-	offRequestRoomLen = offRequestKind + 1
-	offRequestRoom    = offRequestRoomLen + 1
-	offRequestSeats   = offRequestRoom + 3 // after "den"
+	offRequestFlags    = HeaderLen + TokenLen + ProofLen
+	offRequestNameLen  = offRequestFlags + 1
+	offRequestName     = offRequestNameLen + 1
+	offRequestKind     = offRequestName + 5 // after "alice"
+	offRequestRoomLen  = offRequestKind + 1
+	offRequestRoom     = offRequestRoomLen + 1
+	offRequestSeats    = offRequestRoom + 3 // after "den"
+	offRequestIdentity = offRequestSeats + 2
 
 	offStartSlot       = 21
 	offStartSlots      = 22
@@ -89,10 +90,18 @@ func TestFieldErrors(t *testing.T) {
 		{"path challenge without data", goldenPathChallenge, parsePath, func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
 		{"path response, 9 bytes of data", goldenPathResponse, parsePath, func(b []byte) []byte { return append(b, 0x98) }, ErrTrailing},
 
-		{"request flags bit 3", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 8), ErrFlags},
+		{"request flags bit 4", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 16), ErrFlags},
+		{"request casual outside create", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 8), ErrRange},
+		{"request identity kind 3", goldenRequest, parseAs(ParseRequest), set(offRequestIdentity, 3), ErrRange},
+		{"request identity without its signature", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte { return b[:len(b)-1] }, ErrShort},
+		{"request identity of a zero key", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			clear(b[offRequestIdentity+1 : offRequestIdentity+1+IDLen])
+			return b
+		}, ErrRange},
+		{"request guest with a key", goldenRequest, parseAs(ParseRequest), set(offRequestIdentity, 0), ErrTrailing},
 		{"request redirected to the lobby", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
 			b[offRequestFlags], b[offRequestKind], b[offRequestRoomLen] = requestSpectate|requestRedirected, byte(RoomLobby), 0
-			return append(b[:offRequestRoom], 0, 0)
+			return append(b[:offRequestRoom], 0, 0, 0)
 		}, ErrRange},
 		{"request private outside create", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 2), ErrRange},
 		{"request seats outside create", goldenRequest, parseAs(ParseRequest), set(offRequestSeats, 4), ErrRange},
@@ -113,7 +122,7 @@ func TestFieldErrors(t *testing.T) {
 		}, ErrRange},
 		{"request room 17 bytes", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 17), ErrName},
 		{"request room not UTF-8", goldenRequest, parseAs(ParseRequest), set(offRequestRoom, 0xff), ErrName},
-		{"request room length short", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 5), ErrShort},
+		{"request room length short", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 5), ErrRange}, // reads the key as the identity's kind
 		{"request room length long", goldenRequest, parseAs(ParseRequest), set(offRequestRoomLen, 1), ErrTrailing},
 		{"request flags 0xff", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 0xff), ErrFlags},
 		{"request name 17 bytes", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
@@ -189,9 +198,9 @@ func TestFieldErrors(t *testing.T) {
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
 		{"leave reason 8", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 8), ErrReason},
 		{"reject reason 0", goldenReject, parseAs(ParseReject), set(HeaderLen, 0), ErrReason},
-		{"reject reason 15", goldenReject, parseAs(ParseReject), set(HeaderLen, 15), ErrReason},
+		{"reject reason 16", goldenReject, parseAs(ParseReject), set(HeaderLen, 16), ErrReason},
 
-		{"room list flags bit 2", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 4), ErrFlags},
+		{"room list flags bit 3", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 8), ErrFlags},
 		{"room list 5 of 4", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 5), ErrRange},
 		{"room list 9 seats", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+3, 9, 9), ErrRange},
 		{"room list bots > players", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+5, 5), ErrRange},
@@ -327,11 +336,11 @@ func TestValidValuesAccepted(t *testing.T) {
 		}},
 		{"request redirected quick", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
 			b[offRequestKind], b[offRequestRoomLen] = byte(RoomQuick), 0
-			return append(b[:offRequestRoom], 0, 0)
+			return append(b[:offRequestRoom], 0, 0, 0)
 		}},
 		{"request lobby, not redirected", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
 			b[offRequestFlags], b[offRequestKind], b[offRequestRoomLen] = requestSpectate, byte(RoomLobby), 0
-			return append(b[:offRequestRoom], 0, 0)
+			return append(b[:offRequestRoom], 0, 0, 0)
 		}},
 		{"list rooms offset 0", goldenListRooms, parseAs(ParseListRooms), set(offListRoomsOffset, 0, 0)},
 		{"list rooms offset 65535", goldenListRooms, parseAs(ParseListRooms), set(offListRoomsOffset, 0xff, 0xff)},
@@ -396,6 +405,16 @@ func TestValidValuesAccepted(t *testing.T) {
 		{"reject draining", goldenReject, parseAs(ParseReject), set(HeaderLen, byte(RejectDraining))},
 		{"room list closing", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 2)},
 		{"room list private closing", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 3)},
+		{"room list ranked", goldenRoomList, parseAs(ParseRoomList), set(offRoomList0+2, 4)},
+		{"request vouched", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestIdentity] = byte(IdentityVouched)
+			return append(b, make([]byte, ServerKeyLen)...)
+		}},
+		{"request guest", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte { b[offRequestIdentity] = 0; return b[:offRequestIdentity+1] }},
+		{"request create casual", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte {
+			b[offRequestFlags], b[offRequestKind] = requestCasual, byte(RoomCreate)
+			return b
+		}},
 	}
 	for _, tt := range tests {
 		b := tt.mutate(mustHex(t, tt.golden))
@@ -427,7 +446,7 @@ func TestVersionError(t *testing.T) {
 	if ve.Got != 3 || ve.Want != Version {
 		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v7"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v8"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

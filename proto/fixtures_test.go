@@ -69,8 +69,11 @@ func testAccept() *Accept {
 }
 
 func testRequest() *Request {
-	return &Request{Header: testHeader(TypeRequest), Token: testToken(), Proof: testProof(), Name: "alice",
-		Kind: RoomNamed, Room: "den", Redirected: true}
+	p := &Request{Header: testHeader(TypeRequest), Token: testToken(), Proof: testProof(), Name: "alice",
+		Kind: RoomNamed, Room: "den", Redirected: true, Identity: Identity{Kind: IdentityKey}}
+	copy(p.Identity.ID[:], testBytes(0xa0, IDLen))
+	copy(p.Identity.Sig[:], testBytes(0xc0, SigLen))
+	return p
 }
 
 func testRedirect() *Redirect {
@@ -208,7 +211,27 @@ func codecCases() []codecCase {
 			goldenChatLine, parseAs(ParseChatLine)},
 		{"ChatAck", &ChatAck{Header: testHeader(TypeChatAck), Seq: 12}, goldenChatAck, parseAs(ParseChatAck)},
 		{"Redirect", testRedirect(), goldenRedirect, parseAs(ParseRedirect)},
+		{"LadderQuery", &LadderQuery{Header: testHeader(TypeLadderQuery), Offset: 20, Count: 20}, goldenLadderQuery, parseAs(ParseLadderQuery)},
+		{"LadderPage", testLadderPage(), goldenLadderPage, parseAs(ParseLadderPage)},
+		{"Rated", testRated(), goldenRated, parseAs(ParseRated)},
 	}
+}
+
+func testLadderPage() *LadderPage {
+	return &LadderPage{Header: testHeader(TypeLadderPage), Ranked: 1234, HasCard: true,
+		Card: LadderCard{LadderLine: LadderLine{Rank: 7, Rating: 1612, RD: 74, Matches: 31, Wins: 12, Name: "alice"},
+			RoundWins: 70, Kills: 95, Deaths: 61, Shots: 880, Hits: 301, Seconds: 5400},
+		Offset: 0, Lines: []LadderLine{
+			{Rank: 1, Rating: 2011, RD: 45, Matches: 120, Wins: 80, Name: "zoë"},
+			{Rank: 2, Rating: 1890, RD: 60, Matches: 64, Wins: 30, Name: "bob"},
+		}}
+}
+
+func testRated() *Rated {
+	return &Rated{Header: testHeader(TypeRated), Changes: []RatingChange{
+		{Slot: 0, Before: 1500, After: 1662, RD: 290},
+		{Slot: 2, Before: 1500, After: 1338, RD: 290},
+	}}
 }
 
 func testRoomList() *RoomList {

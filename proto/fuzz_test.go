@@ -241,3 +241,26 @@ func FuzzParseRedirect(f *testing.F) {
 		&Redirect{Addr: netip.MustParseAddrPort("198.51.100.1:7777"), Kind: RoomNamed, Room: "ééééééééé"[:16]})
 	fuzzParser(f, parseAs(ParseRedirect))
 }
+
+func FuzzParseLadderQuery(f *testing.F) {
+	addSeeds(f, &LadderQuery{Offset: 40, Count: MaxLadderPage}, &LadderQuery{Forget: true})
+	fuzzParser(f, parseAs(ParseLadderQuery))
+}
+
+func FuzzParseLadderPage(f *testing.F) {
+	full := &LadderPage{Ranked: 100000, Offset: 99980}
+	for i := range MaxLadderPage {
+		full.Lines = append(full.Lines, LadderLine{Rank: uint32(99981 + i), Rating: 900, RD: 350, Matches: 1, Name: "ééééééééé"[:16]})
+	}
+	addSeeds(f, testLadderPage(), &LadderPage{Off: true}, &LadderPage{Forgotten: true}, full)
+	fuzzParser(f, parseAs(ParseLadderPage))
+}
+
+func FuzzParseRated(f *testing.F) {
+	all := &Rated{}
+	for i := range 8 {
+		all.Changes = append(all.Changes, RatingChange{Slot: uint8(i), Before: 1500, After: uint16(1400 + 30*i), RD: 200})
+	}
+	addSeeds(f, testRated(), &Rated{}, all)
+	fuzzParser(f, parseAs(ParseRated))
+}

@@ -4,7 +4,7 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenVersion = "07"
+	goldenVersion = "08"
 	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
 	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
@@ -94,7 +94,30 @@ const (
 		"04" + // flags: redirected
 		"05" + "616c696365" + // name "alice"
 		"01" + "03" + "64656e" + // room kind named, room "den"
-		"00" + "00" // seats, bots: only to create
+		"00" + "00" + // seats, bots: only to create
+		"01" + // identity: a player key
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" + // the key
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf" + // its signature over the transcript
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+
+	goldenLadderQuery = "5454" + goldenVersion + "15" + goldenHeader +
+		"00" + // flags: none (not forget)
+		"00000014" + // offset 20
+		"14" // 20 lines
+
+	goldenLadderPage = "5454" + goldenVersion + "16" + goldenHeader +
+		"01" + // flags: a card follows
+		"000004d2" + // 1234 players ranked
+		"00000007" + "064c" + "004a" + "0000001f" + "0000000c" + "05" + "616c696365" + // card: rank 7, 1612 ± 74, 31 matches, 12 wins, "alice"
+		"00000046" + "0000005f" + "0000003d" + "00000370" + "0000012d" + "00001518" + // round wins 70, kills 95, deaths 61, shots 880, hits 301, 5400 s
+		"00000000" + "02" + // offset 0, 2 lines
+		"00000001" + "07db" + "002d" + "00000078" + "00000050" + "04" + "7a6fc3ab" + // 1: 2011 ± 45, 120 matches, 80 wins, "zoë"
+		"00000002" + "0762" + "003c" + "00000040" + "0000001e" + "03" + "626f62" // 2: 1890 ± 60, 64, 30, "bob"
+
+	goldenRated = "5454" + goldenVersion + "17" + goldenHeader +
+		"02" + // 2 changes
+		"00" + "05dc" + "067e" + "0122" + // slot 0: 1500 → 1662, RD 290
+		"02" + "05dc" + "053a" + "0122" // slot 2: 1500 → 1338, RD 290
 
 	goldenPathChallenge = "5454" + goldenVersion + "0f" + goldenHeader + "9091929394959697" // data
 

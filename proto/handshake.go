@@ -266,6 +266,7 @@ const (
 	requestSpectate   = 1 << 0 // ask for a spectator place
 	requestPrivate    = 1 << 1 // RoomCreate: the new room is private
 	requestRedirected = 1 << 2 // sent here by a Redirect: never redirect it again
+	requestCasual     = 1 << 3 // RoomCreate: the new room is casual, unrated (version 8)
 )
 
 // RoomKind says how a Request picks its room. Its values are part of the
@@ -320,12 +321,20 @@ type Request struct {
 	// server of the fleet: the server places it itself, and never
 	// redirects it again. Not with RoomLobby.
 	Redirected bool
+	// Casual asks for the room to create (RoomCreate) to be casual: its
+	// matches are not rated. A room with bots is casual anyway.
+	Casual bool
+	// Identity is who the sender says it is, proved over the transcript
+	// of the handshake the Request is sealed in; a guest's is
+	// IdentityNone. Version 8.
+	Identity Identity
 }
 
-// Len returns the encoded size of the Request's clear form: 59 bytes plus
-// the name and the room.
+// Len returns the encoded size of the Request's clear form: 60 bytes plus
+// the name, the room and the identity's key and signature (0, 96 or 128
+// bytes).
 func (p *Request) Len() int {
-	return HeaderLen + TokenLen + ProofLen + 2 + len(p.Name) + 4 + len(p.Room)
+	return HeaderLen + TokenLen + ProofLen + 2 + len(p.Name) + 4 + len(p.Room) + identityLen(p.Identity.Kind)
 }
 
 // Append appends the Request to b. A Name or Room longer than MaxNameLen
@@ -346,11 +355,15 @@ func (p *Request) AppendBody(b []byte) []byte {
 	if p.Redirected {
 		flags |= requestRedirected
 	}
+	if p.Casual {
+		flags |= requestCasual
+	}
 	b = append(b, flags, byte(len(p.Name)))
 	b = append(b, p.Name...)
 	b = append(b, byte(p.Kind), byte(len(p.Room)))
 	b = append(b, p.Room...)
-	return append(b, p.Seats, p.Bots)
+	b = append(b, p.Seats, p.Bots)
+	return appendIdentity(b, &p.Identity)
 }
 
 // PacketType returns TypeRequest.
@@ -391,15 +404,22 @@ func ParseRequestBody(h Header, b []byte) (Request, error) {
 		return Request{}, err
 	}
 	p.Seats, p.Bots = r.u8(), r.u8()
+	if p.Identity, err = r.identity(); err != nil {
+		return Request{}, err
+	}
 	if err := r.end(); err != nil {
 		return Request{}, err
 	}
-	if flags&^(requestSpectate|requestPrivate|requestRedirected) != 0 {
+	if flags&^(requestSpectate|requestPrivate|requestRedirected|requestCasual) != 0 {
 		return Request{}, ErrFlags
 	}
 	p.Spectate, p.Private, p.Redirected = flags&requestSpectate != 0, flags&requestPrivate != 0, flags&requestRedirected != 0
+	p.Casual = flags&requestCasual != 0
 	if err := checkRoomChoice(p.Kind, room, p.Seats, p.Bots, p.Private); err != nil {
 		return Request{}, err
+	}
+	if p.Casual && p.Kind != RoomCreate {
+		return Request{}, fmt.Errorf("%w: only a room to create is casual", ErrRange)
 	}
 	switch {
 	case p.Kind == RoomLobby && !p.Spectate:

@@ -14,7 +14,7 @@ const (
 	Magic uint16 = 0x5454
 	// Version is the protocol version this build speaks. Any change to a
 	// layout below, or to the game rules, needs a new version.
-	Version uint8 = 7
+	Version uint8 = 8
 	// MaxDatagram is the largest datagram either side sends or accepts.
 	MaxDatagram = 1200
 	// HeaderLen is the size of the clear header: magic u16, version u8,
@@ -67,6 +67,9 @@ const (
 	TypeChatLine                      // server → client, sealed: a line said in the room, or a notice
 	TypeChatAck                       // client → server, sealed: a room line received
 	TypeRedirect                      // server → client, sealed: the Request is placed on another server of the fleet
+	TypeLadderQuery                   // client → server, sealed: a page of the leaderboard, your card, or forget you
+	TypeLadderPage                    // server → client, sealed: the page and your card
+	TypeRated                         // server → client, sealed: the rating changes of a finished match
 )
 
 var typeNames = [...]string{
@@ -75,6 +78,7 @@ var typeNames = [...]string{
 	TypeLeave: "Leave", TypeReject: "Reject", TypeListRooms: "ListRooms", TypeRoomList: "RoomList",
 	TypeAccept: "Accept", TypeRequest: "Request", TypePathChallenge: "PathChallenge", TypePathResponse: "PathResponse",
 	TypeChat: "Chat", TypeChatLine: "ChatLine", TypeChatAck: "ChatAck", TypeRedirect: "Redirect",
+	TypeLadderQuery: "LadderQuery", TypeLadderPage: "LadderPage", TypeRated: "Rated",
 }
 
 // String returns the packet type's name, such as "Hello", or "Type(N)" for
@@ -86,7 +90,7 @@ func (t Type) String() string {
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeRedirect && t != typeUnassigned }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeRated && t != typeUnassigned }
 
 // Sealed reports whether packets of type t travel only sealed (a session's
 // packets after its handshake); the others travel only in the clear,
@@ -95,7 +99,7 @@ func (t Type) known() bool { return t >= TypeHello && t <= TypeRedirect && t != 
 func (t Type) Sealed() bool {
 	switch t {
 	case TypeStart, TypeInput, TypeAck, TypeState, TypeLeave, TypeRequest, TypePathChallenge, TypePathResponse,
-		TypeChat, TypeChatLine, TypeChatAck, TypeRedirect:
+		TypeChat, TypeChatLine, TypeChatAck, TypeRedirect, TypeLadderQuery, TypeLadderPage, TypeRated:
 		return true
 	}
 	return false

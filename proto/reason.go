@@ -85,10 +85,13 @@ const (
 	// RejectBusy: the server carries all the rooms and bots it can step
 	// on time; it opens no more for now.
 	RejectBusy
+	// RejectNameTaken: another player's key holds the name on this
+	// server's ladder (version 8): pick another.
+	RejectNameTaken
 )
 
 // MaxRejectReason is the highest RejectReason.
-const MaxRejectReason = RejectBusy
+const MaxRejectReason = RejectNameTaken
 
 var rejectNames = [...]string{
 	RejectVersion: "protocol version mismatch", RejectFull: "server full",
@@ -100,6 +103,7 @@ var rejectNames = [...]string{
 	RejectDraining: "the server is restarting",
 	RejectKicked:   "removed by the operator: try again in a few minutes",
 	RejectBusy:     "the server is busy: no new rooms for now",
+	RejectNameTaken: "another player holds that name: pick another with --name",
 }
 
 func (r RejectReason) known() bool { return r >= RejectVersion && r <= MaxRejectReason }

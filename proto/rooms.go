@@ -75,6 +75,9 @@ type RoomEntry struct {
 	// Closing marks a room of a server that drains before a restart: it
 	// takes nobody new, and its match, if one runs, is its last.
 	Closing bool
+	// Ranked marks a room whose matches are rated (version 8): a room of
+	// a server with a ladder, without bots, not created casual.
+	Ranked bool
 	// Players counts the seats taken (bots included), of Seats; Bots are
 	// the server-side bots among them.
 	Players, Seats, Bots, Spectators uint8
@@ -102,10 +105,11 @@ const MaxRoomState = 3
 // MaxServerLen bounds a RoomEntry's Server, in bytes.
 const MaxServerLen = 64
 
-// The RoomEntry flag bits: Private, Closing.
+// The RoomEntry flag bits: Private, Closing, Ranked.
 const (
 	roomPrivate = 1 << 0
 	roomClosing = 1 << 1
+	roomRanked  = 1 << 2
 )
 
 // roomEntryFixedLen is a RoomEntry's size without its two names and its
@@ -171,6 +175,9 @@ func (p *RoomList) AppendBody(b []byte) []byte {
 		}
 		if e.Closing {
 			flags |= roomClosing
+		}
+		if e.Ranked {
+			flags |= roomRanked
 		}
 		b = append(b, flags, e.Players, e.Seats, e.Bots, e.Spectators, e.State)
 		b = binary.BigEndian.AppendUint16(b, e.Round)
@@ -239,13 +246,13 @@ func ParseRoomListBody(h Header, b []byte) (RoomList, error) {
 		switch {
 		case !isSanitized(name) || !isSanitized(leader):
 			return RoomList{}, fmt.Errorf("%w: room %d: name %q leader %q not sanitised", ErrName, i, name, leader)
-		case flags&^(roomPrivate|roomClosing) != 0:
+		case flags&^(roomPrivate|roomClosing|roomRanked) != 0:
 			return RoomList{}, ErrFlags
 		case e.Seats > game.MaxPlayers || e.Players > e.Seats || e.Bots > e.Players || e.State > MaxRoomState:
 			return RoomList{}, fmt.Errorf("%w: room %d: %d of %d seats, %d bots, state %d", ErrRange, i, e.Players, e.Seats, e.Bots, e.State)
 		}
 		e.Name, e.Leader, e.Server = string(name), string(leader), string(server)
-		e.Private, e.Closing = flags&roomPrivate != 0, flags&roomClosing != 0
+		e.Private, e.Closing, e.Ranked = flags&roomPrivate != 0, flags&roomClosing != 0, flags&roomRanked != 0
 		p.Rooms = append(p.Rooms, e)
 	}
 	if err := r.end(); err != nil {

@@ -47,7 +47,7 @@ func TestAppendPacketRoundTrip(t *testing.T) {
 	for _, c := range sealedCases() {
 		names = append(names, c.name)
 	}
-	want := []string{"Start", "Input", "Ack", "State", "Leave", "Reject", "Request", "PathChallenge", "PathResponse", "Chat", "ChatLine", "ChatAck", "Redirect"}
+	want := []string{"Start", "Input", "Ack", "State", "Leave", "Reject", "Request", "PathChallenge", "PathResponse", "Chat", "ChatLine", "ChatAck", "Redirect", "LadderQuery", "LadderPage", "Rated"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("sealed fixtures %v, want %v", names, want)
 	}
@@ -128,14 +128,14 @@ func TestAppendPacketVector(t *testing.T) {
 		want   string
 	}{
 		{"Leave", goldenLeave, parseAs(ParseLeave), ClientToServer, 7,
-			"5454078901020304000000016e5d8b5318e109c0db86d307f346474ec586"},
+			"5454088901020304000000016e5dcdd85d42d7fa68c0c0166ad2b6e47d82"},
 		{"Start", goldenStart, parseAs(ParseStart), ServerToClient, 1,
-			"54540784010203040000000187a7e02d8395321225eec19ff13ea7d5bf32468c4963dd451948088abf7c6eeebe1f1d25" +
-				"f6a92f4bc5a92ca2b27666a99c3ee08bfcf49282b34d25c27d815c765beedddf471c625212d48017ee6af11837b7f8d4" +
-				"742898b628"},
+			"54540884010203040000000187a7e02d8395321225eec19ff13ea7d5bf32468c4963dd451948088abf7c6eeebe1f1d25" +
+				"f6a92f4bc5a92ca2b27666a99c3ee08bfcf49282b34d25c27d815c765beedddf471c6252120912b7b12d359f41aa71b3" +
+				"be23e45529"},
 		{"Redirect", goldenRedirect, parseAs(ParseRedirect), ServerToClient, 0,
-			"545407940102030400000001860292ee55802e73955f7174458b137e5966a2daab333d17c09cc84c0bc8da5a02a3a199" +
-				"421d9bffbad736b8df1307c6ec60297be7b9a0ae9bae29ebd57b1507"},
+			"545408940102030400000001860292ee55802e73955f7174458b137e5966a2daab333d17c09cc84c0bc8da5a02a3a199" +
+				"421d9bffbad736b8df1307c656cb39b7fea5e1e1ae1c94e495c8bf94"},
 	}
 	for _, tt := range tests {
 		s, o := newPair(t, tt.dir, 0x01020304)
