@@ -100,9 +100,9 @@ var rejectNames = [...]string{
 	RejectAddrLimit: "too many players from your address",
 	RejectNoRoom:    "no such room", RejectRoomTaken: "a room of that name exists",
 	RejectRoomFull: "the room is full", RejectSlowDown: "too many tries from your address: wait a minute",
-	RejectDraining: "the server is restarting",
-	RejectKicked:   "removed by the operator: try again in a few minutes",
-	RejectBusy:     "the server is busy: no new rooms for now",
+	RejectDraining:  "the server is restarting",
+	RejectKicked:    "removed by the operator: try again in a few minutes",
+	RejectBusy:      "the server is busy: no new rooms for now",
 	RejectNameTaken: "another player holds that name: pick another with --name",
 }
 
