@@ -158,7 +158,7 @@ func (l *LobbyClient) Receive(now time.Time, from netip.AddrPort, b []byte) []tr
 			l.pending = l.pending[:0]
 		}
 		for _, e := range p.Rooms {
-			l.pending = append(l.pending, RoomInfo{Name: e.Name, Private: e.Private, Closing: e.Closing, Players: int(e.Players), Seats: int(e.Seats),
+			l.pending = append(l.pending, RoomInfo{Name: e.Name, Private: e.Private, Closing: e.Closing, Ranked: e.Ranked, Players: int(e.Players), Seats: int(e.Seats),
 				Bots: int(e.Bots), Spectators: int(e.Spectators), State: RoomState(e.State), Round: int(e.Round),
 				RoundsToWin: int(e.RoundsToWin), Leader: e.Leader, LeaderScore: int(e.LeaderScore), Server: e.Server})
 		}

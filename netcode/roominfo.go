@@ -33,6 +33,8 @@ type RoomInfo struct {
 	// Closing marks a room of a server that drains before a restart: it
 	// takes nobody new, and its match, if one runs, is its last.
 	Closing bool
+	// Ranked marks a room whose matches are rated (PROTOCOL.md §4.15).
+	Ranked bool
 	// Players counts the seats taken (bots included), Seats the room's
 	// seats, Bots the server-side bots among the players.
 	Players, Seats, Bots, Spectators int

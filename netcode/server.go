@@ -83,8 +83,9 @@ type Server struct {
 	ticks    tickHistogram // the driver's tick durations, bucketed
 	next     time.Time     // Advance's schedule: the next tick's time
 	out      outbox
-	desk     clearDesk // the clear datagrams' answers
-	fleet    fleetDesk // the fleet's other servers, where Requests are redirected
+	desk     clearDesk  // the clear datagrams' answers
+	fleet    fleetDesk  // the fleet's other servers, where Requests are redirected
+	ladder   ladderDesk // the ladder's jobs out, the names being claimed
 	drops    [numDropReasons]uint64
 	// traffic counts what Receive saw.
 	traffic traffic
@@ -120,10 +121,11 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		rules: roomRules{newBot: cfg.NewBot, maxSpectators: cfg.MaxSpectators, idle: cfg.Idle, spectatorDelay: cfg.SpectatorDelay,
 			startWait: cfg.StartWait, rematchWait: cfg.RematchWait, resultsFor: cfg.ResultsFor, chat: !cfg.NoChat}}
 	s.defaults = roomConfig{Players: cfg.Players, Bots: cfg.Bots, MazeW: cfg.MazeW, MazeH: cfg.MazeH,
-		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds}
+		StateEvery: cfg.StateEvery, Rounds: cfg.Rounds, Ranked: cfg.Ladder && cfg.Bots == 0}
 	s.out = newOutbox(64<<10, s.conns.seal)
+	s.ladder = newLadderDesk(cfg.Ladder)
 	s.host = &roomHost{out: &s.out, clk: &s.clk, tl: &s.tl, adm: &s.adm, rooms: &s.rooms, gone: &s.gone, drops: s.drop, log: log,
-		drain: &s.drain, chat: newChatGuard()}
+		drain: &s.drain, chat: newChatGuard(), record: s.recordMatch}
 	s.desk = clearDesk{adm: &s.adm, conns: &s.conns, rooms: &s.rooms, fleet: &s.fleet, out: &s.out, tl: &s.tl, drop: s.drop}
 	for i := 0; i < cfg.Rooms; i++ {
 		s.openRoom(roomName(i), s.defaults, false, true, netip.Addr{}, time.Time{})
@@ -246,6 +248,7 @@ func (s *Server) Advance(now time.Time) []transport.Datagram {
 		s.tick(s.next) // the scheduled time: input deadlines follow the schedule
 		s.next = s.next.Add(TickDuration)
 	}
+	s.ladder.sweep(now)
 	return s.out.datagrams()
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"time"
+	"ttytanks/internal/skill"
 
 	"ttytanks/game"
 )
@@ -91,6 +92,15 @@ type ServerConfig struct {
 	// so (default DefaultIdle; negative: never). Waiting in a room counts;
 	// keep-alives are no intent, and bots none of this.
 	Idle time.Duration
+	// Ladder says the server keeps a ladder (PROTOCOL.md §4.15): its
+	// rooms without bots are ranked, keyed players' names are claimed
+	// before they are seated, guests play under "~name", and LadderQuery
+	// is answered. The driver runs the ladder's jobs (TakeLadderJobs,
+	// LadderDone) against a ladder.Board.
+	Ladder bool
+	// Skill is the rule a quick match seats by rating on a server with a
+	// ladder (the zero Rule: skill.DefaultRule).
+	Skill skill.Rule
 	// NoChat turns the rooms' chat off: lines are dropped, and their
 	// sayers told chat is off.
 	NoChat bool
@@ -123,6 +133,9 @@ const (
 // withDefaults checks cfg and fills in the defaults of what it leaves
 // zero.
 func (cfg ServerConfig) withDefaults() (ServerConfig, error) {
+	if cfg.Skill == (skill.Rule{}) {
+		cfg.Skill = skill.DefaultRule
+	}
 	if cfg.Players < 1 || cfg.Players > game.MaxPlayers {
 		return cfg, fmt.Errorf("netcode: %d players, want 1..%d", cfg.Players, game.MaxPlayers)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"net/netip"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/proto"
 )
@@ -54,6 +55,9 @@ type conn struct {
 	// rate and requests are the connection's budgets of sealed datagrams
 	// and of Requests (sealedRate, requestRate).
 	rate, requests bucket
+	// who is the player the connection's Request proved it is (zero: a
+	// guest, or no Request yet), PROTOCOL.md §4.15.
+	who ladder.Key
 }
 
 // The budgets of a connection: what a client sends (an Input a tick, a
@@ -110,6 +114,24 @@ func newConn(id uint32, j *proto.Join, from netip.AddrPort, rtt time.Duration, n
 	copy(c.accept.Sig[:], proto.SignTranscript(key, c.transcript))
 	return c, nil
 }
+
+// identifies reports whether id's proof holds on this connection's
+// handshake, and if so takes id as who the connection is. A vouched ID
+// counts only when vouches says its voucher may vouch: else the
+// connection is a guest's.
+func (c *conn) identifies(id *proto.Identity, vouches func([proto.ServerKeyLen]byte) bool) bool {
+	if !id.Verify(c.transcript) {
+		return false
+	}
+	c.who = ladder.Key{}
+	if id.Kind == proto.IdentityKey || (id.Kind == proto.IdentityVouched && vouches(id.Voucher)) {
+		c.who = ladder.Key(id.ID)
+	}
+	return true
+}
+
+// player returns who the connection proved it is (zero: a guest).
+func (c *conn) player() ladder.Key { return c.who }
 
 // id returns the connection id.
 func (c *conn) id() uint32 { return c.cid }

@@ -42,6 +42,8 @@ const (
 	DropKicked                          // a Join or Request from a prefix a kick holds out (KickHold)
 	DropBusy                            // a room asked for while the server carries all it can step on time
 	DropChat                            // a chat line over its sayer's budget, from a muted player, empty or too long once cleaned, or with chat off
+	DropBadIdentity                     // a Request whose player key or vouching does not verify on its handshake
+	DropLadder                          // a LadderQuery too soon after the last, or with the ladder's work queue full
 	numDropReasons
 )
 
@@ -50,7 +52,7 @@ var dropNames = [numDropReasons]string{
 	"bad-cookie", "unknown-player", "wrong-addr", "wrong-session", "wrong-match",
 	"stale", "future", "rate-limited", "duplicate", "fault", "banned", "addr-limit",
 	"clear", "unknown-conn", "replay", "too-old", "bad-seal", "conn-limit", "bad-proof", "moved", "kicked", "busy",
-	"chat",
+	"chat", "bad-identity", "ladder",
 }
 
 // String returns the reason's short name, as dashboards and logs show it.

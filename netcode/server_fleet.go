@@ -366,6 +366,17 @@ func (f *fleetDesk) page(p *proto.RoomList, here func(name string) bool) {
 	p.Total = uint16(min(n, 0xffff))
 }
 
+// knows reports whether key is the key of a server of the fleet (one
+// that may vouch for a player).
+func (d *fleetDesk) knows(key [proto.ServerKeyLen]byte) bool {
+	for i := range d.view.Servers {
+		if string(d.view.Servers[i].Key) == string(key[:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // SetFleet tells the server the newest view of its fleet (the driver's
 // fleet membership calls it, through ServerDriver.Do, whenever it reads
 // one). Until the first call, and while v.Lost, the server is on its own.

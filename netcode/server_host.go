@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/proto"
 )
@@ -23,7 +24,12 @@ type roomHost struct {
 	log   *slog.Logger
 	drain *drainState
 	chat  *chatGuard
+	// record queues a ranked room's finished match for the ladder.
+	record func(matchID uint32, m ladder.Match)
 }
+
+// recordMatch queues a ranked room's finished match for the ladder.
+func (h *roomHost) recordMatch(matchID uint32, m ladder.Match) { h.record(matchID, m) }
 
 // send seals p for connection conn into the outbox.
 func (h *roomHost) send(conn uint32, p proto.Packet) { h.out.sealed(conn, p) }

@@ -10,13 +10,26 @@ import (
 
 // place finds the room a Request asks for, opening one when it should;
 // nil and the reason to refuse when there is none.
-func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*room, proto.RejectReason) {
+func (s *Server) place(j *proto.Request, l *link, now time.Time) (*room, proto.RejectReason) {
 	t := &s.rooms
+	from := l.addr
 	name := proto.SanitizeName(j.Room)
 	switch j.Kind {
 	case proto.RoomLobby:
 		return s.lobbyRoom(now), 0 // ParseRequest took it only with Spectate
 	case proto.RoomQuick:
+		if s.ladder.on && !j.Spectate {
+			// By skill (PROTOCOL.md §4.15): a room near the player's
+			// rating, else a new one; the usual pick if none may open.
+			if best := t.quickBySkill(s.cfg.Skill, l.rating, !l.who.IsZero(), now, s.clk.now()); best != nil {
+				return best, 0
+			}
+			if s.cfg.Bots < s.cfg.Players {
+				if r, why := s.newRoom(from, t.freeName(s.fleet.nameTaken), s.defaults, false, now); r != nil {
+					return r, why
+				}
+			}
+		}
 		if best := t.quick(j.Spectate); best != nil {
 			return best, 0
 		}
@@ -81,6 +94,7 @@ func (s *Server) place(j *proto.Request, from netip.AddrPort, now time.Time) (*r
 		if cfg.Bots > 0 && s.cfg.NewBot == nil {
 			cfg.Bots = 0
 		}
+		cfg.Ranked = s.ladder.on && cfg.Bots == 0 && !j.Casual
 		if _, err := game.NewWorld(game.Config{Slots: cfg.Players, MazeW: cfg.MazeW, MazeH: cfg.MazeH}); err != nil {
 			return nil, proto.RejectNoMatch // the maze has no cell for so many seats
 		}

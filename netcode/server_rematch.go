@@ -28,7 +28,9 @@ func (r *room) results(now time.Time) {
 		start, _ := r.match.origin()
 		r.h.logger().Info("match over", "room", r.name, "match", r.match.matchID(), "winner", winner,
 			"duration", r.log.since(start), "rounds", int(r.match.current().State().Round.Number))
+		r.matchOver()
 	}
+	r.tellRated(now, false)
 	if r.h.draining() {
 		// No rematch: the results show a while, then everyone goes.
 		if now.Sub(r.overAt) >= drainResults {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/game"
 	"ttytanks/proto"
@@ -15,6 +16,9 @@ import (
 // State interval and the win condition.
 type roomConfig struct {
 	Players, Bots, MazeW, MazeH, StateEvery, Rounds int
+	// Ranked rooms' finished matches are recorded and rated (a server
+	// with a ladder, no bots, not asked casual: PROTOCOL.md §4.15).
+	Ranked bool
 }
 
 // roomRules are the server's settings every room plays by
@@ -36,6 +40,8 @@ type roomRules struct {
 // the address a peer counts against), the routing of match ids, and the
 // log. The Server is every room's host (host.go).
 type host interface {
+	// recordMatch queues a ranked room's finished match for the ladder.
+	recordMatch(matchID uint32, m ladder.Match)
 	// send seals p for connection conn and queues it.
 	send(conn uint32, p proto.Packet)
 	// clock is the server's tick clock; tally its counters.
@@ -107,6 +113,11 @@ type room struct {
 	// ended is set when the room has ended for the server's drain: its
 	// peers were told, it steps no more.
 	ended bool
+	// rated is the finished match's rating changes, once the ladder
+	// rated it (nil before), told to its peers every ratedEvery while
+	// the results show; ratedAt is when they were last told.
+	rated   *proto.Rated
+	ratedAt time.Time
 }
 
 // roomSpec is what a room is opened as: its name, its join code (a

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+	"ttytanks/game"
+	"ttytanks/internal/skill"
 
 	"ttytanks/proto"
 )
@@ -47,6 +49,13 @@ type roomTable struct {
 	guesses *prefixLimiter   // join-code tries
 	opens   *prefixLimiter   // rooms opened on demand
 	lobby   *room            // the lobby's chat room, once a viewer asked for it
+	// skill holds the candidates of a quick match by skill, and their
+	// players' ratings, reused from one to the next.
+	skill struct {
+		rooms   []skill.Room
+		of      []*room
+		ratings []float64
+	}
 }
 
 func newRoomTable() roomTable {
@@ -264,6 +273,47 @@ func (t *roomTable) quick(spectate bool) *room {
 		}
 	}
 	return best
+}
+
+// quickBySkill returns the room a quick match seats a player of rating
+// in (rated false: a guest) by rule (package skill): the fullest public
+// room with a free seat, whose match is not over, and whose rated
+// players are within the window its wait has widened to; nil for a new
+// room. clock is the server's tick, for how long a waiting room's first
+// player has waited.
+func (t *roomTable) quickBySkill(rule skill.Rule, rating float64, rated bool, now time.Time, clock game.Tick) *room {
+	sk := &t.skill
+	sk.rooms, sk.of, sk.ratings = sk.rooms[:0], sk.of[:0], sk.ratings[:0]
+	for _, r := range t.list {
+		p := r.places()
+		if r.opened().private() || r == t.lobby || p.free() == 0 || r.game().over() {
+			continue
+		}
+		from := len(sk.ratings)
+		first := game.Tick(0)
+		waiting := !r.game().live()
+		p.each(func(l *link, slot int) {
+			if slot < 0 {
+				return
+			}
+			if !l.who.IsZero() {
+				sk.ratings = append(sk.ratings, l.rating)
+			}
+			if waiting && (first == 0 || l.joined < first) {
+				first = l.joined
+			}
+		})
+		c := skill.Room{Free: p.free(), Taken: p.taken(), Ratings: sk.ratings[from:len(sk.ratings):len(sk.ratings)], Ranked: r.opened().cfg.Ranked}
+		if waiting && first != 0 && clock >= first {
+			c.Since = now.Add(-time.Duration(clock-first) * TickDuration)
+		}
+		sk.rooms = append(sk.rooms, c)
+		sk.of = append(sk.of, r)
+	}
+	if i := rule.Pick(sk.rooms, rating, rated, now); i >= 0 {
+		return sk.of[i]
+	}
+	return nil
 }
 
 // spending returns what the rooms opened on demand spend of the budgets:

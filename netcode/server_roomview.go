@@ -30,7 +30,7 @@ func (r *room) places() *seatTable { return &r.seats }
 
 // info returns r's line in the lobby.
 func (r *room) info() RoomInfo {
-	in := RoomInfo{Name: r.name, Private: r.private(), Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
+	in := RoomInfo{Name: r.name, Private: r.private(), Ranked: r.cfg.Ranked, Seats: r.cfg.Players, Spectators: r.seats.spectatorCount(),
 		Players: r.cfg.Players - r.seats.free(), RoundsToWin: r.cfg.Rounds, Closing: r.h.draining()}
 	for i := 0; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatBot {
@@ -61,7 +61,7 @@ func (r *room) info() RoomInfo {
 
 // entryOf returns a room's line in a RoomList.
 func entryOf(in RoomInfo) proto.RoomEntry {
-	return proto.RoomEntry{Name: in.Name, Private: in.Private, Closing: in.Closing, Players: uint8(in.Players), Seats: uint8(in.Seats),
+	return proto.RoomEntry{Name: in.Name, Private: in.Private, Closing: in.Closing, Ranked: in.Ranked, Players: uint8(in.Players), Seats: uint8(in.Seats),
 		Bots: uint8(in.Bots), Spectators: uint8(min(in.Spectators, 255)), State: uint8(in.State), Round: uint16(in.Round),
 		RoundsToWin: uint8(in.RoundsToWin), Leader: proto.SanitizeName(in.Leader), LeaderScore: uint16(in.LeaderScore)}
 }

@@ -3,6 +3,7 @@ package netcode
 import (
 	"net/netip"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/proto"
 )
@@ -63,6 +64,8 @@ func (s *Server) onSealed(now time.Time, from netip.AddrPort, sh proto.SealedHea
 		s.onLeave(now, c, in.h, in.body)
 	case proto.TypeChat:
 		s.onChat(now, c, in.h, in.body)
+	case proto.TypeLadderQuery:
+		s.onLadderQuery(now, c, in.h, in.body)
 	case proto.TypeChatAck:
 		a, err := proto.ParseChatAckBody(in.h, in.body)
 		if err != nil {
@@ -100,6 +103,10 @@ func (s *Server) onRequest(now time.Time, c *conn, h proto.Header, b []byte) {
 	q, err := proto.ParseRequestBody(h, b)
 	if err != nil {
 		s.drop(dropReasonFor(err))
+		return
+	}
+	if !c.identifies(&q.Identity, s.vouches) {
+		s.drop(DropBadIdentity)
 		return
 	}
 	if q.Token != (proto.Token{}) {
@@ -140,7 +147,7 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 	}
 	rtt, resume := c.handshake()
 	l := link{conn: c.id(), addr: from, name: proto.SanitizeName(q.Name), heard: now, rtt: rtt, resume: resume, origin: s.adm.origin(from),
-		joined: s.clk.now()}
+		joined: s.clk.now(), who: c.player()}
 	// A reconnect: the token of a place we still hold, from a connection
 	// that proved (onRequest) it holds the session the token was issued
 	// to. It takes the place over, score and all.
@@ -190,7 +197,32 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 			return
 		}
 	}
-	r, why := s.place(q, from, now)
+	if s.ladder.on && q.Token == (proto.Token{}) {
+		switch {
+		case l.who.IsZero():
+			l.name = guestName(l.name)
+		case !q.Spectate:
+			// A keyed player's seat waits for the ladder to say the
+			// name is theirs (LadderDone admits it again).
+			cl, ok := s.ladder.claim(c.id(), q, l.who, now)
+			switch {
+			case !ok:
+				s.drop(DropLadder)
+				return
+			case cl.state == claimWaiting:
+				return
+			case cl.state == claimTaken:
+				s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectNameTaken})
+				return
+			case cl.state == claimFailed:
+				l.who = ladder.Key{} // the ladder failed: unrated, as a guest
+				l.name = guestName(cl.name)
+			default:
+				l.name, l.rating = cl.name, cl.rating
+			}
+		}
+	}
+	r, why := s.place(q, &l, now)
 	if r == nil {
 		s.out.sealed(c.id(), &proto.Reject{Reason: why})
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/game"
 	"ttytanks/proto"
@@ -66,6 +67,10 @@ type link struct {
 	origin netip.Addr
 	// chat is the peer's side of the room's chat (server_chat.go).
 	chat chatter
+	// who is the player the peer proved it is (zero: a guest or a bot),
+	// rating their rating when they took the place (PROTOCOL.md §4.15).
+	who    ladder.Key
+	rating float64
 }
 
 // inPrefix reports whether the peer's address, or the address its place

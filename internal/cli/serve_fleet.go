@@ -122,7 +122,7 @@ func recordRooms(rooms []netcode.FleetRoom) []fleet.Room {
 	out := make([]fleet.Room, 0, len(rooms))
 	for _, r := range rooms {
 		fr := fleet.Room{Name: r.Name, Players: r.Players, Seats: r.Seats, Bots: r.Bots, Spectators: r.Spectators,
-			State: int(r.State), Round: r.Round, RoundsToWin: r.RoundsToWin, Leader: r.Leader, LeaderScore: r.LeaderScore, Closing: r.Closing}
+			State: int(r.State), Round: r.Round, RoundsToWin: r.RoundsToWin, Leader: r.Leader, LeaderScore: r.LeaderScore, Closing: r.Closing, Ranked: r.Ranked}
 		if r.Private {
 			fr.Name, fr.CodeHash = "", hex.EncodeToString(r.CodeHash[:])
 		}
@@ -147,7 +147,7 @@ func fleetView(self netip.AddrPort, v fleet.View, logger *slog.Logger, logged *a
 		for _, r := range s.Rooms {
 			fr := netcode.FleetRoom{RoomInfo: netcode.RoomInfo{Name: r.Name, Players: r.Players, Seats: r.Seats, Bots: r.Bots,
 				Spectators: r.Spectators, State: netcode.RoomState(r.State), Round: r.Round, RoundsToWin: r.RoundsToWin,
-				Leader: r.Leader, LeaderScore: r.LeaderScore, Closing: r.Closing, Server: s.ID}}
+				Leader: r.Leader, LeaderScore: r.LeaderScore, Closing: r.Closing, Ranked: r.Ranked, Server: s.ID}}
 			if r.CodeHash != "" {
 				b, err := hex.DecodeString(r.CodeHash)
 				if err != nil || len(b) != len(fr.CodeHash) {

@@ -91,6 +91,7 @@ type Room struct {
 	Leader      string `json:"leader,omitempty"`
 	LeaderScore int    `json:"leader_score"`
 	Closing     bool   `json:"closing,omitempty"`
+	Ranked      bool   `json:"ranked,omitempty"`
 }
 
 // View is the fleet as a member last read it.

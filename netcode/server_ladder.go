@@ -1,0 +1,341 @@
+package netcode
+
+import (
+	"crypto/ed25519"
+	"time"
+
+	"ttytanks/internal/ladder"
+	"ttytanks/netcode/transport"
+	"ttytanks/proto"
+)
+
+// The ladder (PROTOCOL.md §4.15): who each player is, their names, the
+// matches they played and their ratings. The store is I/O, so the core
+// never touches it: it queues LadderJobs, which the driver takes
+// (TakeLadderJobs), runs against a ladder.Board and hands back
+// (LadderDone). Until a seat Request's name is claimed, the Request
+// waits; its repeats are dropped.
+
+// LadderJobKind says what a LadderJob asks of the ladder.
+type LadderJobKind uint8
+
+// Ladder jobs.
+const (
+	// LadderClaim: a keyed player asks for a seat under Name (empty: the
+	// name their record holds, or one made from their key).
+	LadderClaim LadderJobKind = iota + 1
+	// LadderRecord: a ranked room's match ended: record and rate Match.
+	LadderRecord
+	// LadderQuery: a page of the leaderboard and the asker's card;
+	// Query.Forget deletes the asker's record first.
+	LadderQuery
+)
+
+// LadderJob is one piece of the ladder's work, for the driver to run.
+type LadderJob struct {
+	Kind LadderJobKind
+	// Conn is the connection the answer goes to (claims and queries).
+	Conn uint32
+	// ID is the player (claims and queries); zero for a guest's query.
+	ID   ladder.Key
+	Name string
+	// Match and MatchID are a LadderRecord's: the match and the id of
+	// the room's match, to tell it the outcome.
+	Match   ladder.Match
+	MatchID uint32
+	Query   proto.LadderQuery
+}
+
+// LadderResult is a LadderJob done: Err, or what the ladder said.
+type LadderResult struct {
+	Job LadderJob
+	Err error
+	// Taken: a claim's name is another key's.
+	Taken bool
+	// Player is the claimant's or the asker's record, if Has.
+	Player ladder.PlayerRecord
+	Has    bool
+	// Outcome is a record's.
+	Outcome ladder.Outcome
+	// Ranked and Top are a query's: the leaderboard's length and its page.
+	Ranked    int
+	Top       []ladder.PlayerRecord
+	Forgotten bool
+}
+
+// Bounds of the ladder's work.
+const (
+	// maxLadderJobs is how many jobs may be out at once; beyond, a
+	// Request or a LadderQuery that needs one is dropped (counted as
+	// ladder): its client repeats it.
+	maxLadderJobs = 256
+	// ladderQueryGap is the least time between two answered
+	// LadderQueries of one connection.
+	ladderQueryGap = 250 * time.Millisecond
+	// claimMemory is how long a claim's answer is kept for the Request's
+	// repeats (and a query's time for its connection's next).
+	claimMemory = 30 * time.Second
+	// ratedEvery is how often a finished rated match tells its peers
+	// their ratings (Rated), while its results show.
+	ratedEvery = 500 * time.Millisecond
+)
+
+// claimState is where a seat Request's name claim stands.
+type claimState uint8
+
+const (
+	claimWaiting claimState = iota // a job is out
+	claimOK                        // the name is the key's: seat it
+	claimTaken                     // another key holds it: Reject 15
+	claimFailed                    // the ladder failed: seat it unrated
+)
+
+// ladderClaim is a seat Request waiting for, or answered by, its claim.
+type ladderClaim struct {
+	q      proto.Request
+	id     ladder.Key
+	state  claimState
+	name   string  // the name to seat under, once claimed
+	rating float64 // the player's rating, once claimed
+	at     time.Time
+}
+
+// ladderDesk is the ladder's part of the server: the jobs out, the
+// claims in flight, each connection's last query.
+type ladderDesk struct {
+	on      bool
+	jobs    []LadderJob
+	out     int // jobs taken by the driver, not yet done
+	claims  map[uint32]*ladderClaim
+	queried map[uint32]time.Time
+	swept   time.Time
+}
+
+func newLadderDesk(on bool) ladderDesk {
+	return ladderDesk{on: on, claims: map[uint32]*ladderClaim{}, queried: map[uint32]time.Time{}}
+}
+
+// busy reports whether no job may be queued now.
+func (d *ladderDesk) busy() bool { return d.out+len(d.jobs) >= maxLadderJobs }
+
+// queue adds a job, unless busy.
+func (d *ladderDesk) queue(j LadderJob) bool {
+	if !d.on || d.busy() {
+		return false
+	}
+	d.jobs = append(d.jobs, j)
+	return true
+}
+
+// take hands the queued jobs to dst.
+func (d *ladderDesk) take(dst []LadderJob) []LadderJob {
+	dst = append(dst, d.jobs...)
+	d.out += len(d.jobs)
+	d.jobs = d.jobs[:0]
+	return dst
+}
+
+// done notes one job back.
+func (d *ladderDesk) done() {
+	if d.out > 0 {
+		d.out--
+	}
+}
+
+// claim returns the claim of connection conn's seat Request q by player
+// id at now, queueing its job the first time; ok is false if it cannot
+// be queued (busy).
+func (d *ladderDesk) claim(conn uint32, q *proto.Request, id ladder.Key, now time.Time) (cl *ladderClaim, ok bool) {
+	if cl := d.claims[conn]; cl != nil && cl.id == id {
+		return cl, true
+	}
+	name := proto.SanitizeName(q.Name)
+	if !d.queue(LadderJob{Kind: LadderClaim, Conn: conn, ID: id, Name: name}) {
+		return nil, false
+	}
+	cl = &ladderClaim{q: *q, id: id, at: now}
+	d.claims[conn] = cl
+	return cl, true
+}
+
+// claimed takes a claim's answer; it returns the claim, nil if it was
+// forgotten meanwhile.
+func (d *ladderDesk) claimed(res *LadderResult, now time.Time) *ladderClaim {
+	cl := d.claims[res.Job.Conn]
+	if cl == nil || cl.id != res.Job.ID || cl.state != claimWaiting {
+		return nil
+	}
+	cl.at = now
+	switch {
+	case res.Taken:
+		cl.state = claimTaken
+	case res.Err != nil:
+		cl.state, cl.name = claimFailed, res.Job.Name
+	default:
+		cl.state, cl.name, cl.rating = claimOK, res.Player.Name, res.Player.Rating.R
+	}
+	return cl
+}
+
+// mayQuery reports whether connection conn may have a LadderQuery
+// answered at now, and if so notes it.
+func (d *ladderDesk) mayQuery(conn uint32, now time.Time) bool {
+	if at, ok := d.queried[conn]; ok && now.Sub(at) < ladderQueryGap {
+		return false
+	}
+	d.queried[conn] = now
+	return true
+}
+
+// sweep forgets the claims and query times older than claimMemory.
+func (d *ladderDesk) sweep(now time.Time) {
+	if now.Sub(d.swept) < time.Second {
+		return
+	}
+	d.swept = now
+	for id, cl := range d.claims {
+		if cl.state != claimWaiting && now.Sub(cl.at) > claimMemory {
+			delete(d.claims, id)
+		}
+	}
+	for id, at := range d.queried {
+		if now.Sub(at) > claimMemory {
+			delete(d.queried, id)
+		}
+	}
+}
+
+// guestName is the name a guest plays under on a server with a ladder:
+// its own with "~" in front, which no ladder name has, so a guest never
+// passes for a player of the ladder.
+func guestName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return proto.SanitizeName("~" + name)
+}
+
+// pageOf is the LadderPage of a query's result.
+func pageOf(res *LadderResult) *proto.LadderPage {
+	p := &proto.LadderPage{Ranked: uint32(max(res.Ranked, 0)), Forgotten: res.Forgotten, Offset: res.Job.Query.Offset}
+	if res.Has {
+		r := res.Player
+		p.HasCard = true
+		p.Card = proto.LadderCard{LadderLine: lineOf(&r),
+			RoundWins: u32(r.RoundWins), Kills: u32(r.Kills), Deaths: u32(r.Deaths), Shots: u32(r.Shots), Hits: u32(r.Hits), Seconds: u32(r.SecondsPlayed)}
+	}
+	for i := range res.Top {
+		if len(p.Lines) == proto.MaxLadderPage {
+			break
+		}
+		p.Lines = append(p.Lines, lineOf(&res.Top[i]))
+	}
+	return p
+}
+
+func lineOf(r *ladder.PlayerRecord) proto.LadderLine {
+	return proto.LadderLine{Rank: u32(r.Rank), Rating: points(r.Rating.R), RD: points(r.Rating.RD),
+		Matches: u32(r.Matches), Wins: u32(r.Wins), Name: proto.SanitizeName(r.Name)}
+}
+
+// points rounds a rating to whole points within a u16.
+func points(x float64) uint16 { return uint16(min(max(x+0.5, 0), 65535)) }
+
+func u32(n int) uint32 { return uint32(min(max(n, 0), 1<<32-1)) }
+
+// ratedOf is the Rated of a record's outcome, by slot.
+func ratedOf(matchID uint32, m *ladder.Match, o *ladder.Outcome) *proto.Rated {
+	p := &proto.Rated{Header: proto.Header{Match: matchID}}
+	if !o.Rated {
+		return p
+	}
+	for slot := 0; slot < 8; slot++ {
+		for i := range o.Players {
+			if i < len(m.Players) && m.Players[i].Slot == slot && o.Players[i].Rated {
+				po := o.Players[i]
+				p.Changes = append(p.Changes, proto.RatingChange{Slot: uint8(slot), Before: points(po.Before.R), After: points(po.After.R), RD: points(po.After.RD)})
+			}
+		}
+	}
+	return p
+}
+
+// TakeLadderJobs appends the ladder's queued jobs to dst, for the driver
+// to run (each answered with LadderDone).
+func (s *Server) TakeLadderJobs(dst []LadderJob) []LadderJob { return s.ladder.take(dst) }
+
+// LadderDone takes a job's result at now and returns the datagrams it
+// makes: a claimed Request's answer, a LadderPage, a room's Rated.
+func (s *Server) LadderDone(now time.Time, res LadderResult) []transport.Datagram {
+	s.out.reset()
+	s.ladder.done()
+	switch res.Job.Kind {
+	case LadderClaim:
+		if res.Err != nil {
+			s.log.Warn("ladder: a name's claim failed: the player plays unrated", "name", res.Job.Name, "err", res.Err)
+		}
+		cl := s.ladder.claimed(&res, now)
+		if c := s.conns.lookup(res.Job.Conn); cl != nil && c != nil {
+			s.admit(now, c, &cl.q)
+		}
+	case LadderRecord:
+		if res.Err != nil {
+			s.log.Error("ladder: a match was not recorded", "room", res.Job.Match.Room, "err", res.Err)
+			break
+		}
+		s.log.Info("match recorded", "room", res.Job.Match.Room, "id", res.Outcome.Match, "rated", res.Outcome.Rated)
+		if r := s.rooms.byMatch(res.Job.MatchID); r != nil {
+			p := ratedOf(res.Job.MatchID, &res.Job.Match, &res.Outcome)
+			s.inRoom(r, func() { r.takeRated(p, now) })
+		}
+	case LadderQuery:
+		if res.Err != nil {
+			s.log.Warn("ladder: a query failed", "err", res.Err)
+			break
+		}
+		if s.conns.lookup(res.Job.Conn) != nil {
+			s.out.sealed(res.Job.Conn, pageOf(&res))
+		}
+	}
+	return s.out.datagrams()
+}
+
+// onLadderQuery takes a LadderQuery of a peer that holds a place.
+func (s *Server) onLadderQuery(now time.Time, c *conn, h proto.Header, b []byte) {
+	q, err := proto.ParseLadderQueryBody(h, b)
+	if err != nil {
+		s.drop(dropReasonFor(err))
+		return
+	}
+	if r, _, _ := s.rooms.byConn(c.addr(), c.id()); r == nil {
+		s.drop(DropUnknownPlayer)
+		return
+	}
+	if !s.ladder.mayQuery(c.id(), now) {
+		s.drop(DropLadder)
+		return
+	}
+	if !s.ladder.on {
+		s.out.sealed(c.id(), &proto.LadderPage{Off: true})
+		return
+	}
+	if !s.ladder.queue(LadderJob{Kind: LadderQuery, Conn: c.id(), ID: c.player(), Query: q}) {
+		s.drop(DropLadder)
+	}
+}
+
+// recordMatch queues a ranked room's finished match.
+func (s *Server) recordMatch(matchID uint32, m ladder.Match) {
+	if !s.ladder.queue(LadderJob{Kind: LadderRecord, MatchID: matchID, Match: m}) {
+		s.log.Error("ladder: a match was not recorded: the ladder's queue is full", "room", m.Room)
+	}
+}
+
+// vouches reports whether key may vouch for a player: this server's own
+// key, or a server of its fleet.
+func (s *Server) vouches(key [proto.ServerKeyLen]byte) bool {
+	if string(key[:]) == string(s.cfg.Key.Public().(ed25519.PublicKey)) {
+		return true
+	}
+	return s.fleet.knows(key)
+}
