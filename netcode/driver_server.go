@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/netcode/transport"
 )
@@ -33,6 +34,10 @@ type ServerDriver struct {
 	// function under mu instead.
 	mu      sync.Mutex
 	running bool
+	// board is the ladder's store (SetLadder; nil: none), ljobs the
+	// jobs of one hand-over.
+	board ladder.Board
+	ljobs []LadderJob
 }
 
 // shutdownCopies is how many copies of its Leave a peer is sent when the
@@ -117,6 +122,14 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 		d.running = false
 		d.mu.Unlock()
 	}()
+	ljobs, lres := make(chan LadderJob, maxLadderJobs), make(chan LadderResult)
+	if d.board != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.runLadder(ljobs, lres, d.stop)
+		}()
+	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -134,6 +147,11 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 			return err
 		case f := <-d.do:
 			f(d.s)
+			d.handLadder(ljobs)
+			continue
+		case res := <-lres:
+			d.sendAll(d.s.LadderDone(d.clk.Now(), res))
+			d.handLadder(ljobs)
 			continue
 		case b := <-d.in:
 			for i := range b.ms[:b.n] {
@@ -142,12 +160,14 @@ func (d *ServerDriver) Run(ctx context.Context) error {
 			}
 			d.q.Flush(d.t)
 			d.free <- b
+			d.handLadder(ljobs)
 			continue
 		case <-timer.C:
 		}
 		began := time.Now()
 		d.sendAll(d.s.Advance(d.clk.Now()))
 		d.s.ObserveTickDuration(time.Since(began))
+		d.handLadder(ljobs)
 		timer.Reset(waitFor(d.clk, d.s.Deadline(), 0))
 	}
 }

@@ -27,7 +27,7 @@ func TestRoomSeatsRule(t *testing.T) {
 		seats uint8
 		ok    bool
 	}{{1, false}, {2, true}, {0, true}, {9, false}} {
-		r, why := n.server.place(&proto.Request{Name: "p", Kind: proto.RoomCreate, Seats: c.seats}, from, simEpoch.Add(time.Duration(c.seats)*time.Minute))
+		r, why := n.server.place(&proto.Request{Name: "p", Kind: proto.RoomCreate, Seats: c.seats}, &link{addr: from}, simEpoch.Add(time.Duration(c.seats)*time.Minute))
 		if (r != nil) != c.ok {
 			t.Errorf("a room of %d seats: room %v, reject %v; want opened %v", c.seats, r != nil, why, c.ok)
 		}
