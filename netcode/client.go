@@ -66,6 +66,11 @@ type ClientConfig struct {
 	// the session with that error. nil trusts any key: an embedded
 	// server, a test. (join checks known_servers or --server-key.)
 	TrustKey func(key ed25519.PublicKey) error
+	// Identify, if set, says who the player is on the handshake of
+	// transcript: proto.SignIdentity with the player's key (join), or
+	// proto.VouchIdentity by the server that knows the player (an SSH
+	// session). nil plays as a guest (PROTOCOL.md §4.15).
+	Identify func(transcript [32]byte) proto.Identity
 	// Light runs the protocol without prediction, for load generators: the
 	// client keeps its clock, sends its inputs with their redundancy and
 	// checks each State's hash, but never steps a world (World holds the
@@ -87,16 +92,17 @@ type Clock interface {
 // replay), clock sync, and the link statistics. Not safe for concurrent
 // use; the driver serialises calls.
 type Client struct {
-	cfg  ClientConfig
-	sess session
-	hs   handshake
-	tl   timeline
-	sync clockSync
-	link linkStats
-	chat chatBox  // the room's chat (client_chat.go)
-	hop  handover // the fleet's Redirects followed (client_redirect.go)
-	m    clientCounters
-	out  outbox
+	cfg    ClientConfig
+	sess   session
+	hs     handshake
+	tl     timeline
+	sync   clockSync
+	link   linkStats
+	chat   chatBox   // the room's chat (client_chat.go)
+	hop    handover  // the fleet's Redirects followed (client_redirect.go)
+	ladder ladderBox // the leaderboard asked for, the ratings told (client_ladder.go)
+	m      clientCounters
+	out    outbox
 
 	st        proto.State // decode buffer
 	opened    []byte      // an opened body
@@ -237,7 +243,11 @@ func (c *Client) send(pkt packet) {
 
 // request returns our Request for the connection the handshake made.
 func (c *Client) request() *proto.Request {
-	return c.sess.request(c.cfg.Name, c.cfg.Spectate, c.hs.proof)
+	q := c.sess.request(c.cfg.Name, c.cfg.Spectate, c.hs.proof)
+	if c.cfg.Identify != nil {
+		q.Identity = c.cfg.Identify(c.hs.transcript())
+	}
+	return q
 }
 
 // lost starts reconnecting after the server's silence: a new handshake.
@@ -269,6 +279,7 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 	}
 	if st := c.sess.state(); st == StatusWaiting || st == StatusPlaying {
 		c.chat.due(now, c.sendChat)
+		c.ladder.due(now, func(q *proto.LadderQuery) { c.send(q) })
 	}
 	silence := c.sess.silence(now)
 	switch c.sess.state() {
@@ -468,6 +479,20 @@ func (c *Client) onSealed(now time.Time, sh proto.SealedHeader, b []byte) {
 		c.onChatLine(now, h, body)
 	case proto.TypeRedirect:
 		c.onRedirect(now, h, body)
+	case proto.TypeLadderPage:
+		p, err := proto.ParseLadderPageBody(h, body)
+		if err != nil {
+			c.m.dropped++
+			return
+		}
+		c.ladder.answered(&p, now)
+	case proto.TypeRated:
+		p, err := proto.ParseRatedBody(h, body)
+		if err != nil {
+			c.m.dropped++
+			return
+		}
+		c.ladder.takeRated(&p)
 	default:
 		c.m.dropped++
 	}

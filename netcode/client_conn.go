@@ -109,6 +109,9 @@ func (c *clientConn) proof(resume [proto.KeyLen]byte) proto.Proof {
 	return proto.ResumeProof(resume, c.transcript)
 }
 
+// transcriptHash returns the handshake's transcript.
+func (c *clientConn) transcriptHash() [32]byte { return c.transcript }
+
 // resumeKey returns the connection's resume key: a token issued on it is
 // proved with it.
 func (c *clientConn) resumeKey() [proto.KeyLen]byte { return c.resume }

@@ -171,6 +171,9 @@ func (h *handshake) placed(match uint32, player uint8) bool { return h.conn.plac
 // this attempt's connection.
 func (h *handshake) proof(resume [proto.KeyLen]byte) proto.Proof { return h.conn.proof(resume) }
 
+// transcript returns the connection's handshake transcript.
+func (h *handshake) transcript() [32]byte { return h.conn.transcriptHash() }
+
 // resumeKey returns the connection's resume key.
 func (h *handshake) resumeKey() [proto.KeyLen]byte { return h.conn.resumeKey() }
 

@@ -49,4 +49,5 @@ func (c *Client) View(dst *View) {
 	}
 	dst.Metrics = c.Metrics()
 	c.chat.fill(dst)
+	c.ladder.fill(dst, c.sess.matchID())
 }

@@ -3,6 +3,7 @@ package netcode
 import (
 	"net/netip"
 	"time"
+	"ttytanks/proto"
 
 	"ttytanks/game"
 )
@@ -134,4 +135,10 @@ type View struct {
 	Chat      [ChatKeep]ChatEntry
 	ChatN     int
 	ChatTotal uint64
+	// Ladder is what the server said of its ladder (AskLadder).
+	Ladder LadderView
+	// Rated holds the rating changes of the match shown, by slot, once
+	// the server rated it (PROTOCOL.md §4.15); empty before, and for a
+	// match that is not rated.
+	Rated []proto.RatingChange
 }
