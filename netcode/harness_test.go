@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"ttytanks/internal/ladder"
 	"container/heap"
 	"net/netip"
 	"testing"
@@ -37,6 +38,9 @@ type simnet struct {
 	onDeliver func(c *simClient, data []byte)
 	// lobbies are the LobbyClients attached with addLobby.
 	lobbies []*simLobby
+	// board, if set, is the ladder the server's jobs run against, at
+	// once, after each server tick.
+	board ladder.Board
 }
 
 type simClient struct {
@@ -166,6 +170,11 @@ func (n *simnet) step() {
 			n.serverHash[w.Tick()] = w.Hash()
 		}
 		n.routeFromServer(out, nil)
+		if n.board != nil {
+			for _, j := range n.server.TakeLadderJobs(nil) {
+				n.routeFromServer(n.server.LadderDone(n.now, RunLadderJob(n.board, j)), nil)
+			}
+		}
 		if n.onServerTick != nil {
 			n.onServerTick()
 		}

@@ -1,0 +1,205 @@
+package netcode
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ttytanks/game"
+	"ttytanks/internal/ladder"
+	"ttytanks/netcode/transport"
+	"ttytanks/proto"
+)
+
+// playerKey returns a player key made from seed.
+func playerKey(seed byte) ed25519.PrivateKey {
+	var s [ed25519.SeedSize]byte
+	s[0] = seed
+	return ed25519.NewKeyFromSeed(s[:])
+}
+
+// keyed returns cfg playing as the holder of key.
+func keyed(cfg ClientConfig, key ed25519.PrivateKey) ClientConfig {
+	cfg.Identify = func(t [32]byte) proto.Identity { return proto.SignIdentity(key, t) }
+	return cfg
+}
+
+func keyOf(priv ed25519.PrivateKey) ladder.Key {
+	k, _ := ladder.KeyOf(priv.Public().(ed25519.PublicKey))
+	return k
+}
+
+// newLadderNet returns a simnet whose server keeps a ladder in a fresh
+// SQLite file.
+func newLadderNet(t *testing.T, cfg ServerConfig) (*simnet, *ladder.Store) {
+	t.Helper()
+	st, err := ladder.Open(filepath.Join(t.TempDir(), "ladder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cfg.Ladder = true
+	n := newSimnet(t, cfg)
+	n.board = st
+	return n, st
+}
+
+var lan = transport.Impairment{Latency: 20 * time.Millisecond}
+
+// TestLadderRatesARankedMatch: two keyed players finish a match in a
+// ranked room; the ladder records it, both are told their new ratings
+// (the winner's up, the loser's down, from 1500), the leaderboard lists
+// them with their cards, and a player who asks to be forgotten is.
+func TestLadderRatesARankedMatch(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1})
+	alice, bob := playerKey(1), playerKey(2)
+	p := n.addClient(keyed(botClient("alice", 3), alice), lan, lan, 1)
+	q := n.addClient(keyed(botClient("bob", 4), bob), lan, lan, 2)
+	if !n.runUntil(10*time.Second, n.playing) {
+		t.Fatalf("no match: %v / %v", errText(p.c), errText(q.c))
+	}
+	r := n.server.room0()
+	if !r.cfg.Ranked {
+		t.Fatal("a room without bots on a server with a ladder is not ranked")
+	}
+	if ri := r.info(); !ri.Ranked {
+		t.Error("the room's listing does not say ranked")
+	}
+	var winner int8 = -1
+	if !n.runUntil(5*time.Minute, func() bool {
+		if w := r.match.current(); w != nil && w.State().Round.Phase == game.PhaseMatchOver {
+			winner = w.State().Round.Winner
+			return true
+		}
+		return false
+	}) {
+		t.Fatal("the match did not end in 5 minutes of play")
+	}
+	var pv, qv View
+	if !n.runUntil(5*time.Second, func() bool {
+		p.c.View(&pv)
+		q.c.View(&qv)
+		return len(pv.Rated) == 2 && len(qv.Rated) == 2
+	}) {
+		t.Fatalf("ratings not told: %v / %v", pv.Rated, qv.Rated)
+	}
+	t.Logf("match over after %v of virtual time, winner slot %d; ratings %+v", n.now.Sub(simEpoch), winner, pv.Rated)
+	for _, ch := range pv.Rated {
+		if ch.Before != 1500 {
+			t.Errorf("slot %d rated from %d, want 1500", ch.Slot, ch.Before)
+		}
+		if up := ch.After > ch.Before; up != (int8(ch.Slot) == winner) {
+			t.Errorf("slot %d (winner %d): %d → %d", ch.Slot, winner, ch.Before, ch.After)
+		}
+		if ch.RD >= 350 {
+			t.Errorf("slot %d: RD %d did not shrink", ch.Slot, ch.RD)
+		}
+	}
+	ctx := context.Background()
+	for name, k := range map[string]ed25519.PrivateKey{"alice": alice, "bob": bob} {
+		rec, ok, err := st.Player(ctx, keyOf(k))
+		if err != nil || !ok || rec.Matches != 1 || rec.Name != name {
+			t.Errorf("%s's record: %+v %v %v", name, rec, ok, err)
+		}
+	}
+
+	p.c.AskLadder(0, 20, false)
+	if !n.runUntil(5*time.Second, func() bool { p.c.View(&pv); return pv.Ladder.Has }) {
+		t.Fatal("no LadderPage")
+	}
+	page := pv.Ladder.Page
+	if page.Ranked != 2 || len(page.Lines) != 2 || !page.HasCard || page.Card.Name != "alice" || page.Card.Matches != 1 {
+		t.Fatalf("page %+v", page)
+	}
+	if page.Lines[0].Rank != 1 || page.Lines[0].Rating <= page.Lines[1].Rating {
+		t.Errorf("leaderboard out of order: %+v", page.Lines)
+	}
+
+	n.run(time.Second) // past the gap between two queries
+	p.c.AskLadder(0, 20, true)
+	if !n.runUntil(5*time.Second, func() bool { p.c.View(&pv); return pv.Ladder.Has && pv.Ladder.Page.Forgotten }) {
+		t.Fatalf("not forgotten: %+v", pv.Ladder)
+	}
+	if pv.Ladder.Page.HasCard || pv.Ladder.Page.Ranked != 1 {
+		t.Errorf("after forgetting: %+v", pv.Ladder.Page)
+	}
+	if _, ok, _ := st.Player(ctx, keyOf(alice)); ok {
+		t.Error("the forgotten record is still in the store")
+	}
+}
+
+// TestLadderNamesBelongToTheirKey: a key holds its name; another key
+// asking for it is refused with a Reject that says so, a guest plays as
+// ~name, and a Request whose proof is of another handshake is dropped.
+func TestLadderNamesBelongToTheirKey(t *testing.T) {
+	n, _ := newLadderNet(t, ServerConfig{Players: 4, Seed: 7, Idle: -1})
+	a := n.addClient(keyed(ClientConfig{Name: "alice"}, playerKey(1)), lan, lan, 1)
+	if !n.runUntil(5*time.Second, func() bool { return a.c.Status() == StatusWaiting }) {
+		t.Fatalf("alice not seated: %v", errText(a.c))
+	}
+	thief := n.addClient(keyed(ClientConfig{Name: "ALICE"}, playerKey(3)), lan, lan, 2)
+	if !n.runUntil(5*time.Second, func() bool { return thief.c.Status() == StatusClosed }) {
+		t.Fatalf("another key took alice's name: %v", thief.c.Status())
+	}
+	if msg := errText(thief.c); !strings.Contains(msg, "another player holds that name") {
+		t.Errorf("the refusal says %q", msg)
+	}
+	guest := n.addClient(ClientConfig{Name: "alice"}, lan, lan, 3)
+	if !n.runUntil(5*time.Second, func() bool { return guest.c.Status() == StatusWaiting }) {
+		t.Fatalf("the guest not seated: %v", errText(guest.c))
+	}
+	var v View
+	guest.c.View(&v)
+	if !hasName(v.Names[:], "~alice") || !hasName(v.Names[:], "alice") {
+		t.Errorf("roster %q, want alice and ~alice", v.Names)
+	}
+	before := n.server.Stats().Drops[DropBadIdentity]
+	forger := n.addClient(ClientConfig{Name: "mallory", Identify: func([32]byte) proto.Identity {
+		return proto.SignIdentity(playerKey(4), sha256.Sum256([]byte("another handshake")))
+	}, ConnectTimeout: 2 * time.Second}, lan, lan, 4)
+	n.run(3 * time.Second)
+	if forger.c.Status() == StatusWaiting || forger.c.Status() == StatusPlaying {
+		t.Error("a Request with another handshake's proof was seated")
+	}
+	if n.server.Stats().Drops[DropBadIdentity] == before {
+		t.Error("the forged identity was not counted as bad-identity")
+	}
+}
+
+func hasName(names []string, want string) bool {
+	for _, n := range names {
+		if n == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLadderVouchedPlayers: a player this server vouches for (an SSH
+// player, by their key's fingerprint) plays as that ID; one vouched for
+// by a key the server does not know plays as a guest.
+func TestLadderVouchedPlayers(t *testing.T) {
+	serverKey := playerKey(9)
+	n, st := newLadderNet(t, ServerConfig{Players: 4, Seed: 7, Idle: -1, Key: serverKey})
+	fp := sha256.Sum256([]byte("an SSH public key"))
+	vouched := func(by ed25519.PrivateKey) func([32]byte) proto.Identity {
+		return func(t [32]byte) proto.Identity { return proto.VouchIdentity(by, fp, t) }
+	}
+	a := n.addClient(ClientConfig{Name: "sshuser", Identify: vouched(serverKey)}, lan, lan, 1)
+	b := n.addClient(ClientConfig{Name: "stranger", Identify: vouched(playerKey(8))}, lan, lan, 2)
+	if !n.runUntil(5*time.Second, func() bool { return a.c.Status() == StatusWaiting && b.c.Status() == StatusWaiting }) {
+		t.Fatalf("not seated: %v / %v", errText(a.c), errText(b.c))
+	}
+	var v View
+	a.c.View(&v)
+	if !hasName(v.Names[:], "sshuser") || !hasName(v.Names[:], "~stranger") {
+		t.Errorf("roster %q, want sshuser and ~stranger", v.Names)
+	}
+	if rec, ok, err := st.Player(context.Background(), ladder.Key(fp)); err != nil || !ok || rec.Name != "sshuser" {
+		t.Errorf("the vouched player's record: %+v %v %v", rec, ok, err)
+	}
+}
