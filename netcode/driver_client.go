@@ -137,6 +137,14 @@ func (d *ClientDriver) Say(text string) error {
 	return err
 }
 
+// AskLadder asks the server for a page of its leaderboard and our card
+// (see Client.AskLadder); the answer shows in View.Ladder.
+func (d *ClientDriver) AskLadder(offset, count int, forget bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.c.AskLadder(offset, count, forget)
+}
+
 // Err returns why the session ended (nil before it has): see Client.Err.
 func (d *ClientDriver) Err() error {
 	d.mu.Lock()
