@@ -30,6 +30,8 @@ func commands() []command {
 		{"serve", "run the authoritative game server (UDP)", withVersion(cli.Serve)},
 		{"join", "join a server and play (or watch with --spectate)", cli.Join},
 		{"rooms", "print a server's room list (a fleet's, through any of its servers)", cli.Rooms},
+		{"top", "print a server's leaderboard (a fleet's: they share one) and your place on it", cli.Top},
+		{"me", "print your player key, and your record on a server (--forget deletes it)", cli.Me},
 		{"replay", "watch a match recording (serve --record)", cli.Replay},
 		{"verify", "check a match recording by re-simulating it", cli.Verify},
 		{"loadtest", "load a server with many protocol clients and report what they saw", cli.Loadtest},

@@ -17,6 +17,21 @@ import (
 // KeyFile is the server key's file name under the state directory.
 const KeyFile = "ssh_host_ed25519"
 
+// PlayerKeyFile is the player key's file name under the state directory:
+// the key join proves who the player is with (PROTOCOL.md §4.15), made
+// on the first join like the server's, by LoadOrCreateKey.
+const PlayerKeyFile = "player_ed25519"
+
+// DefaultPlayerKeyPath is where join keeps the player's key by default:
+// $XDG_STATE_HOME/ttytanks/player_ed25519 (or under ~/.local/state).
+func DefaultPlayerKeyPath() (string, error) {
+	dir, err := stateDir()
+	if err != nil {
+		return "", fmt.Errorf("known: no place for the player key (set --player-key): %w", err)
+	}
+	return filepath.Join(dir, PlayerKeyFile), nil
+}
+
 // DefaultKeyPath is where serve keeps its key by default:
 // $XDG_STATE_HOME/ttytanks/ssh_host_ed25519, or
 // ~/.local/state/ttytanks/ssh_host_ed25519 when XDG_STATE_HOME is unset

@@ -38,6 +38,9 @@ type clientSetup struct {
 	// server, so that the game pauses (nil: the wall clock; nothing
 	// pauses).
 	pause *netcode.PauseClock
+	// identify proves who the player is to the server's ladder (nil: a
+	// guest).
+	identify func([32]byte) proto.Identity
 	// cmd is the command the player ran ("play", "join", "serve --play"),
 	// for messages; "" is join.
 	cmd string
@@ -65,7 +68,7 @@ func startClient(cs *clientSetup, room netcode.RoomRequest) (*netcode.ClientDriv
 		return nil, err
 	}
 	cfg := netcode.ClientConfig{Server: cs.target, Name: cs.name, Spectate: room.Spectate, Room: room,
-		OnDesync: desyncHook(cs.desyncDir), TrustKey: cs.trust}
+		OnDesync: desyncHook(cs.desyncDir), TrustKey: cs.trust, Identify: cs.identify}
 	if cs.botLevel != nil {
 		cfg.LocalInput = botInput(rand.Uint64(), *cs.botLevel)
 	}

@@ -74,9 +74,11 @@ type joinFlags struct {
 	duration  time.Duration
 	statsJSON string
 	private   bool
+	id        identityFlags
 }
 
 func (f *joinFlags) register(fs *pflag.FlagSet) {
+	f.id.register(fs)
 	fs.StringVar(&f.name, "name", defaultName(), "player name shown to others (control characters are stripped)")
 	f.ui.register(fs)
 	f.ui.registerBell(fs)
@@ -137,6 +139,12 @@ func (f *joinFlags) run(target netip.AddrPort, name string, trust *keyTrust, std
 	ctx, stop := signalContext()
 	defer stop()
 	cs := &clientSetup{target: target, name: name, sim: f.sim, desyncDir: f.desyncDir}
+	key, err := f.id.load(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)
+		return 1
+	}
+	cs.identify = signer(key)
 	// A key that is refused ends the command, whatever screen is up (the
 	// lobby, a match): the whole warning goes to stderr, as OpenSSH's does.
 	// Headless, the session's end says it already.

@@ -44,6 +44,13 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 		writeConfig(fs)
 		return 0
 	}
+	if f.ladder.backup != "" {
+		if err := f.ladder.writeBackup(stdout); err != nil {
+			fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	if f.cpuProfile != "" {
 		stop, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -71,6 +78,7 @@ type serveFlags struct {
 	svc        serviceFlags
 	fleet      fleetFlags
 	agones     agonesFlags
+	ladder     ladderFlags
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -87,6 +95,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	f.svc.register(fs)
 	f.fleet.register(fs)
 	f.agones.register(fs)
+	f.ladder.register(fs)
 }
 
 // check returns the --play player's name, or the first usage error.
@@ -125,6 +134,9 @@ func (f *serveFlags) check(fs *pflag.FlagSet) (string, error) {
 		return "", err
 	}
 	if err := f.agones.check(f.play, os.Getenv); err != nil {
+		return "", err
+	}
+	if err := f.ladder.check(); err != nil {
 		return "", err
 	}
 	return playerName(f.name)
@@ -167,12 +179,24 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	cfg.Key = key
+	board, err := f.ladder.open(logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
+		return 1
+	}
+	if board != nil {
+		cfg.Ladder = true
+		defer board.Close()
+	}
 	srv, err := netcode.NewServer(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 		return 1
 	}
 	sd := netcode.NewServerDriver(srv, tr)
+	if board != nil {
+		sd.SetLadder(board)
+	}
 	served := make(chan error, 1)
 	go func() { served <- sd.Run(ctx) }()
 	s := &serving{f: f, ctx: ctx, stop: stop, sd: sd, served: served, stats: &statsSampler{sd: sd},

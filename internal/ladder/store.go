@@ -84,6 +84,16 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
+// SetRating makes the store rate matches by cfg (Open's: τ 0.5, the
+// paper's); call it before the store is used.
+func (s *Store) SetRating(cfg rating.Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	s.cfg = cfg
+	return nil
+}
+
 // dataSource returns the driver's data source name for the file at path:
 // a file: URI, so that a path holding '?', '#' or '%' names that file,
 // with the pragmas every connection runs as it opens.

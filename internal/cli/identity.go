@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"ttytanks/known"
+	"ttytanks/proto"
+)
+
+// identityFlags are how a client command says who the player is: the
+// player key (made on the first run), or --guest.
+type identityFlags struct {
+	keyPath string
+	guest   bool
+}
+
+func (f *identityFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.keyPath, "player-key", "", "your player key, which proves who you are to a server's ladder, made on first use (default $XDG_STATE_HOME/ttytanks/player_ed25519, mode 0600)")
+	fs.BoolVar(&f.guest, "guest", false, "play as a guest: no player key, unranked, your name shown as ~name")
+}
+
+// load returns the player's key (nil with --guest), making it on first
+// use; stderr hears of a key made.
+func (f *identityFlags) load(stderr io.Writer) (ed25519.PrivateKey, error) {
+	if f.guest {
+		return nil, nil
+	}
+	path := f.keyPath
+	if path == "" {
+		var err error
+		if path, err = known.DefaultPlayerKeyPath(); err != nil {
+			return nil, err
+		}
+	}
+	key, created, err := known.LoadOrCreateKey(path)
+	if err != nil {
+		return nil, fmt.Errorf("--player-key: %w", err)
+	}
+	if created {
+		fmt.Fprintf(stderr, "ttytanks: made your player key %s (%s): keep it to keep your name and rating\n", path, known.Fingerprint(key.Public().(ed25519.PublicKey)))
+	}
+	return key, nil
+}
+
+// signer returns the Identify of a client that plays as key's holder
+// (nil for a guest).
+func signer(key ed25519.PrivateKey) func([32]byte) proto.Identity {
+	if key == nil {
+		return nil
+	}
+	return func(t [32]byte) proto.Identity { return proto.SignIdentity(key, t) }
+}
