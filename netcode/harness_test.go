@@ -1,11 +1,11 @@
 package netcode
 
 import (
-	"ttytanks/internal/ladder"
 	"container/heap"
 	"net/netip"
 	"testing"
 	"time"
+	"ttytanks/internal/ladder"
 
 	"ttytanks/game"
 	"ttytanks/netcode/transport"

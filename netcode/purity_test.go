@@ -29,9 +29,10 @@ func TestPartsOwnTheirFields(t *testing.T) {
 			// the server
 			"Server", "clearDesk", "admission", "helloLimiter", "kexLimiter", "hashedBuckets", "prefixLimiter", "load", "connTable", "conn", "pathCheck", "roomTable", "room",
 			"seatTable", "inputBuffer", "match", "spectatorFeed", "serverClock", "tally", "outbox", "drainState", "tickHistogram",
+			"ladderDesk", "ladderClaim",
 			// the client
 			"Client", "session", "handshake", "clientConn", "serverTime", "msClock", "timeline", "clockSync", "TickClock", "linkStats", "LobbyClient",
-			"VelocityPredictor", "ewma", "rate", "spark",
+			"VelocityPredictor", "ewma", "rate", "spark", "ladderBox",
 			// both
 			"epochs", "seqWindow", "window", "Ring",
 			// the drivers

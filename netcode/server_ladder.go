@@ -115,6 +115,9 @@ func newLadderDesk(on bool) ladderDesk {
 	return ladderDesk{on: on, claims: map[uint32]*ladderClaim{}, queried: map[uint32]time.Time{}}
 }
 
+// keeps reports whether the server keeps a ladder.
+func (d *ladderDesk) keeps() bool { return d.on }
+
 // busy reports whether no job may be queued now.
 func (d *ladderDesk) busy() bool { return d.out+len(d.jobs) >= maxLadderJobs }
 
@@ -259,6 +262,44 @@ func ratedOf(matchID uint32, m *ladder.Match, o *ladder.Outcome) *proto.Rated {
 	}
 	return p
 }
+
+// ladderName returns the name, player and rating a Request of connection
+// c is given a place under: on a server with a ladder, a guest's name is
+// ~name, and a keyed player's seat waits for the ladder to say the name is
+// theirs (LadderDone admits it again); ok is false while it waits and
+// when it is refused (the refusal is sent).
+func (s *Server) ladderName(now time.Time, c *conn, q *proto.Request) (name string, who ladder.Key, rating float64, ok bool) {
+	name, who = proto.SanitizeName(q.Name), c.player()
+	if !s.ladder.on {
+		return name, who, 0, true
+	}
+	if who.IsZero() {
+		return guestName(name), who, 0, true
+	}
+	if q.Spectate {
+		return name, who, 0, true
+	}
+	cl, queued := s.ladder.claim(c.id(), q, who, now)
+	if !queued {
+		s.drop(DropLadder)
+		return "", who, 0, false
+	}
+	switch st, claimedName, r := cl.outcome(); st {
+	case claimWaiting:
+		return "", who, 0, false
+	case claimTaken:
+		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectNameTaken})
+		return "", who, 0, false
+	case claimFailed:
+		return guestName(claimedName), ladder.Key{}, 0, true // the ladder failed: unrated, as a guest
+	default:
+		return claimedName, who, r, true
+	}
+}
+
+// outcome returns where the claim stands, and once claimed the name and
+// rating to seat under.
+func (cl *ladderClaim) outcome() (claimState, string, float64) { return cl.state, cl.name, cl.rating }
 
 // TakeLadderJobs appends the ladder's queued jobs to dst, for the driver
 // to run (each answered with LadderDone).

@@ -18,7 +18,7 @@ func (s *Server) place(j *proto.Request, l *link, now time.Time) (*room, proto.R
 	case proto.RoomLobby:
 		return s.lobbyRoom(now), 0 // ParseRequest took it only with Spectate
 	case proto.RoomQuick:
-		if s.ladder.on && !j.Spectate {
+		if s.ladder.keeps() && !j.Spectate {
 			// By skill (PROTOCOL.md §4.15): a room near the player's
 			// rating, else a new one; the usual pick if none may open.
 			if best := t.quickBySkill(s.cfg.Skill, l.rating, !l.who.IsZero(), now, s.clk.now()); best != nil {
@@ -94,7 +94,7 @@ func (s *Server) place(j *proto.Request, l *link, now time.Time) (*room, proto.R
 		if cfg.Bots > 0 && s.cfg.NewBot == nil {
 			cfg.Bots = 0
 		}
-		cfg.Ranked = s.ladder.on && cfg.Bots == 0 && !j.Casual
+		cfg.Ranked = s.ladder.keeps() && cfg.Bots == 0 && !j.Casual
 		if _, err := game.NewWorld(game.Config{Slots: cfg.Players, MazeW: cfg.MazeW, MazeH: cfg.MazeH}); err != nil {
 			return nil, proto.RejectNoMatch // the maze has no cell for so many seats
 		}

@@ -145,14 +145,12 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		s.inRoom(r, func() { r.giveBack(st, sp, nil, now) })
 		return
 	}
-	rtt, resume := c.handshake()
-	l := link{conn: c.id(), addr: from, name: proto.SanitizeName(q.Name), heard: now, rtt: rtt, resume: resume, origin: s.adm.origin(from),
-		joined: s.clk.now(), who: c.player()}
 	// A reconnect: the token of a place we still hold, from a connection
 	// that proved (onRequest) it holds the session the token was issued
 	// to. It takes the place over, score and all.
 	if q.Token != (proto.Token{}) {
 		if r, st, sp := s.rooms.byToken(&q.Token, q.Spectate, now); r != nil {
+			l := s.newLink(now, c, proto.SanitizeName(q.Name), c.player(), 0)
 			s.inRoom(r, func() { r.giveBack(st, sp, &l, now) })
 			return
 		}
@@ -197,31 +195,11 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 			return
 		}
 	}
-	if s.ladder.on && q.Token == (proto.Token{}) {
-		switch {
-		case l.who.IsZero():
-			l.name = guestName(l.name)
-		case !q.Spectate:
-			// A keyed player's seat waits for the ladder to say the
-			// name is theirs (LadderDone admits it again).
-			cl, ok := s.ladder.claim(c.id(), q, l.who, now)
-			switch {
-			case !ok:
-				s.drop(DropLadder)
-				return
-			case cl.state == claimWaiting:
-				return
-			case cl.state == claimTaken:
-				s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectNameTaken})
-				return
-			case cl.state == claimFailed:
-				l.who = ladder.Key{} // the ladder failed: unrated, as a guest
-				l.name = guestName(cl.name)
-			default:
-				l.name, l.rating = cl.name, cl.rating
-			}
-		}
+	name, who, rating, ok := s.ladderName(now, c, q)
+	if !ok {
+		return // waiting for the ladder, or refused
 	}
+	l := s.newLink(now, c, name, who, rating)
 	r, why := s.place(q, &l, now)
 	if r == nil {
 		s.out.sealed(c.id(), &proto.Reject{Reason: why})
@@ -237,6 +215,14 @@ func (s *Server) admit(now time.Time, c *conn, q *proto.Request) {
 		}
 	}
 	s.inRoom(r, func() { r.seat(l, q.Spectate, now) })
+}
+
+// newLink returns the link of a place given on connection c at now, to
+// the player who (zero: a guest) of that name and rating.
+func (s *Server) newLink(now time.Time, c *conn, name string, who ladder.Key, rating float64) link {
+	rtt, resume := c.handshake()
+	return link{conn: c.id(), addr: c.addr(), name: name, heard: now, rtt: rtt, resume: resume, origin: s.adm.origin(c.addr()),
+		joined: s.clk.now(), who: who, rating: rating}
 }
 
 // onInput routes an Input to its room by its match id: one map lookup.

@@ -23,5 +23,5 @@ var refusalReasons = [proto.MaxRejectReason + 1]string{
 	proto.RejectBadToken: "bad-token", proto.RejectBadName: "bad-name", proto.RejectNoMatch: "no-match",
 	proto.RejectAddrLimit: "addr-limit", proto.RejectNoRoom: "no-room", proto.RejectRoomTaken: "room-taken",
 	proto.RejectRoomFull: "room-full", proto.RejectSlowDown: "slow-down", proto.RejectDraining: "draining",
-	proto.RejectKicked: "kicked", proto.RejectBusy: "busy",
+	proto.RejectKicked: "kicked", proto.RejectBusy: "busy", proto.RejectNameTaken: "name-taken",
 }

@@ -302,4 +302,3 @@ func printJSON(stdout, stderr io.Writer, cmd string, v any) int {
 	}
 	return 0
 }
-
