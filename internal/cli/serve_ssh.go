@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"sync/atomic"
 	"time"
+	"ttytanks/proto"
 
 	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
@@ -94,7 +95,10 @@ func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, u
 	}
 	ui.Share = sshShare(f.addr, ln.Addr().(*net.TCPAddr).Port) // SSH players share the ssh command
 	ui.FPS = f.fps
-	gc := sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true}
+	gc := sshterm.Config{Net: mux.Network(), Game: mux.MemAddr(), UI: ui, Lobby: true,
+		// A player who signs in with a key is known by it: this server
+		// (or, in a fleet, any of its servers) takes its word for them.
+		Vouch: func(id, t [32]byte) proto.Identity { return proto.VouchIdentity(priv, id, t) }}
 	if fleet {
 		// A front end of a fleet: its sessions play on the other servers
 		// over UDP, as any client (those servers count them against this

@@ -2,6 +2,8 @@ package sshfront
 
 import (
 	"context"
+	"crypto/sha256"
+	gossh "golang.org/x/crypto/ssh"
 	"log/slog"
 	"net/netip"
 	"time"
@@ -35,6 +37,9 @@ type Session struct {
 	term   string
 	name   string
 	log    *slog.Logger
+	// key is the SSH public key the player authenticated with (nil:
+	// none, keyboard-interactive).
+	key gossh.PublicKey
 }
 
 // Read reads what the player types from the session channel.
@@ -46,6 +51,17 @@ func (p *Session) Write(b []byte) (int, error) { return p.sess.Write(b) }
 // Name is the player name: the SSH user name through proto.SanitizeName,
 // or DefaultName when nothing printable is left of it.
 func (p *Session) Name() string { return p.name }
+
+// Fingerprint is the SHA-256 of the SSH public key the player
+// authenticated with, in SSH wire form (the bytes of ssh-keygen -l's
+// SHA256:…), and false for a player who offered no key: who the player
+// is to the server's ladder (PROTOCOL.md §4.15).
+func (p *Session) Fingerprint() ([32]byte, bool) {
+	if p.key == nil {
+		return [32]byte{}, false
+	}
+	return sha256.Sum256(p.key.Marshal()), true
+}
 
 // Term is the client's TERM, from its pty-req ("" if it sent none).
 func (p *Session) Term() string { return p.term }

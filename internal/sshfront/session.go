@@ -69,7 +69,7 @@ func (s *Server) handle(sess ssh.Session) {
 		dropConn(sess)
 		return
 	}
-	p := &Session{s: s, sess: sess, st: st, tc: tc, ip: ip, pty: pty.Window, term: pty.Term}
+	p := &Session{s: s, sess: sess, st: st, tc: tc, ip: ip, pty: pty.Window, term: pty.Term, key: key}
 	p.ctx, p.cancel = context.WithCancelCause(s.ctx)
 	defer p.cancel(nil)
 	release, why := s.seat(p)

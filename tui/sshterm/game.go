@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"time"
+	"ttytanks/proto"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -69,6 +70,9 @@ type Session interface {
 	Go(f func())                // run f in a goroutine the server waits for
 	Enlist(game netip.AddrPort) // this player plays at game
 	Delist(game netip.AddrPort) // ... no longer
+	// Fingerprint is the SHA-256 of the player's SSH public key (false:
+	// the player offered none), who they are to the ladder.
+	Fingerprint() ([32]byte, bool)
 }
 
 // Config configures a Game.
@@ -90,6 +94,22 @@ type Config struct {
 	// session's client plays on the fleet's other servers with (a
 	// Redirect sends it there); nil: the front end's own server only.
 	Outside func() (transport.Transport, error)
+	// Vouch, if set, vouches for a player known by their SSH key's
+	// fingerprint on a handshake of transcript (proto.VouchIdentity with
+	// the front end's server key), so the game server's ladder knows
+	// them; nil, or a player with no key, plays as a guest.
+	Vouch func(id, transcript [32]byte) proto.Identity
+}
+
+// identify returns the Identify of s's clients: vouched for by their SSH
+// key, or nil (a guest).
+func (g *Game) identify(s Session) func([32]byte) proto.Identity {
+	fp, ok := s.Fingerprint()
+	if g.cfg.Vouch == nil || !ok {
+		return nil
+	}
+	vouch := g.cfg.Vouch
+	return func(t [32]byte) proto.Identity { return vouch(fp, t) }
 }
 
 // clientTransport returns the transport of one session's client: an
@@ -192,7 +212,7 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 		s.Enlist(mem)
 		defer s.Delist(mem)
 		in := newIntent(time.Now())
-		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name, History: clientHistory}), ct)
+		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name, History: clientHistory, Identify: g.identify(s)}), ct)
 		defer client.Close() // after a panic too
 		watched := make(chan struct{})
 		go func() {

@@ -132,7 +132,7 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	}
 	h.sess.Enlist(addr)
 	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: req.Spectate,
-		Room: req, History: clientHistory}), ct)
+		Room: req, History: clientHistory, Identify: h.g.identify(h.sess)}), ct)
 	seat := &sshSeat{ClientDriver: c, intent: h.intent, spectator: req.Spectate}
 	seat.leave = func() {
 		h.sess.Delist(addr)
@@ -152,7 +152,7 @@ func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
 	addr := mem.LocalAddr()
 	h.sess.Enlist(addr)
 	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: true,
-		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, History: clientHistory}), mem)
+		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, History: clientHistory, Identify: h.g.identify(h.sess)}), mem)
 	go h.watchRemoved(c) // a player the server shows out of the lobby's chat is shown out of the session
 	return &lobbyChatPlace{ClientDriver: c, leave: func() { h.sess.Delist(addr) }}, nil
 }
