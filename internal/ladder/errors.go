@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Errors of the Store.
+// Errors of the Store and the RedisBoard.
 var (
 	// ErrSchemaNewer is a database whose schema_migrations records a
 	// version newer than the migrations this program knows: it was written
@@ -22,6 +22,12 @@ var (
 	ErrMatch = errors.New("ladder: not a match")
 	// ErrNoPlayer is a key the store holds no record of.
 	ErrNoPlayer = errors.New("ladder: no such player")
+	// ErrClosed is a call on a RedisBoard after its Close.
+	ErrClosed = errors.New("ladder: board closed")
+	// ErrContended is a RedisBoard write that found the records it read
+	// changed by another writer before it could commit, at each of its
+	// MaxAttempts tries, and so wrote nothing.
+	ErrContended = errors.New("ladder: too many concurrent writes of the same records")
 	// ErrNotWAL is a database SQLite would not put in WAL journal mode
 	// (on a file system without shared memory, say).
 	ErrNotWAL = errors.New("ladder: database not in WAL journal mode")

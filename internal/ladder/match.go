@@ -80,19 +80,10 @@ func (s *Store) RecordMatch(ctx context.Context, m Match) (Outcome, error) {
 	}
 	defer tx.Rollback()
 
-	out := Outcome{Players: make([]PlayerOutcome, len(m.Players))}
-	keyed := make([]int, 0, len(m.Players)) // indexes in m.Players of keyed players
-	for i, p := range m.Players {
-		out.Players[i] = PlayerOutcome{Name: p.Name, Standing: standing(m.Players, i)}
-		if !p.Key.IsZero() {
-			keyed = append(keyed, i)
-		}
-	}
-	out.Rated = len(keyed) >= 2
+	out, keyed := newOutcome(m)
 	known := make([]bool, len(m.Players)) // the row carries the key
 	if out.Rated {
 		before := make([]rating.Rating, len(keyed))
-		wins := make([]int, len(keyed))
 		for j, i := range keyed {
 			p := m.Players[i]
 			if err := s.claimName(ctx, tx, p.Key, p.Name, at); err != nil {
@@ -102,15 +93,10 @@ func (s *Store) RecordMatch(ctx context.Context, m Match) (Outcome, error) {
 			if err != nil {
 				return Outcome{}, err
 			}
-			before[j], wins[j], known[i] = r, p.RoundWins, true
+			before[j], known[i] = r, true
 		}
-		after, err := s.cfg.UpdateMatch(before, wins)
-		if err != nil {
-			return Outcome{}, fmt.Errorf("ladder: record match: %w", err)
-		}
-		for j, i := range keyed {
-			o := &out.Players[i]
-			o.Rated, o.Before, o.After = true, before[j], after[j]
+		if err := rate(s.cfg, m, &out, keyed, before); err != nil {
+			return Outcome{}, err
 		}
 	} else {
 		for _, i := range keyed {
@@ -137,23 +123,24 @@ func (s *Store) RecordMatch(ctx context.Context, m Match) (Outcome, error) {
 		return Outcome{}, fmt.Errorf("ladder: record match: %w", err)
 	}
 	for i, p := range m.Players {
-		o := out.Players[i]
+		row := matchRow(p, out.Players[i], known[i])
 		var key, before, after, rdAfter any
 		if known[i] {
 			key = p.Key[:]
 		}
-		if o.Rated {
-			before, after, rdAfter = o.Before.R, o.After.R, o.After.RD
+		if row.Rated {
+			before, after, rdAfter = row.RatingBefore, row.RatingAfter, row.RDAfter
 		}
 		if _, err := s.exec(ctx, tx, `INSERT INTO match_players
 (match_id, player_key, name, slot, standing, round_wins, kills, deaths, shots, hits, seconds, rating_before, rating_after, rd_after)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			out.Match, key, p.Name, p.Slot, o.Standing, p.RoundWins, p.Kills, p.Deaths, p.Shots, p.Hits, p.Seconds, before, after, rdAfter); err != nil {
+			out.Match, key, p.Name, p.Slot, row.Standing, p.RoundWins, p.Kills, p.Deaths, p.Shots, p.Hits, p.Seconds, before, after, rdAfter); err != nil {
 			return Outcome{}, fmt.Errorf("ladder: record match: %w", err)
 		}
-		if !o.Rated {
+		if !row.Rated {
 			continue
 		}
+		o := out.Players[i]
 		if _, err := s.exec(ctx, tx, `UPDATE players SET
 rating = ?, rd = ?, sigma = ?, matches = matches + 1, wins = wins + ?, round_wins = round_wins + ?,
 kills = kills + ?, deaths = deaths + ?, shots = shots + ?, hits = hits + ?, seconds_played = seconds_played + ?
@@ -198,6 +185,70 @@ func checkMatch(m Match) error {
 		}
 	}
 	return nil
+}
+
+// newOutcome returns m's Outcome before any rating (each player's name
+// and standing, Rated if two or more players have a key) and the indexes
+// in m.Players of its keyed players.
+func newOutcome(m Match) (Outcome, []int) {
+	out := Outcome{Players: make([]PlayerOutcome, len(m.Players))}
+	keyed := make([]int, 0, len(m.Players))
+	for i, p := range m.Players {
+		out.Players[i] = PlayerOutcome{Name: p.Name, Standing: standing(m.Players, i)}
+		if !p.Key.IsZero() {
+			keyed = append(keyed, i)
+		}
+	}
+	out.Rated = len(keyed) >= 2
+	return out, keyed
+}
+
+// rate rates the keyed players of m, whose ratings before it are before
+// (before[j] is player keyed[j]'s), by cfg.UpdateMatch with their round
+// wins as standings, and marks them rated in out with both ratings.
+func rate(cfg rating.Config, m Match, out *Outcome, keyed []int, before []rating.Rating) error {
+	wins := make([]int, len(keyed))
+	for j, i := range keyed {
+		wins[j] = m.Players[i].RoundWins
+	}
+	after, err := cfg.UpdateMatch(before, wins)
+	if err != nil {
+		return fmt.Errorf("ladder: record match: %w", err)
+	}
+	for j, i := range keyed {
+		o := &out.Players[i]
+		o.Rated, o.Before, o.After = true, before[j], after[j]
+	}
+	return nil
+}
+
+// matchRow returns the row a match records of p, whose line of the
+// Outcome is o: with p's key if known (the player has a record), and the
+// ratings if o is rated.
+func matchRow(p MatchPlayer, o PlayerOutcome, known bool) MatchPlayerRecord {
+	row := MatchPlayerRecord{MatchPlayer: p, Standing: o.Standing, Rated: o.Rated}
+	if !known {
+		row.Key = Key{}
+	}
+	if o.Rated {
+		row.RatingBefore, row.RatingAfter, row.RDAfter = o.Before.R, o.After.R, o.After.RD
+	}
+	return row
+}
+
+// addMatch adds to r player i's part in the rated match of ps, after
+// which their rating is after.
+func (r *PlayerRecord) addMatch(ps []MatchPlayer, i int, after rating.Rating) {
+	p := ps[i]
+	r.Rating = after
+	r.Matches++
+	r.Wins += won(ps, i)
+	r.RoundWins += p.RoundWins
+	r.Kills += p.Kills
+	r.Deaths += p.Deaths
+	r.Shots += p.Shots
+	r.Hits += p.Hits
+	r.SecondsPlayed += p.Seconds
 }
 
 // standing returns player i's place in ps by round wins: 1 plus the

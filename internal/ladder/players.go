@@ -119,6 +119,13 @@ ORDER BY rating DESC, name_fold LIMIT ? OFFSET ?`, n, offset)
 	if err := s.scanRow(ctx, tx, `SELECT count(*) FROM players WHERE matches > 0 AND rating > ?`, []any{top[0].Rating.R}, &higher); err != nil {
 		return nil, fmt.Errorf("ladder: top: %w", err)
 	}
+	rankPage(top, offset, higher)
+	return top, nil
+}
+
+// rankPage sets the Ranks of top, a page of the leaderboard from the
+// offset-th best, of which higher players rate above the first.
+func rankPage(top []PlayerRecord, offset, higher int) {
 	top[0].Rank = 1 + higher
 	for i := 1; i < len(top); i++ {
 		top[i].Rank = offset + i + 1 // everyone before it rates higher …
@@ -126,7 +133,6 @@ ORDER BY rating DESC, name_fold LIMIT ? OFFSET ?`, n, offset)
 			top[i].Rank = top[i-1].Rank // … unless it ties with the one before
 		}
 	}
-	return top, nil
 }
 
 // ClaimName gives name to the player of key: a key without a record takes
@@ -135,11 +141,8 @@ ORDER BY rating DESC, name_fold LIMIT ? OFFSET ?`, n, offset)
 // (names compare as strings.EqualFold does), and an error wrapping ErrKey
 // or ErrName for a zero key or a name no player may have.
 func (s *Store) ClaimName(ctx context.Context, key Key, name string) error {
-	if key.IsZero() {
-		return fmt.Errorf("%w: the zero key", ErrKey)
-	}
-	if !validName(name) {
-		return fmt.Errorf("%w: %q", ErrName, name)
+	if err := checkClaim(key, name); err != nil {
+		return err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -151,6 +154,18 @@ func (s *Store) ClaimName(ctx context.Context, key Key, name string) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("ladder: claim name: %w", err)
+	}
+	return nil
+}
+
+// checkClaim returns an error wrapping ErrKey or ErrName unless key may
+// claim name.
+func checkClaim(key Key, name string) error {
+	if key.IsZero() {
+		return fmt.Errorf("%w: the zero key", ErrKey)
+	}
+	if !validName(name) {
+		return fmt.Errorf("%w: %q", ErrName, name)
 	}
 	return nil
 }
