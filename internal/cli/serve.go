@@ -179,15 +179,13 @@ func (f *serveFlags) run(version, name string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	cfg.Key = key
-	board, err := f.ladder.open(logger)
+	board, closeLadder, err := f.ladder.open(f.fleet.url, f.fleet.password, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)
 		return 1
 	}
-	if board != nil {
-		cfg.Ladder = true
-		defer board.Close()
-	}
+	defer closeLadder()
+	cfg.Ladder = board != nil
 	srv, err := netcode.NewServer(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks serve: %v\n", err)

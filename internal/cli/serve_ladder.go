@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"ttytanks/internal/fleet"
 	"ttytanks/internal/ladder"
 	"ttytanks/internal/rating"
 	"ttytanks/known"
@@ -72,11 +73,30 @@ func (f *ladderFlags) openSQLite(logger *slog.Logger) (*ladder.Store, string, er
 	return st, path, nil
 }
 
-// open opens the server's ladder: nil without one.
-func (f *ladderFlags) open(logger *slog.Logger) (ladder.Board, error) {
+// open opens the server's ladder: nil without one; with a fleet
+// (fleetURL, password), the fleet's, in its Redis.
+func (f *ladderFlags) open(fleetURL, password string, logger *slog.Logger) (ladder.Board, func(), error) {
 	if !f.on {
-		return nil, nil
+		return nil, func() {}, nil
 	}
+	if fleetURL != "" {
+		rdb, err := fleet.NewClient(fleetURL, password)
+		if err != nil {
+			return nil, nil, err
+		}
+		b := ladder.NewRedisBoard(rdb, ladder.DefaultRedisPrefix, rating.Config{Tau: f.tau}, nil)
+		logger.Info("ladder", "store", "the fleet's Redis", "tau", f.tau)
+		return b, func() { b.Close(); rdb.Close() }, nil
+	}
+	b, err := f.openFile(logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, func() { b.Close() }, nil
+}
+
+// openFile opens the ladder's SQLite database and logs it.
+func (f *ladderFlags) openFile(logger *slog.Logger) (ladder.Board, error) {
 	st, path, err := f.openSQLite(logger)
 	if err != nil {
 		return nil, err

@@ -149,18 +149,9 @@ func Join(cfg Config) (*Member, error) {
 	if cfg.Self == nil {
 		return nil, errors.New("fleet: no Self")
 	}
-	opt, err := redis.ParseURL(cfg.URL)
+	opt, err := parseURL(cfg.URL, cfg.Password)
 	if err != nil {
-		// net/url's errors quote the whole URL, password and all: only
-		// the reason is told.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("--fleet %s is not a Redis URL like redis://[user:password@]HOST:PORT/DB: %v", Redact(cfg.URL), err)
-	}
-	if cfg.Password != "" {
-		opt.Password = cfg.Password
+		return nil, err
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
@@ -194,6 +185,42 @@ func Join(cfg Config) (*Member, error) {
 	m.view.Store(&View{Lost: true, Err: errors.New("not read yet")})
 	go m.run(ctx)
 	return m, nil
+}
+
+// parseURL parses a fleet's Redis URL; password, if set, replaces the
+// URL's. Its error never shows the password.
+func parseURL(u, password string) (*redis.Options, error) {
+	opt, err := redis.ParseURL(u)
+	if err != nil {
+		// net/url's errors quote the whole URL, password and all: only
+		// the reason is told.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("--fleet %s is not a Redis URL like redis://[user:password@]HOST:PORT/DB: %v", Redact(u), err)
+	}
+	if password != "" {
+		opt.Password = password
+	}
+	return opt, nil
+}
+
+// NewClient returns a client of the fleet's Redis at URL u (password as
+// for Config) for its shared data, such as the ladder: unlike the
+// membership's, its commands may wait a second and are tried twice.
+func NewClient(u, password string) (*redis.Client, error) {
+	opt, err := parseURL(u, password)
+	if err != nil {
+		return nil, err
+	}
+	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, time.Second, time.Second
+	opt.MaxRetries = 1
+	opt.PoolSize = 4
+	opt.Protocol = 2
+	opt.DisableIdentity = true
+	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	return redis.NewClient(opt), nil
 }
 
 func init() { redis.SetLogger(quietLogger{}) }
