@@ -203,3 +203,78 @@ func TestLadderVouchedPlayers(t *testing.T) {
 		t.Errorf("the vouched player's record: %+v %v %v", rec, ok, err)
 	}
 }
+
+// rateApart gives the player of winner a high rating and loser a low one: four
+// rated matches of one against the other.
+func rateApart(t *testing.T, st *ladder.Store, winner, loser ed25519.PrivateKey, wname, lname string) {
+	t.Helper()
+	for range 4 {
+		if _, err := st.RecordMatch(context.Background(), ladder.Match{Room: "x", Rounds: 1, Players: []ladder.MatchPlayer{
+			{Key: keyOf(winner), Name: wname, Slot: 0, RoundWins: 1}, {Key: keyOf(loser), Name: lname, Slot: 1}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// roomOf returns the room the server seated the client of name in, "" if
+// none.
+func roomOf(n *simnet, name string) string {
+	in := ""
+	n.server.rooms.each(func(r *room) {
+		r.places().each(func(l *link, slot int) {
+			if slot >= 0 && l.name == name {
+				in = r.opened().name
+			}
+		})
+	})
+	return in
+}
+
+// TestQuickMatchBySkill: on a busy server a quick match seats a player
+// with the players near their rating, in a room of their own if no room
+// is near; on a quiet one (fewer recent arrivals than twice a room's
+// seats) two players
+// far apart still play each other rather than wait apart.
+func TestQuickMatchBySkill(t *testing.T) {
+	keys := map[string]ed25519.PrivateKey{"hi1": playerKey(11), "lo1": playerKey(12), "hi2": playerKey(13), "lo2": playerKey(14)}
+	prime := func(st *ladder.Store) {
+		rateApart(t, st, keys["hi1"], keys["lo1"], "hi1", "lo1")
+		rateApart(t, st, keys["hi2"], keys["lo2"], "hi2", "lo2")
+	}
+	join := func(t *testing.T, n *simnet, name string) {
+		t.Helper()
+		var c *simClient
+		if k, ok := keys[name]; ok {
+			c = n.addClient(keyed(ClientConfig{Name: name}, k), lan, lan, uint64(len(n.clients)+1))
+		} else {
+			c = n.addClient(ClientConfig{Name: name}, lan, lan, uint64(len(n.clients)+1))
+		}
+		if !n.runUntil(5*time.Second, func() bool { st := c.c.Status(); return st == StatusWaiting || st == StatusPlaying }) {
+			t.Fatalf("%s not seated: %v", name, errText(c.c))
+		}
+	}
+
+	t.Run("busy", func(t *testing.T) {
+		n, st := newLadderNet(t, ServerConfig{Players: 2, Seed: 7, Idle: -1, MaxRooms: 8, Rooms: 1, MaxSeatsPerAddr: 16, MaxRoomsPerAddr: 16})
+		prime(st)
+		for _, g := range []string{"g1", "g2", "g3", "g4"} {
+			join(t, n, g) // four guests fill rooms a and b: traffic
+		}
+		join(t, n, "hi1")
+		join(t, n, "lo1")
+		join(t, n, "hi2")
+		hi1, lo1, hi2 := roomOf(n, "hi1"), roomOf(n, "lo1"), roomOf(n, "hi2")
+		if hi1 == "" || hi1 != hi2 || lo1 == hi1 {
+			t.Errorf("rooms: hi1 %q, hi2 %q, lo1 %q; want the two high players together, the low one apart", hi1, hi2, lo1)
+		}
+	})
+	t.Run("quiet", func(t *testing.T) {
+		n, st := newLadderNet(t, ServerConfig{Players: 2, Seed: 7, Idle: -1, MaxRooms: 8, Rooms: 1, MaxSeatsPerAddr: 16, MaxRoomsPerAddr: 16})
+		prime(st)
+		join(t, n, "hi1")
+		join(t, n, "lo1")
+		if a, b := roomOf(n, "hi1"), roomOf(n, "lo1"); a == "" || a != b {
+			t.Errorf("on a quiet server: hi1 in %q, lo1 in %q; want one room", a, b)
+		}
+	})
+}

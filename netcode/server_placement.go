@@ -20,11 +20,13 @@ func (s *Server) place(j *proto.Request, l *link, now time.Time) (*room, proto.R
 	case proto.RoomQuick:
 		if s.ladder.keeps() && !j.Spectate {
 			// By skill (PROTOCOL.md §4.15): a room near the player's
-			// rating, else a new one; the usual pick if none may open.
+			// rating, else, on a server busy enough, a new one; the
+			// usual pick if none may open.
+			busy := t.quickTraffic(now, s.cfg.Skill.MaxWait) >= 2*s.cfg.Players
 			if best := t.quickBySkill(s.cfg.Skill, l.rating, !l.who.IsZero(), now, s.clk.now()); best != nil {
 				return best, 0
 			}
-			if s.cfg.Bots < s.cfg.Players {
+			if busy && s.cfg.Bots < s.cfg.Players {
 				if r, why := s.newRoom(from, t.freeName(s.fleet.nameTaken), s.defaults, false, now); r != nil {
 					return r, why
 				}

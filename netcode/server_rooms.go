@@ -55,8 +55,14 @@ type roomTable struct {
 		rooms   []skill.Room
 		of      []*room
 		ratings []float64
+		// seen holds the times of the last quick-match arrivals, oldest
+		// first (at most maxArrivals), for quickTraffic.
+		seen []time.Time
 	}
 }
+
+// maxArrivals is how many quick-match arrivals quickTraffic remembers.
+const maxArrivals = 64
 
 func newRoomTable() roomTable {
 	return roomTable{names: map[string]*room{}, codes: map[string]*room{}, matches: map[uint32]*room{},
@@ -314,6 +320,25 @@ func (t *roomTable) quickBySkill(rule skill.Rule, rating float64, rated bool, no
 		return sk.of[i]
 	}
 	return nil
+}
+
+// quickTraffic notes a quick-match arrival at now and returns how many
+// others came in the last within: a quick match by skill opens a room of
+// its own for a player no room fits only on a server busy enough (twice
+// a room's seats in the last skill.Rule.MaxWait) that one who fits is
+// likely to come soon; on a quiet one two players would wait apart in
+// rooms of their own, for nobody.
+func (t *roomTable) quickTraffic(now time.Time, within time.Duration) int {
+	sk := &t.skill
+	for len(sk.seen) > 0 && now.Sub(sk.seen[0]) > within {
+		sk.seen = sk.seen[1:]
+	}
+	n := len(sk.seen)
+	if len(sk.seen) == maxArrivals {
+		sk.seen = sk.seen[1:]
+	}
+	sk.seen = append(sk.seen, now)
+	return n
 }
 
 // spending returns what the rooms opened on demand spend of the budgets:
