@@ -161,8 +161,8 @@ func TestLadderSSHPlayers(t *testing.T) {
 	key := newClientKey(t)
 	botKey := filepath.Join(dir, "bot.key")
 
-	// One match: the SSH player takes the room's seat from the lobby and
-	// sits still; the bot wins.
+	// One match: the SSH player quick-matches from the lobby (n) into the
+	// bot's room and sits still; the bot wins.
 	playOne := func(user string, n int, auth ...gossh.AuthMethod) string {
 		t.Helper()
 		bot := startJoin(t, ctx, srv.addr, "robo", "--bot", "--quick", "--duration", "2m", "--player-key", botKey)
@@ -173,7 +173,7 @@ func TestLadderSSHPlayers(t *testing.T) {
 		}
 		defer p.close()
 		p.waitScreen(10*time.Second, "the lobby", lobbyScreen)
-		p.keys("\r")
+		p.keys("n")
 		screen := p.waitScreen(15*time.Second, "the SSH player plays", sshPlaying)
 		srv.stderr.Await(t, 2*time.Minute, srv.exited, fmt.Sprintf("match %d recorded", n),
 			regexp.MustCompile(fmt.Sprintf(`(?s)(msg="match recorded".*){%d}`, n)))
