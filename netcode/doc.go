@@ -48,6 +48,8 @@
 //	server_rematch.go       the end of a match: results, votes, the rematch
 //	server_drain.go         the drain before a restart: Drain, Draining, Drained
 //	server_fleet.go         fleetDesk: the fleet's other servers, where a Request belongs, their rooms in the list; SetFleet
+//	server_ladder.go        ladderDesk: the ladder's jobs for the driver, names claimed before a seat, LadderQuery, guests as ~name
+//	server_roomladder.go    a ranked room's finished match for the ladder, and its ratings told (Rated)
 //	server_roomdrain.go     a room in the drain: its last match, then its peers sent away
 //	server_roomlog.go       roomLog: the log lines of who came and went: transport, address, after how long
 //	server_chat.go          a room's chat: chatter (a peer's lines, budget, mute), roomChat (lines relayed until acknowledged)
@@ -77,6 +79,7 @@
 //	client_linkstats.go     linkStats: RTT, loss both ways, bandwidth
 //	client_chat.go          chatBox: our lines repeated until received back, the room's lines shown once
 //	client_redirect.go      handover: the fleet's Redirects followed, the vouched key, the way back to the first server
+//	client_ladder.go        ladderBox: a LadderQuery repeated until answered, the page, the Rated of the match shown
 //	client_predict.go       RemotePredictor, VelocityPredictor: the other players' inputs guessed
 //	client_lobby.go         LobbyClient: the room list, page by page
 //	client_view.go          View, Metrics, Status: what a renderer draws
@@ -85,6 +88,7 @@
 //
 //	driver.go               the wall clock and the system's entropy
 //	driver_server.go        ServerDriver: one loop owns the Server
+//	driver_ladder.go        the ladder's jobs run against a ladder.Board on a goroutine of the driver's (RunLadderJob)
 //	driver_client.go        ClientDriver: a ticker and a receiver around a Client
 //	driver_lobby.go         Lobby: the lobby screen's loop around a LobbyClient
 //	driver_pauseclock.go    PauseClock: a clock that stops, shared by play's server and client

@@ -34,6 +34,7 @@
 //	serve_drain.go         the drain on SIGTERM: its signals, its clock, its end
 //	serve_agones.go        agonesFlags, startAgones: serve --agones (package internal/agones)
 //	serve_fleet.go         fleetFlags, the fleet's membership: serve --fleet (package internal/fleet)
+//	serve_ladder.go        ladderFlags: serve --ladder, --db, --db-backup, --tau; the fleet's ladder in Redis
 //	serve_notify.go        sdNotify: READY and STOPPING for systemd (Type=notify)
 //	join.go                Join: join's flags and run, roomRequest
 //	join_headless.go       join --headless: a session watched without a screen
@@ -48,6 +49,8 @@
 //	replay.go              Replay: watch a recording
 //	verify.go              Verify: re-simulate a recording and summarise it
 //	rooms.go               Rooms: a server's (or fleet's) room list, once, as a table or JSON
+//	top.go                 Top and Me: a server's leaderboard, your record, --forget
+//	identity.go            identityFlags: the player key (made on first use) or --guest; its signer
 //	verify_desync.go       verify --desync: explain desync evidence
 //	loadtest.go            Loadtest: the load test's flags, its UDP run, the report
 //	loadtest_ssh.go        loadtest --ssh: its flags and run
