@@ -109,6 +109,14 @@ type ladderDesk struct {
 	claims  map[uint32]*ladderClaim
 	queried map[uint32]time.Time
 	swept   time.Time
+	// recorded, rated and failed count the matches recorded, those of
+	// them rated, and the jobs that failed.
+	recorded, rated, failed uint64
+}
+
+// figures returns the ladder's figures.
+func (d *ladderDesk) figures() LadderStats {
+	return LadderStats{On: d.on, Pending: d.out + len(d.jobs), Recorded: d.recorded, Rated: d.rated, Failed: d.failed}
 }
 
 func newLadderDesk(on bool) ladderDesk {
@@ -138,10 +146,19 @@ func (d *ladderDesk) take(dst []LadderJob) []LadderJob {
 	return dst
 }
 
-// done notes one job back.
-func (d *ladderDesk) done() {
+// done notes one job back, with its result.
+func (d *ladderDesk) done(res *LadderResult) {
 	if d.out > 0 {
 		d.out--
+	}
+	switch {
+	case res.Err != nil:
+		d.failed++
+	case res.Job.Kind == LadderRecord:
+		d.recorded++
+		if res.Outcome.Rated {
+			d.rated++
+		}
 	}
 }
 
@@ -309,7 +326,7 @@ func (s *Server) TakeLadderJobs(dst []LadderJob) []LadderJob { return s.ladder.t
 // makes: a claimed Request's answer, a LadderPage, a room's Rated.
 func (s *Server) LadderDone(now time.Time, res LadderResult) []transport.Datagram {
 	s.out.reset()
-	s.ladder.done()
+	s.ladder.done(&res)
 	switch res.Job.Kind {
 	case LadderClaim:
 		if res.Err != nil {

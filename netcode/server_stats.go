@@ -108,6 +108,18 @@ type ServerStats struct {
 	Draining, Drained bool
 	// Fleet is what the server knows of its fleet (SetFleet).
 	Fleet FleetStats
+	// Ladder is the ladder's figures (ServerConfig.Ladder).
+	Ladder LadderStats
+}
+
+// LadderStats are a server's figures of its ladder.
+type LadderStats struct {
+	On bool
+	// Pending counts the jobs queued or out with the driver.
+	Pending int
+	// Recorded counts the matches recorded, Rated those of them rated;
+	// Failed the jobs the store failed (each logged).
+	Recorded, Rated, Failed uint64
 }
 
 // FleetStats are a server's figures of its fleet.
@@ -146,6 +158,7 @@ func (s *Server) Stats() ServerStats {
 	st.Draining, st.Drained = s.Draining(), s.Drained()
 	st.Fleet.Lost, st.Fleet.Redirects = s.fleet.lost(), s.fleet.sent()
 	st.Fleet.Servers, st.Fleet.Players, st.Fleet.Capacity = s.fleet.size()
+	st.Ladder = s.ladder.figures()
 	now := s.cfg.Clock.Now()
 	first := true
 	for _, r := range s.rooms.appendAll(nil) {

@@ -51,6 +51,11 @@ var (
 	mFleetPeers  = newMetric("fleet_servers", "The other servers of the fleet this server sees.", prometheus.GaugeValue)
 	mRedirects   = newMetric("fleet_redirects_total", "Requests sent on to another server of the fleet.", prometheus.CounterValue)
 	mRedisOps    = newMetric("fleet_redis_commands_total", "Commands sent to the fleet's Redis.", prometheus.CounterValue)
+	mLadderOn    = newMetric("ladder", "1 while the server keeps a ranked ladder (serve --ladder), else 0.", prometheus.GaugeValue)
+	mLadderQueue = newMetric("ladder_jobs_pending", "Ladder jobs (name claims, matches to record, leaderboard pages) queued or running against the store.", prometheus.GaugeValue)
+	mLadderRec   = newMetric("ladder_matches_recorded_total", "Finished matches of ranked rooms recorded in the ladder.", prometheus.CounterValue)
+	mLadderRated = newMetric("ladder_matches_rated_total", "Recorded matches that were rated (two or more players with a key).", prometheus.CounterValue)
+	mLadderFail  = newMetric("ladder_errors_total", "Ladder jobs the store failed (each logged): a match not recorded, a claim or a page not answered.", prometheus.CounterValue)
 	mTickSeconds = prometheus.NewDesc("ttytanks_tick_duration_seconds", "How long the server's ticks took (every room stepped, the datagrams sent).", nil, nil)
 )
 
@@ -71,7 +76,8 @@ func (c *figuresCollector) set(f *Figures) {
 func (c *figuresCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, m := range []metric{mPlayers, mSpectators, mBots, mRooms, mDraining, mStarted, mFinished, mDgIn, mDgOut,
 		mBytesIn, mBytesOut, mDropped, mHandshakes, mRefusals, mConns, mReconnects, mTimeouts, mIdled, mSlips, mSkipped, mFaults, mTicks, mSSH,
-		mRecWritten, mRecFailed, mFleetOn, mFleetLost, mFleetPeers, mRedirects, mRedisOps} {
+		mRecWritten, mRecFailed, mFleetOn, mFleetLost, mFleetPeers, mRedirects, mRedisOps,
+		mLadderOn, mLadderQueue, mLadderRec, mLadderRated, mLadderFail} {
 		ch <- m.desc
 	}
 	ch <- mTickSeconds
@@ -150,6 +156,11 @@ func (c *figuresCollector) Collect(ch chan<- prometheus.Metric) {
 	put(mFleetLost, boolValue(f.Fleet && st.Fleet.Lost))
 	put(mFleetPeers, float64(st.Fleet.Servers))
 	put(mRedirects, float64(st.Fleet.Redirects))
+	put(mLadderOn, boolValue(st.Ladder.On))
+	put(mLadderQueue, float64(st.Ladder.Pending))
+	put(mLadderRec, float64(st.Ladder.Recorded))
+	put(mLadderRated, float64(st.Ladder.Rated))
+	put(mLadderFail, float64(st.Ladder.Failed))
 	put(mRedisOps, float64(f.RedisCommands))
 	h := &st.TickHist
 	buckets := make(map[float64]uint64, len(netcode.TickBuckets))
