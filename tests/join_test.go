@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -51,9 +53,36 @@ func startJoin(t *testing.T, ctx context.Context, addr, name string, args ...str
 		file = name
 		args = append([]string{"--name", name}, args...)
 	}
+	if !hasFlag(args, "--player-key") && !hasFlag(args, "--guest") {
+		// Each player a key of its own, as each person has: the run's
+		// state directory would give every join the same one.
+		args = append(args, "--player-key", filepath.Join(playerKeys(t), file+".key"))
+	}
 	j := &joinProc{name: name, statsFile: filepath.Join(t.TempDir(), file+".json")}
 	j.binProc = startBin(t, ctx, append([]string{"join", addr, "--headless", "--stats-json", j.statsFile}, args...)...)
 	return j
+}
+
+// hasFlag reports whether args hold flag.
+func hasFlag(args []string, flag string) bool {
+	for _, a := range args {
+		if a == flag || strings.HasPrefix(a, flag+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// playerKeys returns the directory of the test's players' keys.
+var playerKeyDirs sync.Map // *testing.T → string
+
+func playerKeys(t *testing.T) string {
+	if d, ok := playerKeyDirs.Load(t); ok {
+		return d.(string)
+	}
+	d := t.TempDir()
+	playerKeyDirs.Store(t, d)
+	return d
 }
 
 // stats reads the client's --stats-json file, and returns it raw too.

@@ -12,7 +12,7 @@ import (
 var (
 	dashSSHPort = regexp.MustCompile(`or ssh -p (\d+) 127\.0\.0\.1`)
 	dashRow     = func(name string) *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^\s*(\d+)\s+\S+\s+\d+\s+` + name + `\s`)
+		return regexp.MustCompile(`(?m)^\s*(\d+)\s+\S+\s+\d+\s+` + regexp.QuoteMeta(name) + `\s`)
 	}
 )
 
@@ -72,12 +72,13 @@ func TestTmuxSSHKickedAndBanned(t *testing.T) {
 		}
 	}
 
+	// They sign in without a key: guests, shown as ~name.
 	rowdy := player("rowdy", "127.0.0.2")
-	operate("k", "rowdy")
+	operate("k", "~rowdy")
 	ended(rowdy, "you were kicked by the operator")
 
 	meddler := player("meddler", "127.0.0.3")
-	operate("b", "meddler")
+	operate("b", "~meddler")
 	ended(meddler, "you are banned from this server")
 	if t.Failed() {
 		t.Logf("the dashboard:\n%s", srv.screen())
