@@ -154,7 +154,14 @@
 // LobbySource (netcode.Lobby), and returns the netcode.RoomRequest the
 // player picked: a room (Enter), a room to watch (s), a quick match (n),
 // a room to create (c, a form), a private room's code (p); ErrQuit when the
-// player quits. Play (play.go) runs the lobby and the game on one screen:
+// player quits. A ranked room (its matches rated) has ★ after its name.
+// l or Tab shows the leaderboard tab instead of the rooms: a page of
+// the server's best players (rank, name, rating ± 2·RD, Glicko's 95%
+// interval, rated matches, wins) and the player's own card under it,
+// asked through LobbyOptions.Ladder (a LobbyLadder: the lobby chat's
+// place, a netcode.ClientDriver) when the tab opens, every
+// LadderRefresh while it shows and for each page ←→ or PgUp/PgDn move
+// to. t opens a line of the lobby's chat (LobbyChat) on either tab. Play (play.go) runs the lobby and the game on one screen:
 // WithScreen owns the screen (one Init, one Fini, the terminal restored on
 // a panic) and hands Lobby and Run a shared one whose Init and Fini do
 // nothing; a Host joins the room picked and gives back a Seat; Run returns
@@ -164,38 +171,42 @@
 //
 // # Files
 //
-//	run.go           Run: the game's select loop over a Session
-//	play.go          Play: the lobby and the games picked from it on one screen; Host, Seat
-//	sharedscreen.go  SharedScreen, WithScreen: one Init and one Fini for several loops
-//	options.go       Options, ControlMode
-//	controls.go      Controls: keys to held inputs (hold and sticky modes)
-//	tap.go           Controls.Track: a tap moves one tile and stops on its centre
-//	render.go        Renderer, Draw: one frame of a View
-//	layout.go        where the field, the sidebar and the title go for a screen size
-//	field.go         the maze, tanks, bullets and the title row
-//	labels.go        the names by the tanks, placed on free floor
-//	smooth.go        correction smoothing: a decaying render-layer offset
-//	effects.go       hit flashes and bursts
-//	bell.go          the terminal bell on a hit on the local tank and on its kills (Options.Bell)
-//	countdown.go     the round's countdown
-//	results.go       the match's results: standings and accuracy
-//	feed.go          the event feed (kills, joins, rounds)
-//	hud.go           HUD: the sidebar's detail level and the player followed
-//	sidebar.go       the lipgloss sidebar: figures, levels, frame
-//	spark.go         sparklines
-//	panels.go        message boxes and the "terminal too small" screen
-//	help.go          the help panel
-//	panel.go         Panel: a sidebar, help and feed of the caller's own (the replay's)
-//	glyphs.go        the box-drawing and ASCII glyph sets
-//	theme.go         colours and styles, NO_COLOR and --ascii
-//	sgr.go           lipgloss output (SGR sequences) painted into cells
-//	table.go         column fitting
-//	format.go        figures as text (HP, ticks, ms, %)
-//	clean.go         text cleaned of control characters, padded to a width
-//	lobby.go         Lobby, LobbySource, LobbyOptions
-//	lobbymodel.go    the lobby's state: the room list, the modes, the choice
-//	lobbydraw.go     the lobby drawn
-//	lobbyform.go     the create-a-room form
-//	dashboard.go     RenderDashboard: the server's status screen
-//	logring.go       LogRing: the dashboard's last log lines
+//	run.go              Run: the game's select loop over a Session
+//	play.go             Play: the lobby and the games picked from it on one screen; Host, Seat
+//	sharedscreen.go     SharedScreen, WithScreen: one Init and one Fini for several loops
+//	options.go          Options, ControlMode
+//	controls.go         Controls: keys to held inputs (hold and sticky modes)
+//	tap.go              Controls.Track: a tap moves one tile and stops on its centre
+//	render.go           Renderer, Draw: one frame of a View
+//	layout.go           where the field, the sidebar and the title go for a screen size
+//	field.go            the maze, tanks, bullets and the title row
+//	labels.go           the names by the tanks, placed on free floor
+//	smooth.go           correction smoothing: a decaying render-layer offset
+//	effects.go          hit flashes and bursts
+//	bell.go             the terminal bell on a hit on the local tank and on its kills (Options.Bell)
+//	countdown.go        the round's countdown
+//	results.go          the match's results: standings, accuracy and rating changes
+//	feed.go             the event feed (kills, joins, rounds)
+//	chat.go             the chat line: typing, sending, what the feed shows (m)
+//	hud.go              HUD: the sidebar's detail level and the player followed
+//	sidebar.go          the lipgloss sidebar: figures, levels, frame
+//	spark.go            sparklines
+//	panels.go           message boxes and the "terminal too small" screen
+//	help.go             the help panel
+//	panel.go            Panel: a sidebar, help and feed of the caller's own (the replay's)
+//	glyphs.go           the box-drawing and ASCII glyph sets
+//	theme.go            colours and styles, NO_COLOR and --ascii
+//	sgr.go              lipgloss output (SGR sequences) painted into cells
+//	table.go            column fitting
+//	format.go           figures as text (HP, ticks, ms, %)
+//	clean.go            text cleaned of control characters, padded to a width
+//	lobby.go            Lobby, LobbySource, LobbyOptions
+//	lobbymodel.go       the lobby's state: the room list, the modes, the choice
+//	lobbydraw.go        the lobby drawn
+//	lobbyform.go        the create-a-room form
+//	lobbychat.go        the lobby's chat: LobbyChat, LobbyChatHost, its rows above the footer
+//	lobbyladder.go      the leaderboard tab: LobbyLadder, the page asked, its keys and refresh
+//	lobbyladderdraw.go  the leaderboard drawn: the table, the player's card, the status
+//	dashboard.go        RenderDashboard: the server's status screen
+//	logring.go          LogRing: the dashboard's last log lines
 package tui

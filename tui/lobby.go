@@ -52,6 +52,16 @@ type LobbyOptions struct {
 	// Chat, when set, is the lobby's chat, shown above the footer (t
 	// talks); Play sets it from a LobbyChatHost.
 	Chat LobbyChat
+	// Ladder, when set, is where the leaderboard tab (l or Tab) asks for
+	// the server's ladder; nil: the tab says it needs a connection. Play
+	// sets it to the chat's place when that is a LobbyLadder too (a
+	// netcode.ClientDriver is).
+	Ladder LobbyLadder
+	// Guest says the player has no identity the server's ladder knows
+	// them by (no player key, no SSH key the server vouches for): the
+	// leaderboard's card says how to be ranked, rather than that they
+	// have no rated match yet.
+	Guest bool
 }
 
 func (o LobbyOptions) refresh() time.Duration {
@@ -65,6 +75,7 @@ func (o LobbyOptions) refresh() time.Duration {
 // values mean the real thing.
 type lobbyHooks struct {
 	frames    <-chan time.Time // refresh ticks; nil: a time.Ticker at opts.Refresh
+	now       func() time.Time // nil: time.Now
 	afterDraw func()           // called after each frame is drawn
 	afterKey  func()           // called after each key event that did not end the lobby
 }
@@ -82,6 +93,13 @@ type lobbyHooks struct {
 //   - p: a prompt for a private room's join code; Enter returns RoomCode
 //     with the code in Name, Esc goes back.
 //   - ↑↓ or j/k pick a room, PgUp/PgDn, Home/End (g/G) jump.
+//   - l or Tab: the leaderboard tab, asked of opts.Ladder when it opens
+//     and every LadderRefresh while it shows: a page of the best players
+//     (rank, name, rating ± 2·RD, rated matches, wins) and the player's
+//     own card under it. ←→ or PgUp/PgDn ask for the page before or
+//     after (proto.MaxLadderPage lines each), Home/End (g/G) the first
+//     and the last, ↑↓ or j/k scroll a page that does not all show; n is
+//     a quick match, and l, Tab or Esc go back to the rooms.
 //
 // It returns ErrQuit when the player presses q or Ctrl-C (in a form q is
 // text; Ctrl-C always quits), ctx.Err() when ctx is done. The request is
@@ -124,10 +142,14 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 		defer tk.Stop()
 		frames = tk.C
 	}
+	clock := hooks.now
+	if clock == nil {
+		clock = time.Now
+	}
 	r := NewRenderer(screen, opts.Options)
 	l := newLobby(opts)
 	draw := func() {
-		r.now = time.Now()
+		r.now = clock()
 		l.draw(r)
 		if hooks.afterDraw != nil {
 			hooks.afterDraw()
@@ -137,6 +159,9 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 		src.Rooms(&l.list)
 		l.refresh()
 		l.chatPoll()
+		if l.tab == tabLadder {
+			l.ladder.poll(l.opts.Ladder, clock())
+		}
 		draw()
 	}
 
@@ -156,7 +181,7 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 					}
 					continue
 				}
-				switch req, out := l.key(ev); out {
+				switch req, out := l.key(ev, clock()); out {
 				case lobbyPick:
 					return req, nil
 				case lobbyQuit:

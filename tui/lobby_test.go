@@ -79,6 +79,22 @@ type lobbyLoop struct {
 	keys   chan struct{}
 	result chan lobbyResult
 	cancel context.CancelFunc
+	// clock is the lobby's time: t0 until the test moves it (advance).
+	mu    sync.Mutex
+	clock time.Time
+}
+
+// advance moves the lobby's clock on by d.
+func (l *lobbyLoop) advance(d time.Duration) {
+	l.mu.Lock()
+	l.clock = l.clock.Add(d)
+	l.mu.Unlock()
+}
+
+func (l *lobbyLoop) now() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.clock
 }
 
 func startLobby(t *testing.T, w, h int, list netcode.RoomList, opts LobbyOptions) *lobbyLoop {
@@ -93,9 +109,11 @@ func startLobby(t *testing.T, w, h int, list netcode.RoomList, opts LobbyOptions
 		keys:   make(chan struct{}, 256),
 		result: make(chan lobbyResult, 1),
 		cancel: cancel,
+		clock:  t0,
 	}
 	hooks := lobbyHooks{
 		frames:    l.frames,
+		now:       l.now,
 		afterDraw: func() { l.drawn <- struct{}{} },
 		afterKey:  func() { l.keys <- struct{}{} },
 	}
@@ -211,7 +229,7 @@ func TestLobbyRenders80x24(t *testing.T) {
 		6:  "delta 8/8 (7 bots) results 9 · first to 5 bot3 5",
 		7:  "echo 3/3 playing 1 · first to 5 -",
 		21: "5 rooms",
-		23: "↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · q quit",
+		23: "↑↓ pick · Enter join · s watch · n quick · c new · p code · l ladder · q quit",
 	}
 	for y, w := range want {
 		if got := squeeze(lines[y]); got != w {
@@ -700,5 +718,50 @@ func TestLobbyShowsTheDrain(t *testing.T) {
 	l.refresh()
 	if got := squeeze(l.lines()[1]); got != "you left room a" {
 		t.Errorf("notice row after the drain %q", got)
+	}
+}
+
+// TestLobbyMarksRankedRooms: a ranked room has ★ after its name, cut to
+// make room for it on a narrow screen, and the status line says what ★
+// means; a list with no ranked room has neither.
+func TestLobbyMarksRankedRooms(t *testing.T) {
+	list := testRooms()
+	list.Rooms[1].Ranked = true                           // bravo
+	list.Rooms[4].Name = strings.Repeat("e", MaxRoomName) // 16 cells: the room column's narrowest
+	list.Rooms[4].Ranked = true
+	l := startLobby(t, 80, 24, list, LobbyOptions{})
+	if got, want := squeeze(l.lines()[4]), "bravo ★ 1/2 waiting - · first to 3 -"; got != want {
+		t.Errorf("ranked row %q, want %q", got, want)
+	}
+	if got, want := squeeze(l.lines()[7]), "eeeeeeeeeeeeeeee ★ 3/3 playing 1 · first to 5 -"; got != want {
+		t.Errorf("ranked row of a long name at 80 %q, want %q", got, want)
+	}
+	if got := squeeze(l.lines()[3]); strings.Contains(got, "★") {
+		t.Errorf("an unranked room is marked: %q", got)
+	}
+	if got := squeeze(l.lines()[21]); got != "5 rooms · ★ ranked" {
+		t.Errorf("status %q", got)
+	}
+	// At the lobby's narrowest the long name gives way to the mark.
+	l.scr.SetSize(LobbyMinWidth, 24)
+	if err := l.scr.PostEvent(tcell.NewEventResize(LobbyMinWidth, 24)); err != nil {
+		t.Fatal(err)
+	}
+	l.waitDraw()
+	if got, want := squeeze(l.lines()[7]), "eeeeeeeeeeeee… ★ 3/3 playing 1 · first to 5 -"; got != want {
+		t.Errorf("ranked row of a long name at %d %q, want %q", LobbyMinWidth, got, want)
+	}
+	// ASCII.
+	l = startLobby(t, 80, 24, list, LobbyOptions{Options: Options{ASCII: true}})
+	if got, want := squeeze(l.lines()[4]), "bravo (r) 1/2 waiting - | first to 3 -"; got != want {
+		t.Errorf("ASCII ranked row %q, want %q", got, want)
+	}
+	if got := squeeze(l.lines()[21]); got != "5 rooms | (r) ranked" {
+		t.Errorf("ASCII status %q", got)
+	}
+	// No ranked room: no legend.
+	l = startLobby(t, 80, 24, testRooms(), LobbyOptions{})
+	if got := squeeze(l.lines()[21]); got != "5 rooms" {
+		t.Errorf("status without ranked rooms %q", got)
 	}
 }

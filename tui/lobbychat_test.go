@@ -44,7 +44,7 @@ func TestLobbyChatLine(t *testing.T) {
 	chat.view.ChatN, chat.view.ChatTotal = 1, 1
 	l := startLobby(t, 80, 24, manyRooms(3, 3), LobbyOptions{Chat: chat})
 	l.refresh()
-	if s := l.text(); !strings.Contains(s, "ann: anyone for a match?") || !strings.Contains(s, "t chat · q quit") {
+	if s := l.text(); !strings.Contains(s, "ann: anyone for a match?") || !strings.Contains(s, "t chat · l ladder · q quit") {
 		t.Fatalf("the lobby does not show its chat:\n%s", s)
 	}
 	l.press(tcell.KeyRune, 't')

@@ -109,14 +109,24 @@ func (l *lobby) draw(r *Renderer) {
 // connecting reports whether no list has arrived yet.
 func (l *lobby) connecting() bool { return l.list.Updated.IsZero() && len(l.list.Rooms) == 0 }
 
-// drawList draws everything but the forms on a w×h screen.
+// drawList draws everything but the forms on a w×h screen: the header
+// and the notice, the tab shown, the chat and the keys.
 func (l *lobby) drawList(r *Renderer, w, h int) {
 	look := lobbyLookFor(r.opts)
 	g := r.t.g
-	l.rows = max(lobbyRows(h)-l.lobbyChatH(), 1)
-	l.scroll()
+	l.drawHeader(r, look, w)
+	if l.tab == tabLadder {
+		l.drawLadder(r, look, w, h)
+	} else {
+		l.drawRooms(r, look, w, h)
+	}
+	l.drawChat(r, look, w, h)
+	r.putSpans(0, h-1, w, g.ellipsis, span{l.keys(g, w), look.faint})
+}
 
-	// The header.
+// drawHeader draws the header and the notice rows.
+func (l *lobby) drawHeader(r *Renderer, look *lobbyLook, w int) {
+	g := r.t.g
 	spans := []span{{"ttytanks lobby", look.title}}
 	if r.opts.Server != "" {
 		spans = append(spans, span{" " + g.dot + " server ", look.label}, span{cleanText(r.opts.Server), look.text})
@@ -135,8 +145,15 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 	case l.opts.Notice != "":
 		r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{cleanText(l.opts.Notice), look.notice})
 	}
+}
 
-	// The table.
+// drawRooms draws the rooms tab on a w×h screen: the room table, its
+// status line and the error line.
+func (l *lobby) drawRooms(r *Renderer, look *lobbyLook, w, h int) {
+	g := r.t.g
+	l.rows = max(lobbyRows(h)-l.lobbyChatH(), 1)
+	l.scroll()
+
 	widths := fitColumns(lobbyColumns, w-lobbyIndent, 2)
 	var titles [numLobbyCols]string
 	for i, c := range lobbyColumns {
@@ -164,6 +181,10 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 		i := l.top + y
 		l.drawRoom(r, look, lobbyRowsY+y, w, widths, &rooms[i], i == l.sel)
 	}
+	ranked := false // whether the status line says what ★ means
+	for i := range rooms {
+		ranked = ranked || rooms[i].Ranked
+	}
 
 	// The footer.
 	status := ""
@@ -179,6 +200,9 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 		default:
 			status = plural(total, "room")
 		}
+		if ranked {
+			status += " " + g.dot + " " + rankedMark(g) + " ranked"
+		}
 	}
 	r.putSpans(0, h-3, w, g.ellipsis, span{status, look.label})
 	switch {
@@ -187,9 +211,6 @@ func (l *lobby) drawList(r *Renderer, w, h int) {
 	case l.list.Err != nil:
 		r.putSpans(0, h-2, w, g.ellipsis, span{cleanText(l.list.Err.Error()), look.err})
 	}
-	l.drawChat(r, look, w, h)
-	keys := lobbyKeys(g, l.opts.Chat != nil)
-	r.putSpans(0, h-1, w, g.ellipsis, span{keys, look.faint})
 }
 
 // drawRoom draws the table row of room at row y; a selected row is in
@@ -209,6 +230,10 @@ func (l *lobby) drawRoom(r *Renderer, look *lobbyLook, y, w int, widths []int, r
 	cells[colRoom] = cleanText(room.Name)
 	if cells[colRoom] == "" {
 		cells[colRoom] = "(unnamed)"
+	}
+	if room.Ranked {
+		mark := " " + rankedMark(g)
+		cells[colRoom] = truncate(cells[colRoom], widths[colRoom]-textWidth(mark), g.ellipsis) + mark
 	}
 	cells[colPlayers] = strconv.Itoa(room.Players) + "/" + strconv.Itoa(room.Seats)
 	if room.Bots > 0 {
@@ -250,17 +275,55 @@ func lockMark(g *glyphs) string {
 	return "🔒"
 }
 
-// lobbyKeys is the key help on the lobby's last row.
-func lobbyKeys(g *glyphs, chat bool) string {
+// rankedMark marks a ranked room, after its name (PROTOCOL.md §4.15).
+func rankedMark(g *glyphs) string {
+	if g.ascii {
+		return "(r)"
+	}
+	return "★"
+}
+
+// keys is the key help on the lobby's last row for a screen w cells wide.
+func (l *lobby) keys(g *glyphs, w int) string {
+	if l.tab == tabLadder {
+		return ladderKeys(g, l.opts.Chat != nil)
+	}
+	return lobbyKeys(g, l.opts.Chat != nil, w)
+}
+
+// lobbyKeys is the rooms tab's key help: the longest that fits w cells
+// (the last always fits LobbyMinWidth).
+func lobbyKeys(g *glyphs, chat bool, w int) string {
+	var keys []string
 	switch {
 	case g.ascii && chat:
-		return "arrows pick, Enter join, s watch, n quick, c new, p code, t chat, q quit"
+		keys = []string{
+			"arrows pick, Enter join, s watch, n quick, c new, p code, t chat, l ladder, q quit",
+			"Enter join, s watch, n quick, c new, p code, t chat, l ladder, q quit",
+		}
 	case g.ascii:
-		return "arrows/jk pick, Enter join, s watch, n quick match, c create, p code, q quit"
+		keys = []string{
+			"arrows/jk pick, Enter join, s watch, n quick match, c create, p code, l ladder, q quit",
+			"arrows pick, Enter join, s watch, n quick, c new, p code, l ladder, q quit",
+		}
 	case chat:
-		return "↑↓ pick · Enter join · s watch · n quick · c new · p code · t chat · q quit" // fits 76
+		keys = []string{
+			"↑↓ pick · Enter join · s watch · n quick · c new · p code · t chat · l ladder · q quit",
+			"Enter join · s watch · n quick · c new · p code · t chat · l ladder · q quit", // 76
+		}
+	default:
+		keys = []string{
+			"↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · l ladder · q quit",
+			"↑↓ pick · Enter join · s watch · n quick · c new · p code · l ladder · q quit",
+			"Enter join · s watch · n quick match · c create · p code · l ladder · q quit", // 76
+		}
 	}
-	return "↑↓/jk pick · Enter join · s watch · n quick match · c create · p code · q quit"
+	for _, k := range keys[:len(keys)-1] {
+		if textWidth(k) <= w {
+			return k
+		}
+	}
+	return keys[len(keys)-1]
 }
 
 // plural is "1 room", "2 rooms".

@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"time"
+
 	"github.com/gdamore/tcell/v2"
 
 	"ttytanks/netcode"
 )
 
-// lobbyMode is what the lobby shows: the list, or a form over it.
+// lobbyMode is what the lobby shows: its tab (lobbyTab), or a form over
+// the room list.
 type lobbyMode uint8
 
 const (
@@ -24,8 +27,9 @@ const (
 	lobbyQuit                     // the player quits
 )
 
-// lobby is the lobby's state: the newest room list, the selection and the
-// open form. It does no IO; the loop feeds it lists and keys and draws it.
+// lobby is the lobby's state: the tab shown, the newest room list, the
+// selection, the open form and the leaderboard. It does no IO of its own;
+// the loop feeds it lists, keys and the time, and draws it.
 type lobby struct {
 	opts LobbyOptions
 	list netcode.RoomList
@@ -40,6 +44,8 @@ type lobby struct {
 	form    createForm
 	code    textField
 	hint    string // a one-off message for the error line ("type a code first")
+	tab     lobbyTab
+	ladder  ladderTab
 	// The lobby's chat (LobbyOptions.Chat): the line being typed, the
 	// chat's view as last polled, and its lines.
 	chat     chatPrompt
@@ -89,9 +95,9 @@ func (l *lobby) scroll() {
 	l.top = max(min(l.top, len(l.list.Rooms)-rows), 0)
 }
 
-// key applies ev and says whether the lobby is done; with lobbyPick the
-// request is the player's choice.
-func (l *lobby) key(ev *tcell.EventKey) (netcode.RoomRequest, lobbyOutcome) {
+// key applies ev at now and says whether the lobby is done; with
+// lobbyPick the request is the player's choice.
+func (l *lobby) key(ev *tcell.EventKey, now time.Time) (netcode.RoomRequest, lobbyOutcome) {
 	if isCtrlC(ev) {
 		return netcode.RoomRequest{}, lobbyQuit
 	}
@@ -121,6 +127,9 @@ func (l *lobby) key(ev *tcell.EventKey) (netcode.RoomRequest, lobbyOutcome) {
 		}
 		return netcode.RoomRequest{}, lobbyStay
 	}
+	if l.tab == tabLadder {
+		return l.ladderKey(ev, now)
+	}
 
 	rooms := l.list.Rooms
 	switch ev.Key() {
@@ -136,6 +145,8 @@ func (l *lobby) key(ev *tcell.EventKey) (netcode.RoomRequest, lobbyOutcome) {
 		l.choose(0)
 	case tcell.KeyEnd:
 		l.choose(len(rooms) - 1)
+	case tcell.KeyTab:
+		l.openLadder(now)
 	case tcell.KeyEnter:
 		if len(rooms) == 0 {
 			return netcode.RoomRequest{Kind: netcode.RoomQuick}, lobbyPick
@@ -162,6 +173,8 @@ func (l *lobby) key(ev *tcell.EventKey) (netcode.RoomRequest, lobbyOutcome) {
 			l.mode, l.form = modeCreate, newCreateForm()
 		case 'p', 'P':
 			l.mode, l.code = modeCode, textField{max: MaxRoomName}
+		case 'l', 'L':
+			l.openLadder(now)
 		case 'q', 'Q':
 			return netcode.RoomRequest{}, lobbyQuit
 		}

@@ -29,7 +29,9 @@ type Host interface {
 // game runs in it (Options.Lobby set), and when the player leaves the
 // room (l), the match
 // ends for them or the room stops, the lobby comes back saying why. It
-// returns nil when the player quits in the lobby or in a game.
+// returns nil when the player quits in the lobby or in a game. When h is a
+// LobbyChatHost, its place in the lobby is the lobby's chat and, if it is
+// a LobbyLadder too, where the leaderboard tab asks.
 //
 // Play owns the screen (WithScreen): it calls Init once and Fini once,
 // and restores the terminal on a panic.
@@ -38,15 +40,19 @@ func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby 
 	return WithScreen(screen, func(s tcell.Screen) error {
 		for {
 			var chat LobbyChatPlace
+			ladder := lobby.Ladder
 			if ch, ok := h.(LobbyChatHost); ok {
 				if c, err := ch.LobbyChat(); err == nil {
 					chat, lobby.Chat = c, c
+					if lad, ok := c.(LobbyLadder); ok {
+						lobby.Ladder = lad // the leaderboard is asked through the same place
+					}
 				}
 			}
 			req, err := Lobby(ctx, s, h, lobby)
 			if chat != nil {
 				chat.Leave() // the lobby's place is given up before a room's is asked for
-				lobby.Chat = nil
+				lobby.Chat, lobby.Ladder = nil, ladder
 			}
 			lobby.Notice = ""
 			if errors.Is(err, ErrQuit) {

@@ -86,7 +86,69 @@ const (
 var resColumns = [...]struct {
 	head string
 	w    int
-}{{"wins", 5}, {"kills", 6}, {"deaths", 7}, {"shots", 6}, {"hits", 5}, {"acc", 5}, {"rematch", 8}}
+}{{"wins", 5}, {"kills", 6}, {"deaths", 7}, {"shots", 6}, {"hits", 5}, {"acc", 5}, {"rating", 12}, {"rematch", 8}}
+
+// The results table's columns, in resColumns order.
+const (
+	resWins = iota
+	resKills
+	resDeaths
+	resShots
+	resHits
+	resAcc
+	resRating
+	resRematch
+	numResColumns
+)
+
+// resShown returns the columns the results table shows in room cells:
+// the rating only for a rated match (v.Rated), and without the shots
+// when that does not fit (the accuracy says the most of them).
+func resShown(v *netcode.View, room int) []int {
+	cols := make([]int, 0, numResColumns)
+	width := resPlaceW + resMarkW + resNameW
+	for c := range numResColumns {
+		if c == resRating && len(v.Rated) == 0 {
+			continue
+		}
+		cols = append(cols, c)
+		width += resColumns[c].w
+	}
+	if width > room {
+		for k, c := range cols {
+			if c == resShots {
+				cols = append(cols[:k], cols[k+1:]...)
+				break
+			}
+		}
+	}
+	return cols
+}
+
+// ratingChange is the rated match's change of slot's rating, "1662
+// (+162)", or a dash for a player it did not rate (a guest).
+func ratingChange(v *netcode.View, slot int, g *glyphs) string {
+	for _, c := range v.Rated {
+		if int(c.Slot) != slot {
+			continue
+		}
+		d := int(c.After) - int(c.Before)
+		sign := "+"
+		if d < 0 {
+			sign = "-"
+		}
+		return strconv.Itoa(int(c.After)) + " (" + sign + strconv.Itoa(abs(d)) + ")"
+	}
+	return g.dash
+}
+
+// abs is |n|.
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
 
 // padLeft right-aligns s in w cells.
 func padLeft(s string, w int) string { return strings.Repeat(" ", max(w-textWidth(s), 0)) + s }
@@ -96,9 +158,10 @@ func padRight(s string, w int) string { return s + strings.Repeat(" ", max(w-tex
 
 // resultsPanel is the box shown when the match is over: the winner, a
 // table of every seated player by placing (round wins, kills, deaths,
-// shots, hits, accuracy, and whether they voted for a rematch), the
-// rematch tally and the keys. It is at most 70 cells wide and 8 + players
-// rows tall, so it fits 80x24 with all 8 seats.
+// shots, hits, accuracy, the rating after a rated match and its change,
+// and whether they voted for a rematch), the rematch tally and the keys.
+// It is at most 71 cells wide (a rated match's drops the shots to stay
+// so) and 8 + players rows tall, so it fits 80x24 with all 8 seats.
 func resultsPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	g := t.g
 	w := &v.World
@@ -106,10 +169,11 @@ func resultsPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	if wn := int(w.Round.Winner); wn >= 0 && wn < game.MaxPlayers {
 		title += " " + g.dash + " " + slotName(v, wn) + " wins"
 	}
+	cols := resShown(v, maxW-t.panel.GetHorizontalFrameSize())
 	var head strings.Builder
 	head.WriteString(strings.Repeat(" ", resPlaceW+resMarkW) + padRight("player", resNameW))
-	for _, c := range resColumns {
-		head.WriteString(padLeft(c.head, c.w))
+	for _, c := range cols {
+		head.WriteString(padLeft(resColumns[c].head, resColumns[c].w))
 	}
 	lines := []string{t.label.Render(head.String())}
 	votes, seated := 0, 0
@@ -137,10 +201,13 @@ func resultsPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		row.WriteString(t.value.Render(padRight(mark, resMarkW)))
 		row.WriteString(nameSt.Render(name) + strings.Repeat(" ", max(resNameW-textWidth(name), 0)))
 		st := tk.Stats
-		vals := [...]string{strconv.Itoa(int(tk.Score)), strconv.Itoa(int(st.Kills)), strconv.Itoa(int(st.Deaths)),
-			strconv.Itoa(int(st.Shots)), strconv.Itoa(int(st.Hits)), accuracy(st, g), voted}
-		for k, c := range resColumns {
-			row.WriteString(t.value.Render(padLeft(vals[k], c.w)))
+		vals := [numResColumns]string{strconv.Itoa(int(tk.Score)), strconv.Itoa(int(st.Kills)), strconv.Itoa(int(st.Deaths)),
+			strconv.Itoa(int(st.Shots)), strconv.Itoa(int(st.Hits)), accuracy(st, g), "", voted}
+		if len(v.Rated) > 0 {
+			vals[resRating] = ratingChange(v, i, g)
+		}
+		for _, c := range cols {
+			row.WriteString(t.value.Render(padLeft(vals[c], resColumns[c].w)))
 		}
 		lines = append(lines, row.String())
 	}

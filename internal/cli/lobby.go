@@ -42,8 +42,11 @@ func (h *udpHost) LobbyChat() (tui.LobbyChatPlace, error) {
 }
 
 // leavingClient is a client session as a lobby seat: Leave waits (a
-// moment) for the server to acknowledge.
+// moment) for the server to acknowledge. As the lobby's chat place it is
+// also where the leaderboard is asked.
 type leavingClient struct{ *netcode.ClientDriver }
+
+var _ tui.LobbyLadder = leavingClient{}
 
 func (c leavingClient) Leave() { c.Close() }
 
@@ -68,7 +71,9 @@ func runLobbyUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string, 
 	opts := uf.options(share)
 	opts.Server = cs.target.String()
 	host := &udpHost{lobby: lobby, cs: cs}
-	err = tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: cs.name})
+	// startClient sets no ClientConfig.Identify: the server's ladder sees
+	// a guest, and the leaderboard's card says so.
+	err = tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: cs.name, Guest: true})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

@@ -39,7 +39,10 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 		stopWatch()
 		<-watched
 	}()
-	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name})
+	// The game clients set no ClientConfig.Identify (no VouchIdentity for
+	// the SSH key yet): the server's ladder sees a guest, and the
+	// leaderboard's card says so.
+	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: true})
 }
 
 // SwitchBurst and SwitchEvery bound how often one session may go from
@@ -157,11 +160,14 @@ func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
 	return &lobbyChatPlace{ClientDriver: c, leave: func() { h.sess.Delist(addr) }}, nil
 }
 
-// lobbyChatPlace is an SSH player's place in the lobby's chat.
+// lobbyChatPlace is an SSH player's place in the lobby's chat, and where
+// their leaderboard is asked.
 type lobbyChatPlace struct {
 	*netcode.ClientDriver
 	leave func()
 }
+
+var _ tui.LobbyLadder = (*lobbyChatPlace)(nil)
 
 // Leave gives the place up (the player is off to a room, or gone).
 func (p *lobbyChatPlace) Leave() {

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
+	"ttytanks/proto"
+)
+
+// ratedView is matchOverView once the server rated the match: bob and
+// alice rated, carol (a guest) not.
+func ratedView(t *testing.T) *netcode.View {
+	v := matchOverView(t)
+	v.Rated = []proto.RatingChange{
+		{Slot: 1, Before: 1500, After: 1662, RD: 290},
+		{Slot: 0, Before: 1530, After: 1471, RD: 280},
+	}
+	return v
+}
+
+// TestResultsRatings: a rated match's results show each rated player's
+// rating and its change, a dash for a player it did not rate; at 80x24
+// the shots give way to the rating, with more room they stay.
+func TestResultsRatings(t *testing.T) {
+	tests := []struct {
+		w, h  int
+		shots bool
+	}{{80, 24, false}, {160, 50, true}}
+	for _, tt := range tests {
+		v := ratedView(t)
+		scr := drawTest(t, tt.w, tt.h, v, Options{Lobby: true})
+		text := strings.Join(screenLines(scr), "\n")
+		head, _ := lineWith(scr, "player")
+		want := "player wins kills deaths shots hits acc rating rematch"
+		if !tt.shots {
+			want = "player wins kills deaths hits acc rating rematch"
+		}
+		if got := squeeze(strings.Trim(head, " │")); got != want {
+			t.Errorf("%dx%d: titles %q, want %q", tt.w, tt.h, got, want)
+		}
+		rows := []struct{ name, want string }{
+			{"bob (you)", "1. ★ bob (you) 5 7 2 80 20 25% 1662 (+162)"},
+			{"carol", "2. carol 2 3 6 0 0 — —"},
+			{"alice", "3. alice 2 2 5 61 9 14% 1471 (-59) ✓"},
+		}
+		for _, r := range rows {
+			want := r.want
+			if !tt.shots {
+				want = strings.Replace(strings.Replace(want, " 80 20", " 20", 1), " 61 9", " 9", 1)
+				want = strings.Replace(want, "6 0 0", "6 0", 1)
+			}
+			line, _ := lineWith(scr, r.name)
+			if got := squeeze(strings.Trim(line, " │")); got != want {
+				t.Errorf("%dx%d: row of %s %q, want %q", tt.w, tt.h, r.name, got, want)
+			}
+		}
+		for _, edge := range []string{"╭", "╰", "r rematch · l lobby · q quit"} {
+			if !strings.Contains(text, edge) {
+				t.Errorf("%dx%d: the results lack %q:\n%s", tt.w, tt.h, edge, text)
+			}
+		}
+	}
+}
+
+// TestResultsUnrated: an unrated match has no rating column.
+func TestResultsUnrated(t *testing.T) {
+	scr := drawTest(t, 80, 24, matchOverView(t), Options{Lobby: true})
+	head, _ := lineWith(scr, "player")
+	if got, want := squeeze(strings.Trim(head, " │")), "player wins kills deaths shots hits acc rematch"; got != want {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+	if text := strings.Join(screenLines(scr), "\n"); strings.Contains(text, "rating") || strings.Contains(text, "(+") {
+		t.Errorf("an unrated match shows ratings:\n%s", text)
+	}
+}
+
+// TestResultsRatedFitEightPlayers: 8 rated players with the longest
+// names fit 80x24, each row whole.
+func TestResultsRatedFitEightPlayers(t *testing.T) {
+	v := matchOverView(t)
+	w := &v.World
+	w.Slots = 8
+	for i := 3; i < 8; i++ {
+		w.Tanks[i] = w.Tanks[2]
+		v.Names[i] = strings.Repeat(string(rune('a'+i)), 16)
+	}
+	w.Round.MazeW, w.Round.MazeH = 25, 21
+	v.Maze.Generate(1, 25, 21)
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range game.MaxPlayers {
+		v.Rated = append(v.Rated, proto.RatingChange{Slot: uint8(i), Before: 2400, After: uint16(2400 + 10*i), RD: 60})
+	}
+	scr := drawTest(t, 80, 24, v, Options{Lobby: true})
+	text := strings.Join(screenLines(scr), "\n")
+	for i := range 8 {
+		rating := fmt.Sprintf("%d (+%d)", 2400+10*i, 10*i)
+		line, _ := lineWith(scr, rating)
+		if !strings.Contains(line, slotName(v, i)[:3]) {
+			t.Errorf("player %d's rating %s is not on their row: %q", i, rating, line)
+		}
+	}
+	for _, want := range []string{"╭", "╰", "r rematch · l lobby · q quit"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+}
