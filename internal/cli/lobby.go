@@ -71,9 +71,9 @@ func runLobbyUI(ctx context.Context, cs *clientSetup, uf uiFlags, share string, 
 	opts := uf.options(share)
 	opts.Server = cs.target.String()
 	host := &udpHost{lobby: lobby, cs: cs}
-	// startClient sets no ClientConfig.Identify: the server's ladder sees
-	// a guest, and the leaderboard's card says so.
-	err = tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: cs.name, Guest: true})
+	// Without a player key (--guest) the server's ladder sees a guest, and
+	// the leaderboard's card says so.
+	err = tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: cs.name, Guest: cs.identify == nil})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "ttytanks: %v\n", err)
 		return 1

@@ -39,10 +39,9 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 		stopWatch()
 		<-watched
 	}()
-	// The game clients set no ClientConfig.Identify (no VouchIdentity for
-	// the SSH key yet): the server's ladder sees a guest, and the
-	// leaderboard's card says so.
-	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: true})
+	// A player who signed in without a key is a guest to the server's
+	// ladder (identify is nil), and the leaderboard's card says so.
+	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: g.identify(s) == nil})
 }
 
 // SwitchBurst and SwitchEvery bound how often one session may go from
