@@ -55,6 +55,12 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
+	// A ladder holds names across matches and runs: in one database
+	// shared by every serve of the run, one test's players would hold
+	// another's names. So serve keeps none here (TTYTANKS_LADDER, as a
+	// service's environment would say it), and the tests of the ladder
+	// (ladder_test.go) turn it on, each with a database of its own.
+	os.Setenv("TTYTANKS_LADDER", "false")
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

@@ -75,11 +75,12 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "ladder.db")
-	serve := []string{"--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0", "--db", db, "--key", filepath.Join(dir, "server")}
+	serve := []string{"--ladder", "--maze", "9x7", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0", "--db", db, "--key", filepath.Join(dir, "server")}
 	srv := serveBin(t, ctx, "127.0.0.1:0", serve...)
 	keyA, keyB := filepath.Join(dir, "ann.key"), filepath.Join(dir, "bob.key")
 	ann := startJoin(t, ctx, srv.addr, "ann", "--bot", "--quick", "--duration", "3m", "--player-key", keyA)
@@ -150,11 +151,12 @@ func TestLadderSSHPlayers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	keyPath := filepath.Join(dir, "server")
-	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0", "--start-wait", "0",
+	srv := serveBin(t, ctx, "127.0.0.1:0", "--ladder", "--maze", "9x7", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
 		"--db", filepath.Join(dir, "ladder.db"), "--key", keyPath, "--ssh", "127.0.0.1:0")
 	_, pub := hostKeyOf(t, keyPath)
 	r := &sshRig{t: t, addr: srv.sshAddr(t), hostKey: pub}
@@ -204,12 +206,13 @@ func TestLadderFleet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	redis := redistest.Start(t)
 	dir := t.TempDir()
 	args := func(name string) []string {
-		return []string{"--fleet", redis.URL(0), "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
+		return []string{"--ladder", "--maze", "9x7", "--fleet", redis.URL(0), "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
 			"--key", filepath.Join(dir, name), "--db", filepath.Join(dir, name+".db")}
 	}
 	one := serveBin(t, ctx, "127.0.0.1:0", args("one")...)

@@ -72,13 +72,12 @@ func TestTmuxSSHKickedAndBanned(t *testing.T) {
 		}
 	}
 
-	// They sign in without a key: guests, shown as ~name.
 	rowdy := player("rowdy", "127.0.0.2")
-	operate("k", "~rowdy")
+	operate("k", "rowdy")
 	ended(rowdy, "you were kicked by the operator")
 
 	meddler := player("meddler", "127.0.0.3")
-	operate("b", "~meddler")
+	operate("b", "meddler")
 	ended(meddler, "you are banned from this server")
 	if t.Failed() {
 		t.Logf("the dashboard:\n%s", srv.screen())

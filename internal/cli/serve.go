@@ -310,7 +310,14 @@ func (s *serving) hostPlays(name string, port uint16, share string, stderr io.Wr
 	uf := s.f.ui
 	uf.confirmQuit, uf.humanSeats = true, s.f.server.players-s.f.server.bots // the host's q ends the match for all
 	uf.shareKey = s.dash.Fingerprint                                         // the players the host tells pin the key
-	code := runClientUI(s.ctx, &clientSetup{target: loopback(port), name: name, cmd: "serve --play"}, uf, share, stderr)
+	cs := &clientSetup{target: loopback(port), name: name, cmd: "serve --play"}
+	// The host plays as their player key on their own ladder, as join
+	// would; without one (no state directory) as a guest.
+	var id identityFlags
+	if key, err := id.load(stderr); err == nil {
+		cs.identify = signer(key)
+	}
+	code := runClientUI(s.ctx, cs, uf, share, stderr)
 	s.stop()
 	if s.ssh != nil {
 		s.ssh.Close()
