@@ -3,9 +3,11 @@ package netcode
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"ttytanks/internal/ladder"
+	"ttytanks/internal/rating"
 )
 
 // ladderTimeout bounds one job against the ladder's store.
@@ -54,35 +56,9 @@ func RunLadderJob(b ladder.Board, j LadderJob) LadderResult {
 	res := LadderResult{Job: j}
 	switch j.Kind {
 	case LadderClaim:
-		name := j.Name
-		if name == "" {
-			// No name asked: the one the key holds, or one of its own.
-			p, ok, err := b.Player(ctx, j.ID)
-			if err != nil {
-				res.Err = err
-				return res
-			}
-			name = p.Name
-			if !ok {
-				name = keyName(j.ID)
-			}
-		}
-		err := b.ClaimName(ctx, j.ID, name)
-		var taken ladder.ErrNameTaken
-		switch {
-		case errors.As(err, &taken):
-			res.Taken = true
-			return res
-		case err != nil:
-			res.Err = err
-			return res
-		}
-		res.Player, res.Has, res.Err = b.Player(ctx, j.ID)
-		if res.Player.Name == "" {
-			res.Player.Name = name
-		}
+		res = claimName(ctx, b, j)
 	case LadderRecord:
-		res.Outcome, res.Err = b.RecordMatch(ctx, j.Match)
+		res.Outcome, res.Err = recordMatch(ctx, b, j.Match)
 	case LadderQuery:
 		if j.Query.Forget && !j.ID.IsZero() {
 			switch err := b.Forget(ctx, j.ID); {
@@ -106,6 +82,81 @@ func RunLadderJob(b ladder.Board, j LadderJob) LadderResult {
 		}
 	}
 	return res
+}
+
+// claimName settles a keyed player's name as a seat Request asks it.
+// A key with a record renames itself (unless another key holds the name);
+// a key without one writes nothing: it may play under a name nobody's
+// record holds, and gets its record, and the name, with its first rated
+// match. So a name is held by the first key that rated under it, and a
+// stream of fresh keys grows the store by nothing.
+func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
+	res := LadderResult{Job: j}
+	p, has, err := b.Player(ctx, j.ID)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	name := j.Name
+	if name == "" {
+		name = p.Name // none asked: the key's own, or one made from it
+		if !has {
+			name = keyName(j.ID)
+		}
+	}
+	if !ladder.ValidName(name) {
+		res.Taken = true // (forgotten) and the like: nobody's
+		return res
+	}
+	if has {
+		var taken ladder.ErrNameTaken
+		switch err := b.ClaimName(ctx, j.ID, name); {
+		case errors.As(err, &taken):
+			res.Taken = true
+			return res
+		case err != nil:
+			res.Err = err
+			return res
+		}
+		p.Name = name
+		res.Player, res.Has = p, true
+		return res
+	}
+	holder, held, err := b.Holder(ctx, name)
+	switch {
+	case err != nil:
+		res.Err = err
+	case held && holder != j.ID:
+		res.Taken = true
+	default:
+		res.Player = ladder.PlayerRecord{Key: j.ID, Name: name, Rating: rating.New()}
+	}
+	return res
+}
+
+// recordMatch records m; a keyed player whose name another key took
+// meanwhile (two new keys played under one name, and the other rated
+// first) plays this match unrated, as a guest, and the others are rated
+// as they would be.
+func recordMatch(ctx context.Context, b ladder.Board, m ladder.Match) (ladder.Outcome, error) {
+	m.Players = append([]ladder.MatchPlayer(nil), m.Players...)
+	for range len(m.Players) + 1 {
+		out, err := b.RecordMatch(ctx, m)
+		var taken ladder.ErrNameTaken
+		if !errors.As(err, &taken) {
+			return out, err
+		}
+		demoted := false
+		for i := range m.Players {
+			if !m.Players[i].Key.IsZero() && strings.EqualFold(m.Players[i].Name, taken.Name) {
+				m.Players[i].Key, demoted = ladder.Key{}, true
+			}
+		}
+		if !demoted {
+			return out, err
+		}
+	}
+	return ladder.Outcome{}, errors.New("ladder: record match: names taken")
 }
 
 // keyName is the name of a key that asked for none: "player-" and the

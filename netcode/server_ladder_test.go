@@ -132,11 +132,13 @@ func TestLadderRatesARankedMatch(t *testing.T) {
 	}
 }
 
-// TestLadderNamesBelongToTheirKey: a key holds its name; another key
-// asking for it is refused with a Reject that says so, a guest plays as
-// ~name, and a Request whose proof is of another handshake is dropped.
+// TestLadderNamesBelongToTheirKey: a key that rated under a name holds
+// it; another key asking for it is refused with a Reject that says so, a
+// guest plays as ~name, and a Request whose proof is of another handshake
+// is dropped. A key that never rated holds nothing, and leaves no record.
 func TestLadderNamesBelongToTheirKey(t *testing.T) {
-	n, _ := newLadderNet(t, ServerConfig{Players: 4, Seed: 7, Idle: -1})
+	n, st := newLadderNet(t, ServerConfig{Players: 4, Seed: 7, Idle: -1, MaxSeatsPerAddr: 8})
+	rateApart(t, st, playerKey(1), playerKey(2), "alice", "bea") // alice rated: her name is hers
 	a := n.addClient(keyed(ClientConfig{Name: "alice"}, playerKey(1)), lan, lan, 1)
 	if !n.runUntil(5*time.Second, func() bool { return a.c.Status() == StatusWaiting }) {
 		t.Fatalf("alice not seated: %v", errText(a.c))
@@ -156,6 +158,23 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	guest.c.View(&v)
 	if !hasName(v.Names[:], "~alice") || !hasName(v.Names[:], "alice") {
 		t.Errorf("roster %q, want alice and ~alice", v.Names)
+	}
+	// Two new keys under one name: neither has rated, so neither holds
+	// it, and neither leaves a record behind.
+	z1 := n.addClient(keyed(ClientConfig{Name: "zed"}, playerKey(5)), lan, lan, 5)
+	if !n.runUntil(5*time.Second, func() bool { return z1.c.Status() == StatusWaiting }) {
+		t.Fatalf("zed not seated: %v", errText(z1.c))
+	}
+	z1.c.Close()
+	n.run(time.Second)
+	z2 := n.addClient(keyed(ClientConfig{Name: "Zed"}, playerKey(6)), lan, lan, 6)
+	if !n.runUntil(5*time.Second, func() bool { return z2.c.Status() == StatusWaiting || z2.c.Status() == StatusPlaying }) {
+		t.Fatalf("a name nobody rated under was refused: %v", errText(z2.c))
+	}
+	for _, k := range []ed25519.PrivateKey{playerKey(5), playerKey(6)} {
+		if _, ok, _ := st.Player(context.Background(), keyOf(k)); ok {
+			t.Error("a key that never rated has a record")
+		}
 	}
 	before := n.server.Stats().Drops[DropBadIdentity]
 	forger := n.addClient(ClientConfig{Name: "mallory", Identify: func([32]byte) proto.Identity {
@@ -199,8 +218,15 @@ func TestLadderVouchedPlayers(t *testing.T) {
 	if !hasName(v.Names[:], "sshuser") || !hasName(v.Names[:], "~stranger") {
 		t.Errorf("roster %q, want sshuser and ~stranger", v.Names)
 	}
-	if rec, ok, err := st.Player(context.Background(), ladder.Key(fp)); err != nil || !ok || rec.Name != "sshuser" {
-		t.Errorf("the vouched player's record: %+v %v %v", rec, ok, err)
+	whoOf := map[string]ladder.Key{}
+	n.server.rooms.each(func(r *room) {
+		r.places().each(func(l *link, slot int) { whoOf[l.name] = l.who })
+	})
+	if whoOf["sshuser"] != ladder.Key(fp) || !whoOf["~stranger"].IsZero() {
+		t.Errorf("seated as %x and %x; want the fingerprint and a guest", whoOf["sshuser"], whoOf["~stranger"])
+	}
+	if _, ok, _ := st.Player(context.Background(), ladder.Key(fp)); ok {
+		t.Error("a vouched player who never rated has a record")
 	}
 }
 
@@ -277,4 +303,32 @@ func TestQuickMatchBySkill(t *testing.T) {
 			t.Errorf("on a quiet server: hi1 in %q, lo1 in %q; want one room", a, b)
 		}
 	})
+}
+
+// TestRecordingDemotesATakenName: two new keys played under one name and
+// the other rated first: this match still rates its other players, and
+// the late one plays it as a guest.
+func TestRecordingDemotesATakenName(t *testing.T) {
+	st, err := ladder.Open(filepath.Join(t.TempDir(), "ladder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rateApart(t, st, playerKey(1), playerKey(2), "ann", "bea")
+	m := ladder.Match{Room: "r", Rounds: 1, Players: []ladder.MatchPlayer{
+		{Key: keyOf(playerKey(3)), Name: "Ann", Slot: 0, RoundWins: 1},
+		{Key: keyOf(playerKey(4)), Name: "cy", Slot: 1},
+		{Key: keyOf(playerKey(5)), Name: "dee", Slot: 2},
+	}}
+	res := RunLadderJob(st, LadderJob{Kind: LadderRecord, Match: m})
+	if res.Err != nil || !res.Outcome.Rated {
+		t.Fatalf("the match was not rated: %+v %v", res.Outcome, res.Err)
+	}
+	if res.Outcome.Players[0].Rated || !res.Outcome.Players[1].Rated || !res.Outcome.Players[2].Rated {
+		t.Errorf("rated: %v %v %v; want the late Ann unrated, cy and dee rated",
+			res.Outcome.Players[0].Rated, res.Outcome.Players[1].Rated, res.Outcome.Players[2].Rated)
+	}
+	if p, _, _ := st.Player(context.Background(), keyOf(playerKey(1))); p.Name != "ann" || p.Matches != 4 {
+		t.Errorf("ann's record changed: %+v", p)
+	}
 }

@@ -38,6 +38,7 @@ func testBoard(t *testing.T, open func(t *testing.T) Board) {
 		{"ConcurrentTwoKeys", boardConcurrentTwoKeys},
 		{"ConcurrentOverlapping", boardConcurrentOverlapping},
 		{"ConcurrentClaims", boardConcurrentClaims},
+		{"Holder", boardHolder},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.test(t, open) })
 	}
@@ -785,5 +786,34 @@ func boardConcurrentClaims(t *testing.T, open func(*testing.T) Board) {
 		if taken := errors.As(err, new(ErrNameTaken)); taken != (len(winners) == 1) || !taken && err != nil {
 			t.Errorf("round %d: ClaimName after the race = %v, with %d winners", round, err, len(winners))
 		}
+	}
+}
+
+// boardHolder: Holder finds the key of a name in any case, nobody for a
+// free name, and nobody once its holder renamed or was forgotten.
+func boardHolder(t *testing.T, open func(*testing.T) Board) {
+	ctx := context.Background()
+	s := open(t)
+	a := testKey(1)
+	if _, ok, err := s.Holder(ctx, "émile"); ok || err != nil {
+		t.Fatalf("a free name is held: %v %v", ok, err)
+	}
+	if err := s.ClaimName(ctx, a, "émile"); err != nil {
+		t.Fatal(err)
+	}
+	if k, ok, err := s.Holder(ctx, "ÉMILE"); !ok || err != nil || k != a {
+		t.Errorf("Holder(ÉMILE) = %x %v %v, want a", k, ok, err)
+	}
+	if err := s.ClaimName(ctx, a, "zed"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Holder(ctx, "émile"); ok {
+		t.Error("a renamed player still holds the old name")
+	}
+	if err := s.Forget(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Holder(ctx, "zed"); ok {
+		t.Error("a forgotten player still holds their name")
 	}
 }
