@@ -134,12 +134,27 @@ func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 	return res
 }
 
-// recordMatch records m; a keyed player whose name another key took
+// recordMatch records m; a key seated twice plays it unrated in both
+// seats; a keyed player whose name another key took
 // meanwhile (two new keys played under one name, and the other rated
 // first) plays this match unrated, as a guest, and the others are rated
 // as they would be.
 func recordMatch(ctx context.Context, b ladder.Board, m ladder.Match) (ladder.Outcome, error) {
 	m.Players = append([]ladder.MatchPlayer(nil), m.Players...)
+	// One key in two seats (two clients of one player) is rated in
+	// neither: it would play against itself, and the store refuses a
+	// key twice, which would leave the others unrated.
+	seen := map[ladder.Key]int{}
+	for _, p := range m.Players {
+		if !p.Key.IsZero() {
+			seen[p.Key]++
+		}
+	}
+	for i := range m.Players {
+		if seen[m.Players[i].Key] > 1 {
+			m.Players[i].Key = ladder.Key{}
+		}
+	}
 	for range len(m.Players) + 1 {
 		out, err := b.RecordMatch(ctx, m)
 		var taken ladder.ErrNameTaken

@@ -331,4 +331,11 @@ func TestRecordingDemotesATakenName(t *testing.T) {
 	if p, _, _ := st.Player(context.Background(), keyOf(playerKey(1))); p.Name != "ann" || p.Matches != 4 {
 		t.Errorf("ann's record changed: %+v", p)
 	}
+	// One key in two seats: unrated in both, the others rated.
+	m.Players[0] = ladder.MatchPlayer{Key: keyOf(playerKey(5)), Name: "dee", Slot: 0, RoundWins: 1}
+	m.Players = append(m.Players, ladder.MatchPlayer{Key: keyOf(playerKey(6)), Name: "eve", Slot: 3})
+	res = RunLadderJob(st, LadderJob{Kind: LadderRecord, Match: m})
+	if res.Err != nil || !res.Outcome.Rated || res.Outcome.Players[0].Rated || res.Outcome.Players[2].Rated || !res.Outcome.Players[1].Rated {
+		t.Errorf("a key in two seats: %+v %v", res.Outcome, res.Err)
+	}
 }
