@@ -339,3 +339,34 @@ func TestRecordingDemotesATakenName(t *testing.T) {
 		t.Errorf("a key in two seats: %+v %v", res.Outcome, res.Err)
 	}
 }
+
+// TestQuitterForfeits: a rated player who quits a ranked match that has
+// begun is recorded, once the others finish it, as its last, and loses
+// rating: a quit is no escape from a loss.
+func TestQuitterForfeits(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 3, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1, MaxSeatsPerAddr: 8})
+	a := n.addClient(keyed(botClient("ann", 3), playerKey(1)), lan, lan, 1)
+	b := n.addClient(keyed(botClient("bob", 4), playerKey(2)), lan, lan, 2)
+	q := n.addClient(keyed(ClientConfig{Name: "quitter"}, playerKey(3)), lan, lan, 3)
+	r := n.server.room0()
+	if !n.runUntil(20*time.Second, func() bool {
+		return n.playing() && !r.match.counting() && r.match.current().State().Round.Phase == game.PhasePlaying
+	}) {
+		t.Fatalf("no match: %v / %v / %v", errText(a.c), errText(b.c), errText(q.c))
+	}
+	n.run(time.Second)
+	q.c.Close()
+	if !n.runUntil(5*time.Minute, func() bool { return r.match.over() && n.server.Stats().Ladder.Recorded == 1 }) {
+		t.Fatal("the match was not played out and recorded")
+	}
+	ctx := context.Background()
+	p, ok, err := st.Player(ctx, keyOf(playerKey(3)))
+	if err != nil || !ok || p.Matches != 1 || p.Rating.R >= 1500 || p.Wins != 0 {
+		t.Errorf("the quitter's record: %+v %v %v; want one match, rated down", p, ok, err)
+	}
+	for _, k := range []ed25519.PrivateKey{playerKey(1), playerKey(2)} {
+		if p, _, _ := st.Player(ctx, keyOf(k)); p.Matches != 1 {
+			t.Errorf("%s: %d matches", p.Name, p.Matches)
+		}
+	}
+}

@@ -118,6 +118,9 @@ type room struct {
 	// the results show; ratedAt is when they were last told.
 	rated   *proto.Rated
 	ratedAt time.Time
+	// forfeits are the rated players who left the running match: its
+	// record ranks them last (a quit is no escape from a loss).
+	forfeits []ladder.MatchPlayer
 }
 
 // roomSpec is what a room is opened as: its name, its join code (a
@@ -193,6 +196,7 @@ func (r *room) schedule() {
 	for i := range names {
 		names[i] = r.seats.at(i).name
 	}
+	r.forfeits = r.forfeits[:0] // a match that never ended rates none of its quitters
 	r.match.begin(&r.cfg, r.rng.Next()|1, r.h.clock().now().Add(int32(lead)), names)
 	r.h.tally().matchStarted()
 	r.h.logger().Info("match started", "room", r.name, "match", r.match.matchID(), "players", r.seats.humans(),
@@ -401,6 +405,7 @@ func (r *room) leave(now time.Time, from netip.AddrPort, conn uint32, l *proto.L
 // at the next round, and when no network player is left the match ends
 // and a new lobby opens.
 func (r *room) release(st *seat, now time.Time, why string) {
+	r.forfeit(st)
 	r.log.left(&st.link, why)
 	r.match.seat(st.slot, st.name, false)
 	r.h.remember(r.playerStats(st))
@@ -495,6 +500,7 @@ func (r *room) expire(now time.Time) {
 		} else {
 			r.log.left(&st.link, "timed out")
 		}
+		r.forfeit(st)
 		r.match.seat(st.slot, st.name, false)
 		r.h.remember(r.playerStats(st))
 	})

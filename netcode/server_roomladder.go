@@ -33,7 +33,36 @@ func (r *room) ladderMatch() ladder.Match {
 		}
 		m.Players = append(m.Players, p)
 	}
+	for _, f := range r.forfeits {
+		back := false // left, then took a seat again: the seat counts
+		for _, p := range m.Players {
+			back = back || p.Key == f.Key
+		}
+		if !back {
+			f.Slot = game.MaxPlayers + len(m.Players) // slots are unique in a match; a forfeit's may be taken again
+			m.Players = append(m.Players, f)
+		}
+	}
 	return m
+}
+
+// forfeit notes st's player, leaving, as a forfeit of r's running match
+// if it is ranked and they have a key: the match, when it ends, ranks
+// them last. A player who leaves before the first tick, or after the
+// end, forfeits nothing.
+func (r *room) forfeit(st *seat) {
+	if !r.cfg.Ranked || st.who.IsZero() || !r.match.live() || r.match.counting() || r.match.over() {
+		return
+	}
+	w := r.match.current().State()
+	if st.slot >= len(w.Tanks) || !w.Tanks[st.slot].Seated || len(r.forfeits) >= 2*game.MaxPlayers {
+		return
+	}
+	tk := &w.Tanks[st.slot]
+	start, _ := r.match.origin()
+	r.forfeits = append(r.forfeits, ladder.MatchPlayer{Key: st.who, Name: st.name, RoundWins: int(tk.Score), Kills: int(tk.Stats.Kills),
+		Deaths: int(tk.Stats.Deaths), Shots: int(tk.Stats.Shots), Hits: int(min(tk.Stats.Hits, tk.Stats.Shots)),
+		Seconds: max(int(r.h.clock().now()-start)/game.TickRate, 0), Forfeit: true})
 }
 
 // matchOver records r's match, just finished, if r is ranked.
@@ -41,6 +70,7 @@ func (r *room) matchOver() {
 	if r.cfg.Ranked {
 		r.h.recordMatch(r.match.matchID(), r.ladderMatch())
 	}
+	r.forfeits = r.forfeits[:0]
 }
 
 // takeRated takes the ladder's rating changes of r's match, and tells

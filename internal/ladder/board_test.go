@@ -39,6 +39,7 @@ func testBoard(t *testing.T, open func(t *testing.T) Board) {
 		{"ConcurrentOverlapping", boardConcurrentOverlapping},
 		{"ConcurrentClaims", boardConcurrentClaims},
 		{"Holder", boardHolder},
+		{"Forfeit", boardForfeit},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.test(t, open) })
 	}
@@ -815,5 +816,28 @@ func boardHolder(t *testing.T, open func(*testing.T) Board) {
 	}
 	if _, ok, _ := s.Holder(ctx, "zed"); ok {
 		t.Error("a forgotten player still holds their name")
+	}
+}
+
+// boardForfeit: a player who left before the end stands below everyone
+// who stayed, even with more round wins, and loses rating to them.
+func boardForfeit(t *testing.T, open func(*testing.T) Board) {
+	ctx := context.Background()
+	s := open(t)
+	a, b := testKey(1), testKey(2)
+	out, err := s.RecordMatch(ctx, Match{Room: "r", Rounds: 3, Players: []MatchPlayer{
+		{Key: a, Name: "quitter", Slot: 8, RoundWins: 2, Forfeit: true},
+		{Key: b, Name: "stayer", Slot: 0, RoundWins: 1},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, st := out.Players[0], out.Players[1]
+	if q.Standing != 2 || st.Standing != 1 || q.After.R >= q.Before.R || st.After.R <= st.Before.R {
+		t.Errorf("quitter #%d %.0f→%.0f, stayer #%d %.0f→%.0f; want the quitter last and down",
+			q.Standing, q.Before.R, q.After.R, st.Standing, st.Before.R, st.After.R)
+	}
+	if p, _, _ := s.Player(ctx, a); p.Wins != 0 {
+		t.Errorf("the quitter won: %+v", p)
 	}
 }

@@ -31,6 +31,18 @@ type MatchPlayer struct {
 	Shots     int
 	Hits      int // at most Shots
 	Seconds   int // seconds on the field
+	// Forfeit marks a player who left the match before its end: they
+	// stand below every player who stayed, whatever their round wins.
+	Forfeit bool
+}
+
+// score is what ranks p in a match: round wins, below everyone's for a
+// forfeit.
+func (p MatchPlayer) score() int {
+	if p.Forfeit {
+		return -1
+	}
+	return p.RoundWins
 }
 
 // Outcome is what RecordMatch did with a match: its id and, for each of
@@ -209,7 +221,7 @@ func newOutcome(m Match) (Outcome, []int) {
 func rate(cfg rating.Config, m Match, out *Outcome, keyed []int, before []rating.Rating) error {
 	wins := make([]int, len(keyed))
 	for j, i := range keyed {
-		wins[j] = m.Players[i].RoundWins
+		wins[j] = m.Players[i].score()
 	}
 	after, err := cfg.UpdateMatch(before, wins)
 	if err != nil {
@@ -256,7 +268,7 @@ func (r *PlayerRecord) addMatch(ps []MatchPlayer, i int, after rating.Rating) {
 func standing(ps []MatchPlayer, i int) int {
 	n := 1
 	for _, q := range ps {
-		if q.RoundWins > ps[i].RoundWins {
+		if q.score() > ps[i].score() {
 			n++
 		}
 	}
@@ -267,7 +279,7 @@ func standing(ps []MatchPlayer, i int) int {
 // of ps, bots and guests included, and 0 otherwise.
 func won(ps []MatchPlayer, i int) int {
 	for j, q := range ps {
-		if j != i && q.RoundWins >= ps[i].RoundWins {
+		if ps[i].Forfeit || (j != i && q.score() >= ps[i].score()) {
 			return 0
 		}
 	}
