@@ -17,6 +17,7 @@ func TestHeadlessBotMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel() // a minute of waiting on the wall clock, little work: it runs beside the others
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")

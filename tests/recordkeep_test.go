@@ -20,6 +20,7 @@ func TestRecordKeepBoundsAnEndlessMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel() // a minute of waiting on the wall clock, little work: it runs beside the others
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := filepath.Join(t.TempDir(), "recs")
