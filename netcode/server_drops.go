@@ -26,7 +26,7 @@ const (
 	DropWrongMatch                      // a datagram for an earlier match
 	DropStale                           // an Input whose newest tick is already simulated
 	DropFuture                          // an Input too far ahead of the server
-	DropRateLimited                     // a Hello or Join over its source's rate limit
+	DropRateLimited                     // a Hello or Join over its source's rate limit, a LadderQuery too soon after the last
 	DropDuplicate                       // an Input whose sequence number was seen: a copy or a replay
 	DropFault                           // its handling failed inside the server (the match was stopped)
 	DropBanned                          // a Hello or Join from a banned address
@@ -43,7 +43,7 @@ const (
 	DropBusy                            // a room asked for while the server carries all it can step on time
 	DropChat                            // a chat line over its sayer's budget, from a muted player, empty or too long once cleaned, or with chat off
 	DropBadIdentity                     // a Request whose player key or vouching does not verify on its handshake
-	DropLadder                          // a LadderQuery too soon after the last, or with the ladder's work queue full
+	DropLadder                          // a Request or LadderQuery that needs the ladder while its work queue is full
 	numDropReasons
 )
 

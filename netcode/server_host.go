@@ -28,6 +28,9 @@ type roomHost struct {
 	record func(matchID uint32, m ladder.Match)
 }
 
+// trusted reports whether addr is in a trusted range (ServerConfig.Trusted).
+func (h *roomHost) trusted(addr netip.Addr) bool { return h.adm.isTrusted(addr) }
+
 // recordMatch queues a ranked room's finished match for the ladder.
 func (h *roomHost) recordMatch(matchID uint32, m ladder.Match) { h.record(matchID, m) }
 

@@ -283,7 +283,8 @@ func ratedOf(matchID uint32, m *ladder.Match, o *ladder.Outcome) *proto.Rated {
 // ladderName returns the name, player and rating a Request of connection
 // c is given a place under: on a server with a ladder, a guest's name is
 // ~name, and a keyed player's seat waits for the ladder to say the name is
-// theirs (LadderDone admits it again); ok is false while it waits and
+// theirs (LadderDone admits it again), and so does a keyed spectator's or
+// lobby viewer's, whose name its chat shows; ok is false while it waits and
 // when it is refused (the refusal is sent).
 func (s *Server) ladderName(now time.Time, c *conn, q *proto.Request) (name string, who ladder.Key, rating float64, ok bool) {
 	name, who = proto.SanitizeName(q.Name), c.player()
@@ -293,9 +294,8 @@ func (s *Server) ladderName(now time.Time, c *conn, q *proto.Request) (name stri
 	if who.IsZero() {
 		return guestName(name), who, 0, true
 	}
-	if q.Spectate {
-		return name, who, 0, true
-	}
+	// A keyed spectator's or lobby viewer's name is checked as a
+	// player's: it shows in chat as theirs.
 	cl, queued := s.ladder.claim(c.id(), q, who, now)
 	if !queued {
 		s.drop(DropLadder)
@@ -370,7 +370,7 @@ func (s *Server) onLadderQuery(now time.Time, c *conn, h proto.Header, b []byte)
 		return
 	}
 	if !s.ladder.mayQuery(c.id(), now) {
-		s.drop(DropLadder)
+		s.drop(DropRateLimited)
 		return
 	}
 	if !s.ladder.on {

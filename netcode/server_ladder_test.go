@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,6 +44,11 @@ func newLadderNet(t *testing.T, cfg ServerConfig) (*simnet, *ladder.Store) {
 	}
 	t.Cleanup(func() { st.Close() })
 	cfg.Ladder = true
+	if cfg.Trusted == nil {
+		// Every simulated client is at 127.0.0.1: trusted, so that two of
+		// them are rated against each other (TestOneAddressRatesNobody).
+		cfg.Trusted = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	}
 	n := newSimnet(t, cfg)
 	n.board = st
 	return n, st
@@ -132,6 +138,24 @@ func TestLadderRatesARankedMatch(t *testing.T) {
 	}
 }
 
+// TestOneAddressRatesNobody: two keys of one address finish a ranked
+// match: it is recorded, but neither is rated against the other (one
+// machine's two keys are one player farming the other).
+func TestOneAddressRatesNobody(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1, Trusted: []netip.Prefix{}})
+	n.addClient(keyed(botClient("alice", 3), playerKey(1)), lan, lan, 1)
+	n.addClient(keyed(botClient("bob", 4), playerKey(2)), lan, lan, 2)
+	if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+		t.Fatal("the match was not played out and recorded")
+	}
+	if l := n.server.Stats().Ladder; l.Rated != 0 {
+		t.Errorf("a match of one address was rated: %+v", l)
+	}
+	if n, _ := st.Ranked(context.Background()); n != 0 {
+		t.Errorf("%d players ranked", n)
+	}
+}
+
 // TestLadderNamesBelongToTheirKey: a key that rated under a name holds
 // it; another key asking for it is refused with a Reject that says so, a
 // guest plays as ~name, and a Request whose proof is of another handshake
@@ -149,6 +173,11 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	}
 	if msg := errText(thief.c); !strings.Contains(msg, "another player holds that name") {
 		t.Errorf("the refusal says %q", msg)
+	}
+	// Nor as a lobby viewer, whose name its chat lines show.
+	viewer := n.addClient(keyed(ClientConfig{Name: "alice", Spectate: true, Room: RoomRequest{Kind: RoomLobby, Spectate: true}}, playerKey(7)), lan, lan, 7)
+	if !n.runUntil(5*time.Second, func() bool { return viewer.c.Status() == StatusClosed }) {
+		t.Fatalf("a lobby viewer of another key took alice's name: %v", viewer.c.Status())
 	}
 	guest := n.addClient(ClientConfig{Name: "alice"}, lan, lan, 3)
 	if !n.runUntil(5*time.Second, func() bool { return guest.c.Status() == StatusWaiting }) {
@@ -368,5 +397,36 @@ func TestQuitterForfeits(t *testing.T) {
 		if p, _, _ := st.Player(ctx, keyOf(k)); p.Matches != 1 {
 			t.Errorf("%s: %d matches", p.Name, p.Matches)
 		}
+	}
+}
+
+// TestQuitterForfeitsADuel: in a duel the match left to one tank would
+// wait for another; it is recorded when the quitter leaves: the one who
+// stayed wins it, the quitter loses, and its end, if it comes, records
+// nothing more.
+func TestQuitterForfeitsADuel(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 3, Seed: 7, ResultsFor: -1, Idle: -1})
+	n.addClient(keyed(botClient("stayer", 3), playerKey(1)), lan, lan, 1)
+	q := n.addClient(keyed(ClientConfig{Name: "quitter"}, playerKey(2)), lan, lan, 2)
+	r := n.server.room0()
+	if !n.runUntil(20*time.Second, func() bool {
+		return n.playing() && !r.match.counting() && r.match.current().State().Round.Phase == game.PhasePlaying
+	}) {
+		t.Fatal("no match")
+	}
+	n.run(time.Second)
+	q.c.Close()
+	if !n.runUntil(5*time.Second, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+		t.Fatal("the duel its quitter left was not recorded")
+	}
+	ctx := context.Background()
+	s, _, _ := st.Player(ctx, keyOf(playerKey(1)))
+	l, _, _ := st.Player(ctx, keyOf(playerKey(2)))
+	if s.Wins != 1 || s.Rating.R <= 1500 || l.Matches != 1 || l.Rating.R >= 1500 {
+		t.Errorf("stayer %+v, quitter %+v", s, l)
+	}
+	n.run(10 * time.Second)
+	if got := n.server.Stats().Ladder.Recorded; got != 1 {
+		t.Errorf("%d records of one match", got)
 	}
 }

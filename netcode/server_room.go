@@ -40,8 +40,10 @@ type roomRules struct {
 // the address a peer counts against), the routing of match ids, and the
 // log. The Server is every room's host (host.go).
 type host interface {
-	// recordMatch queues a ranked room's finished match for the ladder.
+	// recordMatch queues a ranked room's finished match for the ladder;
+	// trusted reports whether addr is in a trusted range.
 	recordMatch(matchID uint32, m ladder.Match)
+	trusted(addr netip.Addr) bool
 	// send seals p for connection conn and queues it.
 	send(conn uint32, p proto.Packet)
 	// clock is the server's tick clock; tally its counters.
@@ -120,7 +122,10 @@ type room struct {
 	ratedAt time.Time
 	// forfeits are the rated players who left the running match: its
 	// record ranks them last (a quit is no escape from a loss).
-	forfeits []ladder.MatchPlayer
+	forfeits []forfeited
+	// recorded is the id of the last match given to the ladder, so that
+	// none is recorded twice.
+	recorded uint32
 }
 
 // roomSpec is what a room is opened as: its name, its join code (a
@@ -410,6 +415,7 @@ func (r *room) release(st *seat, now time.Time, why string) {
 	r.match.seat(st.slot, st.name, false)
 	r.h.remember(r.playerStats(st))
 	r.seats.release(st)
+	r.settleForfeits()
 	if r.seats.humans() == 0 {
 		r.seats.clearSeats()
 		r.openLobby()
@@ -504,6 +510,7 @@ func (r *room) expire(now time.Time) {
 		r.match.seat(st.slot, st.name, false)
 		r.h.remember(r.playerStats(st))
 	})
+	r.settleForfeits()
 	r.h.tally().timeout(timeouts)
 	r.h.tally().idle(idled)
 	if humans > 0 && r.seats.humans() == 0 {

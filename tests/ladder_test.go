@@ -59,6 +59,10 @@ func top(t *testing.T, addr string, args ...string) topOut {
 	return o
 }
 
+// The ladder tests' servers trust loopback (--trust): their players all
+// come from 127.0.0.1, and players of one untrusted address are never
+// rated against each other.
+
 // recordedRE matches the n-th "match recorded" of a rated match in a
 // server's log.
 func recordedRE(n int) *regexp.Regexp {
@@ -80,7 +84,7 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "ladder.db")
-	serve := []string{"--ladder", "--maze", "9x7", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0", "--db", db, "--key", filepath.Join(dir, "server")}
+	serve := []string{"--ladder", "--trust", "127.0.0.0/8", "--maze", "9x7", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0", "--db", db, "--key", filepath.Join(dir, "server")}
 	srv := serveBin(t, ctx, "127.0.0.1:0", serve...)
 	keyA, keyB := filepath.Join(dir, "ann.key"), filepath.Join(dir, "bob.key")
 	ann := startJoin(t, ctx, srv.addr, "ann", "--bot", "--quick", "--duration", "3m", "--player-key", keyA)
@@ -156,7 +160,7 @@ func TestLadderSSHPlayers(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	keyPath := filepath.Join(dir, "server")
-	srv := serveBin(t, ctx, "127.0.0.1:0", "--ladder", "--maze", "9x7", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
+	srv := serveBin(t, ctx, "127.0.0.1:0", "--ladder", "--trust", "127.0.0.0/8", "--maze", "9x7", "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
 		"--db", filepath.Join(dir, "ladder.db"), "--key", keyPath, "--ssh", "127.0.0.1:0")
 	_, pub := hostKeyOf(t, keyPath)
 	r := &sshRig{t: t, addr: srv.sshAddr(t), hostKey: pub}
@@ -212,7 +216,7 @@ func TestLadderFleet(t *testing.T) {
 	redis := redistest.Start(t)
 	dir := t.TempDir()
 	args := func(name string) []string {
-		return []string{"--ladder", "--maze", "9x7", "--fleet", redis.URL(0), "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
+		return []string{"--ladder", "--trust", "127.0.0.0/8", "--maze", "9x7", "--fleet", redis.URL(0), "--players", "2", "--bots", "0", "--rounds", "1", "--idle", "0",
 			"--key", filepath.Join(dir, name), "--db", filepath.Join(dir, name+".db")}
 	}
 	one := serveBin(t, ctx, "127.0.0.1:0", args("one")...)

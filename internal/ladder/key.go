@@ -36,9 +36,10 @@ const ForgottenName = "(forgotten)"
 
 // validName reports whether s may be a player's name: not empty, as
 // proto.SanitizeName leaves it (printable, at most proto.MaxNameLen
-// bytes), and not ForgottenName.
+// bytes), not ForgottenName in any case, and not starting with "~", the
+// mark of a guest (PROTOCOL.md §4.15).
 func validName(s string) bool {
-	return s != "" && proto.SanitizeName(s) == s && s != ForgottenName
+	return s != "" && proto.SanitizeName(s) == s && foldName(s) != foldName(ForgottenName) && !strings.HasPrefix(s, "~")
 }
 
 // foldName returns s with each rune replaced by the least rune of its
