@@ -160,12 +160,12 @@ func boardKeylessPlayer(t *testing.T, open func(*testing.T) Board) {
 	s := open(t)
 	a, b, c := testKey(1), testKey(2), testKey(3)
 	m := duel(testEpoch, a, b, "alice", "bob", 1, 2)
-	m.Players = append(m.Players, MatchPlayer{Name: "guest", Slot: 2, RoundWins: 3, Kills: 4, Shots: 9, Hits: 4, Seconds: 60})
+	m.Players = append(m.Players, MatchPlayer{Name: "~guest", Slot: 2, RoundWins: 3, Kills: 4, Shots: 9, Hits: 4, Seconds: 60})
 	out, err := s.RecordMatch(ctx, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := out.Players[2]; !out.Rated || g.Rated || g.Before != (rating.Rating{}) || g.After != (rating.Rating{}) || g.Standing != 1 || g.Name != "guest" {
+	if g := out.Players[2]; !out.Rated || g.Rated || g.Before != (rating.Rating{}) || g.After != (rating.Rating{}) || g.Standing != 1 || g.Name != "~guest" {
 		t.Errorf("Outcome: rated %v, guest %+v; want a rated match, the guest unrated in first place", out.Rated, g)
 	}
 	if n, _ := s.Ranked(ctx); n != 2 {
@@ -175,7 +175,7 @@ func boardKeylessPlayer(t *testing.T, open func(*testing.T) Board) {
 	if err != nil || len(h) != 1 || len(h[0].Players) != 3 {
 		t.Fatalf("History(bob) = %+v, %v; want the match of 3", h, err)
 	}
-	if g := h[0].Players[2]; g.Key != (Key{}) || g.Name != "guest" || g.Rated || g.RatingAfter != 0 || g.RoundWins != 3 || g.Standing != 1 {
+	if g := h[0].Players[2]; g.Key != (Key{}) || g.Name != "~guest" || g.Rated || g.RatingAfter != 0 || g.RoundWins != 3 || g.Standing != 1 {
 		t.Errorf("the guest's row: %+v; want no key, unrated, 3 round wins in first place", g)
 	}
 	for _, key := range []Key{a, b} {

@@ -42,6 +42,10 @@ func validName(s string) bool {
 	return s != "" && proto.SanitizeName(s) == s && foldName(s) != foldName(ForgottenName) && !strings.HasPrefix(s, "~")
 }
 
+// shownName reports whether s may stand for an unrated player (a bot, a
+// guest "~name") in a match's record: any name a player may show.
+func shownName(s string) bool { return s != "" && proto.SanitizeName(s) == s }
+
 // foldName returns s with each rune replaced by the least rune of its
 // case-folding orbit (unicode.SimpleFold), so that foldName(a) ==
 // foldName(b) exactly when strings.EqualFold(a, b). SQLite's NOCASE folds

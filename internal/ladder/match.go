@@ -178,7 +178,7 @@ func checkMatch(m Match) error {
 		return fmt.Errorf("%w: %d rounds", ErrMatch, m.Rounds)
 	}
 	for i, p := range m.Players {
-		if !validName(p.Name) {
+		if p.Key.IsZero() && !shownName(p.Name) || !p.Key.IsZero() && !validName(p.Name) {
 			return fmt.Errorf("%w: player %d: %q", ErrName, i, p.Name)
 		}
 		if min(p.Slot, p.RoundWins, p.Kills, p.Deaths, p.Shots, p.Hits, p.Seconds) < 0 {
