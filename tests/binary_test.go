@@ -1,9 +1,12 @@
 package tests
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -46,6 +49,19 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 // start makes its key there, and every join remembers server keys there,
 // never in the user's ~/.local/state. A test that studies the key files
 // sets XDG_STATE_HOME of its own on its commands.
+// waitersRunBeside lets four tests marked t.Parallel run at once, not
+// GOMAXPROCS: they are the ones that spend their minute waiting on the
+// wall clock for a real process's schedule (a freeze, a match's rounds, a
+// drain), not working. A -parallel given on the command line stands.
+func waitersRunBeside() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
+}
+
 func TestMain(m *testing.M) {
 	if os.Getenv(hammerEnv) != "" { // the test binary as a hostile SSH client (sshcpu_test.go)
 		os.Exit(runHammer())
@@ -61,6 +77,7 @@ func TestMain(m *testing.M) {
 	// service's environment would say it), and the tests of the ladder
 	// (ladder_test.go) turn it on, each with a database of its own.
 	os.Setenv("TTYTANKS_LADDER", "false")
+	waitersRunBeside()
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

@@ -78,6 +78,7 @@ func TestFleet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel() // most of it waits on the wall clock: it runs beside the others
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	redis := redistest.Start(t)

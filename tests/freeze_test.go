@@ -25,6 +25,7 @@ func TestFrozenJoinKeepsItsSeat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
 	}
+	t.Parallel() // most of it waits on the wall clock: it runs beside the others
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := serveBin(t, ctx, "127.0.0.1:0", "--players", "2")
