@@ -255,6 +255,7 @@ func TestCanonicalServer(t *testing.T) {
 		{"[::ffff:10.0.0.1]:7777", "10.0.0.1:7777"},
 		{"[fe80::1%eth0]:7777", "[fe80::1%eth0]:7777"},
 		{"xn--bcher-kva.example:7777", "xn--bcher-kva.example:7777"},
+		{strings.Repeat("a", 63) + ".b:1", strings.Repeat("a", 63) + ".b:1"},
 	} {
 		if got, err := CanonicalServer(tc.in); got != tc.want || err != nil {
 			t.Errorf("CanonicalServer(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
@@ -265,6 +266,7 @@ func TestCanonicalServer(t *testing.T) {
 		"localhost:http", "localhost:-1", "local host:1", "ho#st:1", "a,b:1", "bücher.example:1",
 		"x\x00y:1", "x\ny:1", ".:1", "[fe80::1%a b]:1", "[fe80::1%" + strings.Repeat("e", 65) + "]:1",
 		strings.Repeat("a", 254) + ":1", strings.Repeat("a", 5000) + ":1",
+		"......:1", "a..b:1", ".a:1", "a..:1", strings.Repeat("a", 64) + ".b:1",
 	} {
 		if got, err := CanonicalServer(in); !errors.Is(err, ErrBadServer) {
 			t.Errorf("CanonicalServer(%q) = %q, %v; want ErrBadServer", in, got, err)

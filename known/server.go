@@ -22,7 +22,8 @@ const maxZoneLen = 64
 //     IPv4);
 //   - a host name is lower-cased and loses a trailing dot, and may hold
 //     only ASCII letters, digits, '-', '_' and '.' (the names Go's resolver
-//     takes; an international name goes in its xn-- form).
+//     takes; an international name goes in its xn-- form), in dot-separated
+//     labels of 1 to 63 characters.
 //
 // addr is the address as the user gave it (host name, not the address it
 // resolves to), as ssh files known hosts. Anything else is an error
@@ -58,6 +59,11 @@ func CanonicalServer(addr string) (string, error) {
 	}
 	if len(host) > 253 || !nameChars(host) {
 		return bad("not a host name (letters, digits, '-', '_' and '.') or an IP address")
+	}
+	for _, label := range strings.Split(host, ".") {
+		if label == "" || len(label) > 63 {
+			return bad("a host name is dot-separated labels of 1 to 63 characters")
+		}
 	}
 	return host + ":" + p, nil
 }

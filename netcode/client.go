@@ -23,6 +23,10 @@ type ClientConfig struct {
 	Session uint64
 	// Name is the player name the server shows (sanitised by the server).
 	Name string
+	// DefaultName says Name is only a default (the login name), not one
+	// the player chose: on a server with a ladder a key that holds a name
+	// keeps it (PROTOCOL.md §4.15).
+	DefaultName bool
 	// Spectate joins without taking a seat.
 	Spectate bool
 	// Room says which room to join (the zero value: a quick match).
@@ -247,6 +251,7 @@ func (c *Client) request() *proto.Request {
 	if c.cfg.Identify != nil {
 		q.Identity = c.cfg.Identify(c.hs.transcript())
 	}
+	q.DefaultName = c.cfg.DefaultName
 	return q
 }
 
@@ -774,7 +779,7 @@ func (c *Client) onRedirect(now time.Time, h proto.Header, b []byte) {
 	}
 	c.cfg.Server = rd.Addr
 	room := RoomRequest{Kind: roomKindOf(rd.Kind), Name: rd.Room, Spectate: c.cfg.Spectate,
-		Spec: RoomSpec{Name: rd.Room, Seats: int(rd.Seats), Bots: int(rd.Bots), Private: rd.Private}}
+		Spec: RoomSpec{Name: rd.Room, Seats: int(rd.Seats), Bots: int(rd.Bots), Private: rd.Private, Casual: rd.Casual}}
 	c.sess.redirect(room)
 	c.hs.restart(now)
 	c.link.reset()

@@ -127,6 +127,8 @@ func (e *RefusedError) Error() string {
 		return "the operator removed a player from your address a short while ago: try again in a few minutes"
 	case proto.RejectBusy:
 		return "the server carries all the rooms it can for now: join a room already running, or try again later"
+	case proto.RejectNameTaken:
+		return "another player holds that name on this server's ladder: pick another (join --name NEW; over ssh, ssh NEW@host)"
 	}
 	return "the server would not seat us (" + e.Reason.String() + "): try again later"
 }

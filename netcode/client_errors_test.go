@@ -3,6 +3,8 @@ package netcode
 import (
 	"strings"
 	"testing"
+
+	"ttytanks/proto"
 )
 
 // TestRefusalsSayWhatToDo: a Join the server refuses ends the client's
@@ -32,6 +34,21 @@ func TestRefusalsSayWhatToDo(t *testing.T) {
 		}
 		if !strings.Contains(got, tt.want) || strings.Contains(got, "refused us") {
 			t.Errorf("%s: the session ended with %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestEveryRefusalHasWords: each reason a RefusedError carries (all but
+// those that end the session with an error of their own) has a message
+// of its own, not the fallback that only names the reason.
+func TestEveryRefusalHasWords(t *testing.T) {
+	for r := proto.RejectVersion; r <= proto.MaxRejectReason; r++ {
+		switch r {
+		case proto.RejectVersion, proto.RejectFull, proto.RejectDraining:
+			continue // VersionError, ErrServerFull, ErrDraining
+		}
+		if msg := (&RefusedError{Reason: r}).Error(); strings.Contains(msg, "would not seat us") {
+			t.Errorf("reason %d (%v): %q", r, r, msg)
 		}
 	}
 }

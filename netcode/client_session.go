@@ -146,7 +146,7 @@ func (s *session) request(name string, spectate bool, proof func(resume [proto.K
 	case r.Kind == RoomNamed:
 		j.Kind, j.Room = proto.RoomNamed, r.Name
 	case r.Kind == RoomCreate:
-		j.Kind, j.Room, j.Private = proto.RoomCreate, r.Spec.Name, r.Spec.Private
+		j.Kind, j.Room, j.Private, j.Casual = proto.RoomCreate, r.Spec.Name, r.Spec.Private, r.Spec.Casual
 		if r.Spec.Seats > 0 {
 			j.Seats, j.Bots = uint8(r.Spec.Seats), uint8(r.Spec.Bots)
 		}

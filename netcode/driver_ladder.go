@@ -98,11 +98,11 @@ func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 		return res
 	}
 	name := j.Name
-	if name == "" {
-		name = p.Name // none asked: the key's own, or one made from it
-		if !has {
-			name = keyName(j.ID)
-		}
+	switch {
+	case has && (name == "" || j.DefaultName):
+		name = p.Name // none asked: the key's own
+	case name == "":
+		name = keyName(j.ID) // nor has it one: one made from the key
 	}
 	if !ladder.ValidName(name) {
 		res.Taken = true // (forgotten) and the like: nobody's

@@ -88,6 +88,9 @@ type RoomSpec struct {
 	Seats, Bots int
 	// Private rooms are left out of the list and joined with their code.
 	Private bool
+	// Casual rooms are never rated, on a server with a ladder
+	// (PROTOCOL.md §4.15); a room with bots is casual anyway.
+	Casual bool
 }
 
 // RoomRequestKind says how a Join picks its room.

@@ -196,7 +196,7 @@ func (f *fleetDesk) where(q *proto.Request, here local) *proto.Redirect {
 		}
 		if o := f.leastLoaded(here); o != nil {
 			r := f.to(o, proto.RoomCreate, name)
-			r.Seats, r.Bots, r.Private = q.Seats, q.Bots, q.Private
+			r.Seats, r.Bots, r.Private, r.Casual = q.Seats, q.Bots, q.Private, q.Casual
 			return r
 		}
 	}

@@ -21,8 +21,9 @@ type LadderJobKind uint8
 
 // Ladder jobs.
 const (
-	// LadderClaim: a keyed player asks for a seat under Name (empty: the
-	// name their record holds, or one made from their key).
+	// LadderClaim: a keyed player asks for a seat under Name (empty, or
+	// DefaultName: the name their record holds; empty and no record: one
+	// made from their key).
 	LadderClaim LadderJobKind = iota + 1
 	// LadderRecord: a ranked room's match ended: record and rate Match.
 	LadderRecord
@@ -39,6 +40,9 @@ type LadderJob struct {
 	// ID is the player (claims and queries); zero for a guest's query.
 	ID   ladder.Key
 	Name string
+	// DefaultName (claims) says Name is the client's default, not one
+	// the player chose: a key with a record keeps the name it holds.
+	DefaultName bool
 	// Match and MatchID are a LadderRecord's: the match and the id of
 	// the room's match, to tell it the outcome.
 	Match   ladder.Match
@@ -170,7 +174,7 @@ func (d *ladderDesk) claim(conn uint32, q *proto.Request, id ladder.Key, now tim
 		return cl, true
 	}
 	name := proto.SanitizeName(q.Name)
-	if !d.queue(LadderJob{Kind: LadderClaim, Conn: conn, ID: id, Name: name}) {
+	if !d.queue(LadderJob{Kind: LadderClaim, Conn: conn, ID: id, Name: name, DefaultName: q.DefaultName}) {
 		return nil, false
 	}
 	cl = &ladderClaim{q: *q, id: id, at: now}

@@ -188,10 +188,23 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	if !hasName(v.Names[:], "~alice") || !hasName(v.Names[:], "alice") {
 		t.Errorf("roster %q, want alice and ~alice", v.Names)
 	}
+	// A key with a record, whose client sends only its default name (no
+	// --name), keeps the name it holds; the record is not renamed.
+	b := n.addClient(keyed(ClientConfig{Name: "login", DefaultName: true}, playerKey(2)), lan, lan, 8)
+	if !n.runUntil(5*time.Second, func() bool { return b.c.Status() == StatusWaiting || b.c.Status() == StatusPlaying }) {
+		t.Fatalf("bea not seated: %v", errText(b.c))
+	}
+	b.c.View(&v)
+	if !hasName(v.Names[:], "bea") || hasName(v.Names[:], "login") {
+		t.Errorf("roster %q: bea's key with a default name should play as bea", v.Names)
+	}
+	if p, _, _ := st.Player(context.Background(), keyOf(playerKey(2))); p.Name != "bea" {
+		t.Errorf("a default name renamed bea's record to %q", p.Name)
+	}
 	// Two new keys under one name: neither has rated, so neither holds
 	// it, and neither leaves a record behind.
 	z1 := n.addClient(keyed(ClientConfig{Name: "zed"}, playerKey(5)), lan, lan, 5)
-	if !n.runUntil(5*time.Second, func() bool { return z1.c.Status() == StatusWaiting }) {
+	if !n.runUntil(5*time.Second, func() bool { return z1.c.Status() == StatusWaiting || z1.c.Status() == StatusPlaying }) {
 		t.Fatalf("zed not seated: %v", errText(z1.c))
 	}
 	z1.c.Close()

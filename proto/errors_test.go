@@ -90,7 +90,7 @@ func TestFieldErrors(t *testing.T) {
 		{"path challenge without data", goldenPathChallenge, parsePath, func(b []byte) []byte { return b[:HeaderLen] }, ErrShort},
 		{"path response, 9 bytes of data", goldenPathResponse, parsePath, func(b []byte) []byte { return append(b, 0x98) }, ErrTrailing},
 
-		{"request flags bit 4", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 16), ErrFlags},
+		{"request flags bit 5", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 32), ErrFlags},
 		{"request casual outside create", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, 8), ErrRange},
 		{"request identity kind 3", goldenRequest, parseAs(ParseRequest), set(offRequestIdentity, 3), ErrRange},
 		{"request identity without its signature", goldenRequest, parseAs(ParseRequest), func(b []byte) []byte { return b[:len(b)-1] }, ErrShort},
@@ -237,7 +237,11 @@ func TestFieldErrors(t *testing.T) {
 		{"redirect to 0.0.0.0", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 0, 0, 0, 0), ErrRange},
 		{"redirect to 224.0.0.1", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 224, 0, 0, 1), ErrRange},
 		{"redirect to 239.255.255.250", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFamily+1, 239, 255, 255, 250), ErrRange},
-		{"redirect flags bit 1", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, 3), ErrFlags},
+		{"redirect flags bit 2", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, 5), ErrFlags},
+		{"redirect casual outside create", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
+			b[offRedirectKind], b[offRedirectFlags], b[offRedirectSeats], b[offRedirectSeats+1] = byte(RoomNamed), redirectCasual, 0, 0
+			return b
+		}, ErrRange},
 		{"redirect flags 0x80", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, 0x81), ErrFlags},
 		{"redirect private outside create", goldenRedirect, parseAs(ParseRedirect), func(b []byte) []byte {
 			b[offRedirectKind], b[offRedirectSeats], b[offRedirectSeats+1] = byte(RoomNamed), 0, 0
@@ -415,6 +419,8 @@ func TestValidValuesAccepted(t *testing.T) {
 			b[offRequestFlags], b[offRequestKind] = requestCasual, byte(RoomCreate)
 			return b
 		}},
+		{"request default name", goldenRequest, parseAs(ParseRequest), set(offRequestFlags, requestDefault)},
+		{"redirect create casual", goldenRedirect, parseAs(ParseRedirect), set(offRedirectFlags, redirectPrivate|redirectCasual)},
 	}
 	for _, tt := range tests {
 		b := tt.mutate(mustHex(t, tt.golden))

@@ -267,6 +267,7 @@ const (
 	requestPrivate    = 1 << 1 // RoomCreate: the new room is private
 	requestRedirected = 1 << 2 // sent here by a Redirect: never redirect it again
 	requestCasual     = 1 << 3 // RoomCreate: the new room is casual, unrated (version 8)
+	requestDefault    = 1 << 4 // the name is the client's default: a key that holds one keeps it (version 8)
 )
 
 // RoomKind says how a Request picks its room. Its values are part of the
@@ -324,6 +325,10 @@ type Request struct {
 	// Casual asks for the room to create (RoomCreate) to be casual: its
 	// matches are not rated. A room with bots is casual anyway.
 	Casual bool
+	// DefaultName says Name is the client's default (the login name),
+	// not one the player chose: a player whose key holds a name on the
+	// server's ladder keeps it, and is not renamed (§4.15).
+	DefaultName bool
 	// Identity is who the sender says it is, proved over the transcript
 	// of the handshake the Request is sealed in; a guest's is
 	// IdentityNone. Version 8.
@@ -357,6 +362,9 @@ func (p *Request) AppendBody(b []byte) []byte {
 	}
 	if p.Casual {
 		flags |= requestCasual
+	}
+	if p.DefaultName {
+		flags |= requestDefault
 	}
 	b = append(b, flags, byte(len(p.Name)))
 	b = append(b, p.Name...)
@@ -410,11 +418,11 @@ func ParseRequestBody(h Header, b []byte) (Request, error) {
 	if err := r.end(); err != nil {
 		return Request{}, err
 	}
-	if flags&^(requestSpectate|requestPrivate|requestRedirected|requestCasual) != 0 {
+	if flags&^(requestSpectate|requestPrivate|requestRedirected|requestCasual|requestDefault) != 0 {
 		return Request{}, ErrFlags
 	}
 	p.Spectate, p.Private, p.Redirected = flags&requestSpectate != 0, flags&requestPrivate != 0, flags&requestRedirected != 0
-	p.Casual = flags&requestCasual != 0
+	p.Casual, p.DefaultName = flags&requestCasual != 0, flags&requestDefault != 0
 	if err := checkRoomChoice(p.Kind, room, p.Seats, p.Bots, p.Private); err != nil {
 		return Request{}, err
 	}

@@ -12,8 +12,11 @@ const (
 	redirectFamily6 = 6
 )
 
-// redirectPrivate is the Redirect flag bit for Private.
-const redirectPrivate = 1 << 0
+// Redirect flag bits.
+const (
+	redirectPrivate = 1 << 0 // Private
+	redirectCasual  = 1 << 1 // Casual (version 8)
+)
 
 // Redirect (server → client, sealed) answers a Request that a server of a
 // fleet places on another server of the fleet, instead of a Start, and
@@ -31,13 +34,15 @@ type Redirect struct {
 	// Key is the target server's long-term Ed25519 public key, the one
 	// that signs its handshake.
 	Key [ServerKeyLen]byte
-	// Kind, Room, Seats, Bots and Private are the room to ask the target
-	// for, with the rules of a Request's, but for RoomLobby, which no
-	// Redirect names, and a Room that is empty only for RoomQuick.
+	// Kind, Room, Seats, Bots, Private and Casual are the room to ask
+	// the target for, with the rules of a Request's, but for RoomLobby,
+	// which no Redirect names, and a Room that is empty only for
+	// RoomQuick.
 	Kind        RoomKind
 	Room        string
 	Seats, Bots uint8
 	Private     bool
+	Casual      bool
 }
 
 // redirectAddrLen returns the size on the wire of a's IP: 4 for IPv4 (an
@@ -79,6 +84,9 @@ func (p *Redirect) AppendBody(b []byte) []byte {
 	var flags byte
 	if p.Private {
 		flags |= redirectPrivate
+	}
+	if p.Casual {
+		flags |= redirectCasual
 	}
 	return append(b, flags, p.Seats, p.Bots)
 }
@@ -135,10 +143,10 @@ func ParseRedirectBody(h Header, b []byte) (Redirect, error) {
 	if err := r.end(); err != nil {
 		return Redirect{}, err
 	}
-	if flags&^redirectPrivate != 0 {
+	if flags&^(redirectPrivate|redirectCasual) != 0 {
 		return Redirect{}, ErrFlags
 	}
-	p.Private = flags&redirectPrivate != 0
+	p.Private, p.Casual = flags&redirectPrivate != 0, flags&redirectCasual != 0
 	switch {
 	case ip.IsUnspecified() || ip.IsMulticast() || ip.Is4In6():
 		return Redirect{}, fmt.Errorf("%w: redirect to %v", ErrRange, ip)
@@ -149,6 +157,9 @@ func ParseRedirectBody(h Header, b []byte) (Redirect, error) {
 	}
 	if err := checkRoomChoice(p.Kind, room, p.Seats, p.Bots, p.Private); err != nil {
 		return Redirect{}, err
+	}
+	if p.Casual && p.Kind != RoomCreate {
+		return Redirect{}, fmt.Errorf("%w: only a room to create is casual", ErrRange)
 	}
 	if p.Kind != RoomQuick && len(room) == 0 {
 		return Redirect{}, fmt.Errorf("%w: a Redirect of kind %d names its room", ErrRange, p.Kind)

@@ -41,6 +41,9 @@ type clientSetup struct {
 	// identify proves who the player is to the server's ladder (nil: a
 	// guest).
 	identify func([32]byte) proto.Identity
+	// defaultName says name is only the login name, not one the player
+	// gave: a key that holds a name on the server's ladder keeps it.
+	defaultName bool
 	// cmd is the command the player ran ("play", "join", "serve --play"),
 	// for messages; "" is join.
 	cmd string
@@ -67,7 +70,7 @@ func startClient(cs *clientSetup, room netcode.RoomRequest) (*netcode.ClientDriv
 	if err != nil {
 		return nil, err
 	}
-	cfg := netcode.ClientConfig{Server: cs.target, Name: cs.name, Spectate: room.Spectate, Room: room,
+	cfg := netcode.ClientConfig{Server: cs.target, Name: cs.name, DefaultName: cs.defaultName, Spectate: room.Spectate, Room: room,
 		OnDesync: desyncHook(cs.desyncDir), TrustKey: cs.trust, Identify: cs.identify}
 	if cs.botLevel != nil {
 		cfg.LocalInput = botInput(rand.Uint64(), *cs.botLevel)

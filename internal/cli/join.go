@@ -74,7 +74,11 @@ type joinFlags struct {
 	duration  time.Duration
 	statsJSON string
 	private   bool
-	id        identityFlags
+	casual    bool
+	// named says --name was given: without it the login name is only a
+	// default, and a key that holds a name keeps it.
+	named bool
+	id    identityFlags
 }
 
 func (f *joinFlags) register(fs *pflag.FlagSet) {
@@ -87,6 +91,7 @@ func (f *joinFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.roomName, "room", "", "skip the lobby: join the room of this name, or create it")
 	fs.StringVar(&f.code, "code", "", "skip the lobby: join a private room by its join code")
 	fs.BoolVar(&f.private, "private", false, "with --room: create that room as a private room (unlisted; its join code is shown, and others join with --code)")
+	fs.BoolVar(&f.casual, "casual", false, "with --room: create that room as a casual room (its matches are not rated on a server with a ladder)")
 	f.sim.register(fs)
 	registerDesync(fs, &f.desyncDir)
 	fs.BoolVar(&f.bot, "bot", false, "let the built-in bot play for you")
@@ -117,10 +122,14 @@ func (f *joinFlags) check(fs *pflag.FlagSet) (string, error) {
 	if err == nil && f.private && !fs.Changed("room") {
 		err = fmt.Errorf("--private needs --room NAME: the private room to create")
 	}
+	if err == nil && f.casual && !fs.Changed("room") {
+		err = fmt.Errorf("--casual needs --room NAME: the casual room to create")
+	}
+	f.named = fs.Changed("name")
 	if err == nil {
 		f.ui.room, err = roomRequest(f.quick, fs.Changed("room"), f.roomName, fs.Changed("code"), f.code)
-		if f.private && err == nil {
-			f.ui.room = netcode.RoomRequest{Kind: netcode.RoomCreate, Spec: netcode.RoomSpec{Name: f.ui.room.Name, Private: true}}
+		if (f.private || f.casual) && err == nil {
+			f.ui.room = netcode.RoomRequest{Kind: netcode.RoomCreate, Spec: netcode.RoomSpec{Name: f.ui.room.Name, Private: f.private, Casual: f.casual}}
 		}
 		f.ui.room.Spectate = f.ui.spectate
 		// With a terminal and no room named, the player picks in the
@@ -138,7 +147,7 @@ func (f *joinFlags) check(fs *pflag.FlagSet) (string, error) {
 func (f *joinFlags) run(target netip.AddrPort, name string, trust *keyTrust, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
-	cs := &clientSetup{target: target, name: name, sim: f.sim, desyncDir: f.desyncDir}
+	cs := &clientSetup{target: target, name: name, defaultName: !f.named, sim: f.sim, desyncDir: f.desyncDir}
 	key, err := f.id.load(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks join: %v\n", err)

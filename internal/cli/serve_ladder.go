@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/pflag"
@@ -40,6 +41,9 @@ func (f *ladderFlags) check() error {
 	}
 	if f.backup != "" && !f.on {
 		return fmt.Errorf("--db-backup needs the ladder (not --ladder=false)")
+	}
+	if f.db != "" && !f.on {
+		return fmt.Errorf("--db needs the ladder (not --ladder=false): a server without one keeps no database")
 	}
 	return nil
 }
@@ -112,6 +116,15 @@ func (f *ladderFlags) openFile(logger *slog.Logger) (ladder.Board, error) {
 
 // writeBackup writes --db-backup's copy and reports it.
 func (f *ladderFlags) writeBackup(stdout interface{ Write([]byte) (int, error) }) error {
+	path, err := f.path()
+	if err != nil {
+		return err
+	}
+	// Opening makes a database where there is none: a backup of nothing
+	// is a mistake (a wrong --db), not an empty copy.
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("--db-backup: no database to back up at %s (give its file with --db): %w", path, err)
+	}
 	st, path, err := f.openSQLite(slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
