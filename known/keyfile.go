@@ -91,6 +91,14 @@ func LoadOrCreateKey(path string) (key ed25519.PrivateKey, created bool, err err
 	return key, true, nil
 }
 
+// LoadKey returns the key kept at path, checked as LoadOrCreateKey
+// checks it, without making one: a missing file is an error wrapping
+// fs.ErrNotExist. Commands that only read who the player is (top, me)
+// use it, so that asking makes no key.
+func LoadKey(path string) (ed25519.PrivateKey, error) {
+	return loadKey(path)
+}
+
 // loadKey reads the key at path, opened and checked by openKey.
 func loadKey(path string) (ed25519.PrivateKey, error) {
 	f, err := openKey(path)

@@ -87,7 +87,7 @@ type lobbyHooks struct {
 //     it, not as it is shown); Enter on an empty list, or n: RoomQuick.
 //   - s: the same with Spectate set (on an empty list, RoomQuick to watch).
 //   - c: a form to create a room: its name, seats (2 to game.MaxPlayers),
-//     bots (0 to seats-1) and private or not; Tab and the arrows move
+//     bots (0 to seats-1), private or not and ranked or casual; Tab and the arrows move
 //     between fields and change them, Enter returns RoomCreate with that
 //     RoomSpec, Esc goes back to the list.
 //   - p: a prompt for a private room's join code; Enter returns RoomCode

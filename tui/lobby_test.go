@@ -462,8 +462,12 @@ func TestLobbyCreateFormBounds(t *testing.T) {
 		t.Errorf("bots not lowered with the seats:\n%s", l.text())
 	}
 	// Private toggles with the arrows, space, y and n.
-	l.press(tcell.KeyBacktab, 0) // wraps from seats to name and then
-	l.press(tcell.KeyBacktab, 0) // to private
+	l.press(tcell.KeyBacktab, 0) // wraps from seats to name, then
+	l.press(tcell.KeyBacktab, 0) // to ranked (shown no: the room has bots)
+	if !strings.Contains(form(), "› ranked ‹ no › never with bots") {
+		t.Fatalf("Backtab did not wrap to ranked:\n%s", l.text())
+	}
+	l.press(tcell.KeyBacktab, 0) // and to private
 	if !strings.Contains(form(), "› private ‹ no ›") {
 		t.Fatalf("Backtab did not wrap to private:\n%s", l.text())
 	}
@@ -478,12 +482,51 @@ func TestLobbyCreateFormBounds(t *testing.T) {
 		}
 	}
 	// The name is bounded to MaxRoomName bytes.
-	l.press(tcell.KeyTab, 0)
+	l.press(tcell.KeyTab, 0) // ranked
+	l.press(tcell.KeyTab, 0) // name
 	l.typeText(strings.Repeat("w", MaxRoomName+5))
 	req, err := l.finish(tcell.KeyEnter, 0, 0)
 	want := netcode.RoomRequest{Kind: netcode.RoomCreate, Spec: netcode.RoomSpec{Name: strings.Repeat("w", MaxRoomName), Seats: 3, Bots: 2, Private: true}}
 	if err != nil || req != want {
 		t.Errorf("got %+v, %v; want %+v", req, err, want)
+	}
+}
+
+// TestLobbyFormRanked: a room without bots is created ranked unless the
+// ranked field says no, which makes it casual; with bots it is never
+// ranked, and the form says so.
+func TestLobbyFormRanked(t *testing.T) {
+	form := func(l *lobbyLoop) string { return squeeze(l.text()) }
+	for _, tc := range []struct {
+		keys []rune // typed on the ranked field
+		bots int
+		want netcode.RoomSpec
+		show string
+	}{
+		{nil, 0, netcode.RoomSpec{Seats: 4}, "ranked ‹ yes › rated on the ladder"},
+		{[]rune{'n'}, 0, netcode.RoomSpec{Seats: 4, Casual: true}, "ranked ‹ no › rated on the ladder"},
+		{[]rune{' ', ' '}, 0, netcode.RoomSpec{Seats: 4}, "ranked ‹ yes ›"},
+		{nil, 1, netcode.RoomSpec{Seats: 4, Bots: 1}, "ranked ‹ no › never with bots"},
+	} {
+		l := startLobby(t, 80, 24, testRooms(), LobbyOptions{})
+		l.press(tcell.KeyRune, 'c')
+		l.press(tcell.KeyTab, 0)
+		l.press(tcell.KeyTab, 0) // bots
+		for i := 0; i < tc.bots; i++ {
+			l.press(tcell.KeyRight, 0)
+		}
+		l.press(tcell.KeyTab, 0)
+		l.press(tcell.KeyTab, 0) // ranked
+		for _, r := range tc.keys {
+			l.press(tcell.KeyRune, r)
+		}
+		if !strings.Contains(form(l), tc.show) {
+			t.Errorf("keys %q, %d bots: the form lacks %q:\n%s", tc.keys, tc.bots, tc.show, l.text())
+		}
+		req, err := l.finish(tcell.KeyEnter, 0, 0)
+		if want := (netcode.RoomRequest{Kind: netcode.RoomCreate, Spec: tc.want}); err != nil || req != want {
+			t.Errorf("keys %q, %d bots: got %+v, %v; want %+v", tc.keys, tc.bots, req, err, want)
+		}
 	}
 }
 
@@ -494,7 +537,7 @@ func TestLobbyFormFits80x24(t *testing.T) {
 		l := startLobby(t, 80, 24, testRooms(), LobbyOptions{Options: Options{ASCII: ascii}})
 		l.press(tcell.KeyRune, 'c')
 		text := squeeze(l.text())
-		for _, want := range []string{"create a room", "name _", "seats", "bots", "private", "Enter create", "Esc back"} {
+		for _, want := range []string{"create a room", "name _", "seats", "bots", "private", "ranked", "Enter create", "Esc back"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("ascii=%v: form lacks %q:\n%s", ascii, want, l.text())
 			}

@@ -401,11 +401,18 @@ func createPanel(t *theme, maxW int, f *createForm) string {
 	row(fieldName, "name", padText(name, MaxRoomName+1, false, g.ellipsis), "")
 	row(fieldSeats, "seats", "‹ "+strconv.Itoa(f.seats)+" ›", strconv.Itoa(minSeats)+"-"+strconv.Itoa(maxSeats))
 	row(fieldBots, "bots", "‹ "+strconv.Itoa(f.bots)+" ›", "0-"+strconv.Itoa(f.seats-1))
-	private := "no"
-	if f.private {
-		private = "yes"
+	yes := func(b bool) string {
+		if b {
+			return "‹ yes ›"
+		}
+		return "‹ no ›"
 	}
-	row(fieldPrivate, "private", "‹ "+private+" ›", "joined by its code")
+	row(fieldPrivate, "private", yes(f.private), "joined by its code")
+	ranked := "rated on the ladder"
+	if f.bots > 0 {
+		ranked = "never with bots"
+	}
+	row(fieldRanked, "ranked", yes(f.ranked && f.bots == 0), ranked)
 	block := t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
 	if g.ascii {
 		block = strings.NewReplacer("‹", "<", "›", ">").Replace(block)

@@ -57,6 +57,7 @@ const (
 	fieldSeats
 	fieldBots
 	fieldPrivate
+	fieldRanked
 	numFields
 )
 
@@ -68,17 +69,32 @@ const (
 )
 
 // createForm is the "create a room" form: a name, the seats (minSeats to
-// maxSeats), the bots (0 to seats-1) and whether the room is private.
+// maxSeats), the bots (0 to seats-1), whether the room is private, and
+// whether it is ranked (rated on the server's ladder; a room with bots
+// never is, and a room not ranked is created casual).
 type createForm struct {
 	field   int
 	name    textField
 	seats   int
 	bots    int
 	private bool
+	ranked  bool
 }
 
 func newCreateForm() createForm {
-	return createForm{name: textField{max: MaxRoomName}, seats: defaultSeats}
+	return createForm{name: textField{max: MaxRoomName}, seats: defaultSeats, ranked: true}
+}
+
+// flag is the yes-or-no value of the focused field, nil on a number or
+// the name.
+func (f *createForm) flag() *bool {
+	switch f.field {
+	case fieldPrivate:
+		return &f.private
+	case fieldRanked:
+		return &f.ranked
+	}
+	return nil
 }
 
 // formResult is what a key did to a form.
@@ -92,8 +108,9 @@ const (
 
 // key applies ev to the form. Tab and Down move to the next field,
 // Backtab and Up to the previous one; on seats and bots Left/Right (or -/+,
-// h/l) change the number and a digit sets it; on private Left/Right, Space,
-// y and n set it; on the name typing edits it. Enter submits, Esc cancels.
+// h/l) change the number and a digit sets it; on private and ranked
+// Left/Right, Space, y and n set it; on the name typing edits it. Enter
+// submits, Esc cancels.
 func (f *createForm) key(ev *tcell.EventKey) formResult {
 	switch ev.Key() {
 	case tcell.KeyEnter:
@@ -118,20 +135,21 @@ func (f *createForm) key(ev *tcell.EventKey) formResult {
 	case tcell.KeyRight:
 		step = 1
 	case tcell.KeyRune:
+		flag := f.flag()
 		switch r := ev.Rune(); {
 		case r == '-' || r == 'h':
 			step = -1
 		case r == '+' || r == '=' || r == 'l':
 			step = 1
-		case r >= '0' && r <= '9' && f.field != fieldPrivate:
+		case r >= '0' && r <= '9' && flag == nil:
 			f.set(int(r - '0'))
 			return formGoing
-		case r == ' ' && f.field == fieldPrivate:
-			f.private = !f.private
-		case (r == 'y' || r == 'Y') && f.field == fieldPrivate:
-			f.private = true
-		case (r == 'n' || r == 'N') && f.field == fieldPrivate:
-			f.private = false
+		case r == ' ' && flag != nil:
+			*flag = !*flag
+		case (r == 'y' || r == 'Y') && flag != nil:
+			*flag = true
+		case (r == 'n' || r == 'N') && flag != nil:
+			*flag = false
 		}
 	}
 	if step != 0 {
@@ -140,8 +158,8 @@ func (f *createForm) key(ev *tcell.EventKey) formResult {
 			f.set(f.seats + step)
 		case fieldBots:
 			f.set(f.bots + step)
-		case fieldPrivate:
-			f.private = !f.private
+		case fieldPrivate, fieldRanked:
+			*f.flag() = !*f.flag()
 		}
 	}
 	return formGoing

@@ -108,7 +108,7 @@ func (l *lobby) key(ev *tcell.EventKey, now time.Time) (netcode.RoomRequest, lob
 		case formDone:
 			f := &l.form
 			return netcode.RoomRequest{Kind: netcode.RoomCreate, Spec: netcode.RoomSpec{
-				Name: f.name.value(), Seats: f.seats, Bots: f.bots, Private: f.private}}, lobbyPick
+				Name: f.name.value(), Seats: f.seats, Bots: f.bots, Private: f.private, Casual: !f.ranked && f.bots == 0}}, lobbyPick
 		case formCancel:
 			l.mode = modeList
 		}

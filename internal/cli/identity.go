@@ -2,8 +2,10 @@ package cli
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/spf13/pflag"
 
@@ -44,6 +46,29 @@ func (f *identityFlags) load(stderr io.Writer) (ed25519.PrivateKey, error) {
 		fmt.Fprintf(stderr, "ttytanks: made your player key %s (%s): keep it to keep your name and rating\n", path, known.Fingerprint(key.Public().(ed25519.PublicKey)))
 	}
 	return key, nil
+}
+
+// loadIfMade returns the player's key if it has been made (nil, with
+// path, when it has not, or with --guest), and makes none: top and me
+// only read who the player is.
+func (f *identityFlags) loadIfMade() (key ed25519.PrivateKey, path string, err error) {
+	if f.guest {
+		return nil, "", nil
+	}
+	path = f.keyPath
+	if path == "" {
+		if path, err = known.DefaultPlayerKeyPath(); err != nil {
+			return nil, "", err
+		}
+	}
+	key, err = known.LoadKey(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, path, nil
+	}
+	if err != nil {
+		return nil, path, fmt.Errorf("--player-key: %w", err)
+	}
+	return key, path, nil
 }
 
 // signer returns the Identify of a client that plays as key's holder

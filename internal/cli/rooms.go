@@ -76,7 +76,7 @@ func fetchRooms(target netip.AddrPort, wait time.Duration) (netcode.RoomList, er
 			return list, list.Err
 		case time.Now().After(deadline):
 			poll.Stop()
-			return list, fmt.Errorf("no answer in %v", wait)
+			return list, fmt.Errorf("no answer from %v in %v: is a ttytanks server running there?", target, wait)
 		}
 	}
 }
@@ -95,6 +95,7 @@ type roomJSON struct {
 	Leader      string `json:"leader,omitempty"`
 	LeaderScore int    `json:"leader_score"`
 	Closing     bool   `json:"closing"`
+	Ranked      bool   `json:"ranked"`
 }
 
 func printRoomsJSON(w io.Writer, asked string, l *netcode.RoomList) int {
@@ -111,7 +112,7 @@ func printRoomsJSON(w io.Writer, asked string, l *netcode.RoomList) int {
 		}
 		out.Rooms = append(out.Rooms, roomJSON{Name: r.Name, Server: server, Players: r.Players, Seats: r.Seats, Bots: r.Bots,
 			Spectators: r.Spectators, State: r.State.String(), Round: r.Round, RoundsToWin: r.RoundsToWin,
-			Leader: r.Leader, LeaderScore: r.LeaderScore, Closing: r.Closing})
+			Leader: r.Leader, LeaderScore: r.LeaderScore, Closing: r.Closing, Ranked: r.Ranked})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -127,7 +128,7 @@ func printRooms(w io.Writer, l *netcode.RoomList) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ROOM\tPLAYERS\tBOTS\tWATCHING\tSTATE\tROUND\tLEADER\tSERVER")
+	fmt.Fprintln(tw, "ROOM\tPLAYERS\tBOTS\tWATCHING\tSTATE\tROUND\tLEADER\tRATED\tSERVER")
 	for _, r := range l.Rooms {
 		state := r.State.String()
 		if r.Closing {
@@ -141,8 +142,12 @@ func printRooms(w io.Writer, l *netcode.RoomList) {
 		if r.Leader != "" {
 			leader = fmt.Sprintf("%s (%d)", r.Leader, r.LeaderScore)
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%s\t%d\t%s\t%s\n", r.Name, r.Players, r.Seats, r.Bots, r.Spectators, state, r.Round, leader, server)
+		rated := "no"
+		if r.Ranked {
+			rated = "ranked"
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Players, r.Seats, r.Bots, r.Spectators, state, r.Round, leader, rated, server)
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(w, "%d rooms (ping %v)\n", l.Total, l.Ping.Round(100*time.Microsecond))
+	fmt.Fprintf(w, "%s (ping %v)\n", plural(l.Total, "room"), l.Ping.Round(100*time.Microsecond))
 }

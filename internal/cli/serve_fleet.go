@@ -189,13 +189,6 @@ func (s *serving) fleetNote(st *netcode.ServerStats) string {
 	if f.Lost {
 		return "LOST (Redis unreachable): this server's rooms only, a local lobby"
 	}
-	return fmt.Sprintf("%s, %d of %d places taken there, %s sent on", count(f.Servers, "other server"), f.Players, f.Capacity, count(int(f.Redirects), "player"))
+	return fmt.Sprintf("%s, %d of %d places taken there, %s sent on", plural(f.Servers, "other server"), f.Players, f.Capacity, plural(int(f.Redirects), "player"))
 }
 
-// count is n and noun, plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

@@ -43,7 +43,7 @@ func Top(args []string, stdout, stderr io.Writer) int {
 	if f.json {
 		return printJSON(stdout, stderr, "top", topJSONOf(fs.Arg(0), &p))
 	}
-	printTop(stdout, &p)
+	printTop(stdout, &p, f.keyed)
 	return 0
 }
 
@@ -66,9 +66,13 @@ func Me(args []string, stdout, stderr io.Writer) int {
 	case fs.NArg() == 0 && *forget:
 		return usageError(stderr, "me", "--forget needs the server: ttytanks me HOST[:PORT] --forget")
 	}
-	key, err := f.id.load(stderr)
+	key, path, err := f.id.loadIfMade()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks me: %v\n", err)
+		return 1
+	}
+	if key == nil {
+		fmt.Fprintf(stderr, "ttytanks me: no player key at %s yet, so no record: your first ttytanks join makes one (or give --player-key FILE)\n", path)
 		return 1
 	}
 	fp := known.Fingerprint(key.Public().(ed25519.PublicKey))
@@ -110,6 +114,7 @@ type ladderAsk struct {
 	serverKey string
 	json      bool
 	wait      time.Duration
+	keyed     bool // set by ask: the asker proved a player key
 }
 
 func (f *ladderAsk) register(fs *pflag.FlagSet) {
@@ -138,11 +143,12 @@ func (f *ladderAsk) ask(cmd, addr string, offset, count int, forget bool, stderr
 		fmt.Fprintf(stderr, "ttytanks %s: %v\n", cmd, err)
 		return p, 1
 	}
-	key, err := f.id.load(stderr)
+	key, _, err := f.id.loadIfMade()
 	if err != nil {
 		fmt.Fprintf(stderr, "ttytanks %s: %v\n", cmd, err)
 		return p, 1
 	}
+	f.keyed = key != nil
 	p, err = askLadder(&clientSetup{target: target, trust: trust.check, identify: signer(key)}, offset, count, forget, f.wait)
 	if note := trust.note(); note != "" {
 		fmt.Fprintln(stderr, note)
@@ -184,7 +190,7 @@ func askLadder(cs *clientSetup, offset, count int, forget bool, wait time.Durati
 		case v.Ladder.Unanswered:
 			return proto.LadderPage{}, errors.New("the server did not answer for its ladder")
 		case time.Now().After(deadline):
-			return proto.LadderPage{}, fmt.Errorf("no answer in %v", wait)
+			return proto.LadderPage{}, fmt.Errorf("no answer from %v in %v: is a ttytanks server running there?", cs.target, wait)
 		case !asked && (v.Status == netcode.StatusWaiting || v.Status == netcode.StatusPlaying):
 			d.AskLadder(offset, count, forget)
 			asked = true
@@ -192,26 +198,34 @@ func askLadder(cs *clientSetup, offset, count int, forget bool, wait time.Durati
 	}
 }
 
-// printTop writes the leaderboard as a table, then the asker's line.
-func printTop(w io.Writer, p *proto.LadderPage) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "RANK\tNAME\tRATING\t±2RD\tMATCHES\tWINS\n")
-	for _, l := range p.Lines {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\n", l.Rank, l.Name, l.Rating, 2*int(l.RD), l.Matches, l.Wins)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "%d ranked players", p.Ranked)
+// printTop writes the leaderboard as a table, then the asker's line
+// (keyed: the asker has a player key, so a missing card is a player
+// the server has no record of).
+func printTop(w io.Writer, p *proto.LadderPage, keyed bool) {
 	if len(p.Lines) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "RANK\tNAME\tRATING\t±2RD\tMATCHES\tWINS\n")
+		for _, l := range p.Lines {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\n", l.Rank, l.Name, l.Rating, 2*int(l.RD), l.Matches, l.Wins)
+		}
+		tw.Flush()
+	}
+	fmt.Fprint(w, plural(int(p.Ranked), "ranked player"))
+	switch {
+	case len(p.Lines) > 0:
 		fmt.Fprintf(w, "; shown %d–%d", p.Offset+1, int(p.Offset)+len(p.Lines))
+	case p.Offset > 0:
+		pages := (int(p.Ranked) + proto.MaxLadderPage - 1) / proto.MaxLadderPage
+		fmt.Fprintf(w, "; page %d is past the end (%s)", int(p.Offset)/proto.MaxLadderPage+1, plural(pages, "page"))
 	}
 	fmt.Fprintln(w)
-	if p.HasCard {
-		c := &p.Card
-		if c.Rank > 0 {
-			fmt.Fprintf(w, "you: #%d %s %d ± %d, %d matches, %d wins\n", c.Rank, c.Name, c.Rating, 2*int(c.RD), c.Matches, c.Wins)
-		} else {
-			fmt.Fprintf(w, "you: %s, unranked: play a ranked match\n", c.Name)
-		}
+	switch c := &p.Card; {
+	case p.HasCard && c.Rank > 0:
+		fmt.Fprintf(w, "you: #%d %s %d ± %d, %s, %s\n", c.Rank, c.Name, c.Rating, 2*int(c.RD), plural(int(c.Matches), "match"), plural(int(c.Wins), "win"))
+	case p.HasCard:
+		fmt.Fprintf(w, "you: %s, unranked: play a ranked match\n", c.Name)
+	case keyed:
+		fmt.Fprintln(w, "you: no record here yet: play a ranked match")
 	}
 }
 

@@ -86,10 +86,13 @@ func seatName(s *resim.Summary, slot int) string {
 	return fmt.Sprintf("seat %d", slot+1)
 }
 
-// plural is "1 round", "2 rounds".
+// plural is "1 round", "2 rounds"; "1 match", "2 matches".
 func plural(n int, what string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + what
+	case strings.HasSuffix(what, "ch"), strings.HasSuffix(what, "sh"), strings.HasSuffix(what, "s"), strings.HasSuffix(what, "x"):
+		return fmt.Sprintf("%d %ses", n, what)
 	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
