@@ -191,4 +191,3 @@ func (s *serving) fleetNote(st *netcode.ServerStats) string {
 	}
 	return fmt.Sprintf("%s, %d of %d places taken there, %s sent on", plural(f.Servers, "other server"), f.Players, f.Capacity, plural(int(f.Redirects), "player"))
 }
-
