@@ -62,31 +62,31 @@ func LoadOrCreateKey(path string) (key ed25519.PrivateKey, created bool, err err
 		return key, false, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, false, fmt.Errorf("known: host key directory: %w", err)
+		return nil, false, fmt.Errorf("known: key directory: %w", err)
 	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		return nil, false, err
 	}
 	key = priv
-	block, err := gossh.MarshalPrivateKey(priv, "ttytanks host key")
+	block, err := gossh.MarshalPrivateKey(priv, "ttytanks key")
 	if err != nil {
 		return nil, false, err
 	}
 	tmp, err := createTemp(path)
 	if err != nil {
-		return nil, false, fmt.Errorf("known: host key: %w", err)
+		return nil, false, fmt.Errorf("known: key %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := writeTemp(tmp, pem.EncodeToMemory(block)); err != nil {
-		return nil, false, fmt.Errorf("known: writing the host key: %w", err)
+		return nil, false, fmt.Errorf("known: writing the key %s: %w", path, err)
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) { // another server made it first
 			key, err = loadKey(path)
 			return key, false, err
 		}
-		return nil, false, fmt.Errorf("known: writing the host key: %w", err)
+		return nil, false, fmt.Errorf("known: writing the key %s: %w", path, err)
 	}
 	return key, true, nil
 }
@@ -112,7 +112,7 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 	}
 	raw, err := gossh.ParseRawPrivateKey(data)
 	if err != nil {
-		return nil, fmt.Errorf("known: host key %s: %w", path, err)
+		return nil, fmt.Errorf("known: key file %s: %w", path, err)
 	}
 	switch k := raw.(type) {
 	case ed25519.PrivateKey:
@@ -120,5 +120,5 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 	case *ed25519.PrivateKey:
 		return *k, nil
 	}
-	return nil, fmt.Errorf("known: key file %s holds another kind of key (%T): the server's key must be Ed25519 (ssh-keygen -t ed25519)", path, raw)
+	return nil, fmt.Errorf("known: key file %s holds another kind of key (%T): a ttytanks key must be Ed25519 (ssh-keygen -t ed25519)", path, raw)
 }
