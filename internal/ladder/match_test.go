@@ -167,53 +167,6 @@ func TestKeylessPlayer(t *testing.T) {
 	}
 }
 
-// TestOrderIndependence records the same matches into two stores, the last
-// one with its players listed in another order, and wants the same
-// ratings to the bit.
-func TestOrderIndependence(t *testing.T) {
-	ctx := context.Background()
-	keys := []Key{testKey(1), testKey(2), testKey(3), testKey(4)}
-	names := []string{"ann", "ben", "cat", "dan"}
-	four := Match{PlayedAt: testEpoch.Add(time.Hour), Room: "four", Rounds: 6}
-	for i, k := range keys {
-		four.Players = append(four.Players, MatchPlayer{Key: k, Name: names[i], Slot: i, RoundWins: []int{2, 3, 0, 1}[i], Kills: i, Shots: 9, Hits: i})
-	}
-	reversed := four
-	reversed.Players = []MatchPlayer{four.Players[3], four.Players[1], four.Players[0], four.Players[2]}
-
-	var got [2]map[Key]rating.Rating
-	for n, last := range []Match{four, reversed} {
-		s := openTest(t)
-		// Earlier matches, so that the four come to the last with ratings of their own.
-		for _, m := range []Match{
-			duel(testEpoch, keys[0], keys[1], names[0], names[1], 3, 1),
-			duel(testEpoch.Add(time.Minute), keys[2], keys[3], names[2], names[3], 3, 2),
-			duel(testEpoch.Add(2*time.Minute), keys[0], keys[2], names[0], names[2], 0, 3),
-		} {
-			if _, err := s.RecordMatch(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out, err := s.RecordMatch(ctx, last)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[n] = map[Key]rating.Rating{}
-		for i, o := range out.Players {
-			p, _, err := s.Player(ctx, last.Players[i].Key)
-			if err != nil || p.Rating != o.After {
-				t.Fatalf("store %d, %s: record %+v, %v; Outcome says %+v", n, o.Name, p.Rating, err, o.After)
-			}
-			got[n][last.Players[i].Key] = o.After
-		}
-	}
-	for i, k := range keys {
-		if got[0][k] != got[1][k] {
-			t.Errorf("%s: %+v listed in order, %+v reordered; want them equal", names[i], got[0][k], got[1][k])
-		}
-	}
-}
-
 // TestRecordMatchInvalid checks that matches that cannot be recorded are
 // refused with their error, and record nothing.
 func TestRecordMatchInvalid(t *testing.T) {
@@ -250,83 +203,6 @@ func TestRecordMatchInvalid(t *testing.T) {
 		if n := count(t, s, `SELECT count(*) FROM `+table); n != 0 {
 			t.Errorf("%d rows in %s, want none", n, table)
 		}
-	}
-}
-
-// TestHistory records five matches out of time order and checks that
-// History returns the latest three, latest first, with all their players.
-func TestHistory(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	a, b, c := testKey(1), testKey(2), testKey(3)
-	for _, n := range []int{0, 3, 1, 4, 2} {
-		m := duel(testEpoch.Add(time.Duration(n)*time.Minute), a, b, "alice", "bob", n, 5-n)
-		m.Recording = "m" + string(rune('0'+n)) + ".ttyrec"
-		if _, err := s.RecordMatch(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.RecordMatch(ctx, duel(testEpoch.Add(time.Hour), b, c, "bob", "cat", 1, 0)); err != nil {
-		t.Fatal(err)
-	}
-	h, err := s.History(ctx, a, 3)
-	if err != nil || len(h) != 3 {
-		t.Fatalf("History(alice, 3) = %+v, %v; want 3 matches", h, err)
-	}
-	for i, m := range h {
-		n := 4 - i
-		at := testEpoch.Add(time.Duration(n) * time.Minute)
-		if !m.PlayedAt.Equal(at) || m.Recording != "m"+string(rune('0'+n))+".ttyrec" || !m.Rated || m.Rounds != 5 || len(m.Players) != 2 {
-			t.Errorf("History[%d] = %+v, want the match of %v, rated, 5 rounds, 2 players", i, m, at)
-			continue
-		}
-		if p := m.Players[0]; p.Key != a || p.RoundWins != n || !p.Rated || p.RatingBefore == p.RatingAfter || p.RDAfter == 0 {
-			t.Errorf("History[%d] alice's row: %+v, want her key, %d round wins, rated", i, p, n)
-		}
-		if p := m.Players[1]; p.Key != b || p.Name != "bob" {
-			t.Errorf("History[%d] second row: %+v, want bob's", i, p)
-		}
-	}
-	if h, err := s.History(ctx, c, 10); err != nil || len(h) != 1 || h[0].Players[1].Name != "cat" {
-		t.Errorf("History(cat, 10) = %+v, %v; want cat's one match", h, err)
-	}
-}
-
-// TestClaimName checks taking, renaming and refusing names.
-func TestClaimName(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	a, b := testKey(1), testKey(2)
-	for _, c := range []struct {
-		key  Key
-		name string
-		want error
-	}{
-		{a, "émile", nil},
-		{b, "ÉMILE", ErrNameTaken{Name: "ÉMILE"}}, // NOCASE alone would let this through
-		{b, "Émile2", nil},
-		{a, "Émile", nil}, // a renames itself to its own name in another case
-		{b, "émile2", nil},
-		{a, "bob", nil},
-		{b, "émile", nil}, // freed by a's rename
-		{a, "K", nil},
-		{b, "\u212a", ErrNameTaken{Name: "\u212a"}}, // the Kelvin sign folds to k
-		{b, "", ErrName},
-		{b, ForgottenName, ErrName},
-		{b, "a\tb", ErrName},
-		{Key{}, "zero", ErrKey},
-	} {
-		if err := s.ClaimName(ctx, c.key, c.name); !errors.Is(err, c.want) {
-			t.Errorf("ClaimName(%x…, %q) = %v, want %v", c.key[:2], c.name, err, c.want)
-		}
-	}
-	for key, want := range map[Key]string{a: "K", b: "émile"} {
-		if p, ok, err := s.Player(ctx, key); err != nil || !ok || p.Name != want || p.Matches != 0 || p.Rank != 0 || p.Rating != rating.New() {
-			t.Errorf("Player(%x…) = %+v, %v, %v; want %q, a new rating, unranked", key[:2], p, ok, err, want)
-		}
-	}
-	if top, err := s.Top(ctx, 10, 0); err != nil || len(top) != 0 {
-		t.Errorf("Top = %+v, %v; want nobody: nobody has played a rated match", top, err)
 	}
 }
 

@@ -91,52 +91,6 @@ func TestForget(t *testing.T) {
 	}
 }
 
-// TestTopPages checks Top's pages, order and shared ranks.
-func TestTopPages(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	// Pairs of a winner and a loser, all new: the winners tie, and so do
-	// the losers; one unrated key and one of ClaimName alone stay out.
-	names := []string{"dee", "Ada", "cy", "bo", "eve", "fay"}
-	for i := 0; i < len(names); i += 2 {
-		if _, err := s.RecordMatch(ctx, duel(testEpoch, testKey(i), testKey(i+1), names[i], names[i+1], 3, 0)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.ClaimName(ctx, testKey(10), "aaron"); err != nil {
-		t.Fatal(err)
-	}
-	want := []struct {
-		name string
-		rank int
-	}{{"dee", 1}, {"cy", 1}, {"eve", 1}, {"Ada", 4}, {"bo", 4}, {"fay", 4}}
-	// Winners by name: cy, dee, eve; losers: Ada, bo, fay.
-	want[0], want[1] = want[1], want[0]
-	for _, page := range []struct{ n, offset int }{{6, 0}, {2, 0}, {2, 2}, {2, 4}, {4, 5}, {3, 6}} {
-		got, err := s.Top(ctx, page.n, page.offset)
-		if err != nil {
-			t.Fatal(err)
-		}
-		end := min(page.offset+page.n, len(want))
-		w := want[min(page.offset, end):end]
-		if len(got) != len(w) {
-			t.Errorf("Top(%d, %d): %d players, want %d", page.n, page.offset, len(got), len(w))
-			continue
-		}
-		for i := range got {
-			if got[i].Name != w[i].name || got[i].Rank != w[i].rank {
-				t.Errorf("Top(%d, %d)[%d] = %s rank %d, want %s rank %d", page.n, page.offset, i, got[i].Name, got[i].Rank, w[i].name, w[i].rank)
-			}
-		}
-	}
-	if p, _, _ := s.Player(ctx, testKey(3)); p.Rank != 4 {
-		t.Errorf("Player(bo).Rank = %d, want 4", p.Rank)
-	}
-	if _, err := s.Top(ctx, 1, -1); err == nil {
-		t.Error("Top at offset -1 succeeded")
-	}
-}
-
 // TestQueryPlans checks that the leaderboard, a rank and a player's
 // history are read through their indexes, never by scanning a table, and
 // that the leaderboard is read in the index's order, not sorted.

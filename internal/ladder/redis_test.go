@@ -332,39 +332,14 @@ func TestRedisDown(t *testing.T) {
 
 // BenchmarkRedisRecordMatch records a rated match of four keyed players,
 // as BenchmarkRecordMatch does on SQLite.
-func BenchmarkRedisRecordMatch(b *testing.B) {
-	ctx := context.Background()
-	s := openRedis(b)
-	m := Match{PlayedAt: testEpoch, Room: "bench", Rounds: 5}
-	for i := range 4 {
-		m.Players = append(m.Players, MatchPlayer{Key: testKey(i), Name: fmt.Sprintf("p%d", i), Slot: i, Kills: i, Deaths: 1, Shots: 12, Hits: i, Seconds: 90})
-	}
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for i := range m.Players {
-			m.Players[i].RoundWins = (n + i) % 4
-		}
-		if _, err := s.RecordMatch(ctx, m); err != nil {
-			b.Fatal(err)
-		}
-		n++
-	}
-}
+func BenchmarkRedisRecordMatch(b *testing.B) { benchRecordMatch(b, openRedis(b)) }
 
 // BenchmarkRedisTop20Of100000 reads the leaderboard's first page out of
 // 100,000 rated players.
 func BenchmarkRedisTop20Of100000(b *testing.B) {
-	ctx := context.Background()
 	s := openRedis(b)
 	seedRedis(b, s, 100_000)
-	b.ReportAllocs()
-	for b.Loop() {
-		top, err := s.Top(ctx, 20, 0)
-		if err != nil || len(top) != 20 {
-			b.Fatal(len(top), err)
-		}
-	}
+	benchTop20(b, s)
 }
 
 // seedRedis adds n players of one rated match each to s, of ratings
