@@ -415,11 +415,12 @@ func TestQuitterForfeits(t *testing.T) {
 
 // TestQuitterForfeitsADuel: in a duel the match left to one tank would
 // wait for another; it is recorded when the quitter leaves: the one who
-// stayed wins it, the quitter loses, and its end, if it comes, records
-// nothing more.
+// stayed wins it and is told its rating change while it waits, the
+// quitter loses, and that match is over for the ladder: the quitter,
+// back, starts a new match from 0-0, which is recorded in its turn.
 func TestQuitterForfeitsADuel(t *testing.T) {
-	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 3, Seed: 7, ResultsFor: -1, Idle: -1})
-	n.addClient(keyed(botClient("stayer", 3), playerKey(1)), lan, lan, 1)
+	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1})
+	stayer := n.addClient(keyed(botClient("stayer", 3), playerKey(1)), lan, lan, 1)
 	q := n.addClient(keyed(ClientConfig{Name: "quitter"}, playerKey(2)), lan, lan, 2)
 	r := n.server.room0()
 	if !n.runUntil(20*time.Second, func() bool {
@@ -438,8 +439,36 @@ func TestQuitterForfeitsADuel(t *testing.T) {
 	if s.Wins != 1 || s.Rating.R <= 1500 || l.Matches != 1 || l.Rating.R >= 1500 {
 		t.Errorf("stayer %+v, quitter %+v", s, l)
 	}
+	var v View
+	if !n.runUntil(5*time.Second, func() bool { stayer.c.View(&v); return len(v.Rated) == 1 }) {
+		t.Fatalf("the one who stayed was not told the rating: %+v", v.Rated)
+	}
+	if v.World.Round.Phase != game.PhaseWaiting {
+		t.Errorf("told in phase %v, want the wait for an opponent", v.World.Round.Phase)
+	}
+	if ch := v.Rated[0]; int(ch.Slot) != v.Slot || ch.After <= ch.Before {
+		t.Errorf("told %+v, want the stayer's (slot %d) rating up", ch, v.Slot)
+	}
 	n.run(10 * time.Second)
 	if got := n.server.Stats().Ladder.Recorded; got != 1 {
 		t.Errorf("%d records of one match", got)
+	}
+	settled := r.match.matchID()
+	back := n.addClient(keyed(botClient("quitter", 5), playerKey(2)), lan, lan, 4)
+	if !n.runUntil(20*time.Second, func() bool {
+		return r.match.matchID() != settled && r.match.live() && !r.match.counting()
+	}) {
+		t.Fatalf("the quitter back did not start a new match: %v", errText(back.c))
+	}
+	for i, tk := range r.match.current().State().Tanks[:2] {
+		if tk.Score != 0 || !tk.Seated {
+			t.Errorf("slot %d in the new match: score %d, seated %v", i, tk.Score, tk.Seated)
+		}
+	}
+	if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 2 }) {
+		t.Fatal("the new match was not recorded")
+	}
+	if s, _, _ := st.Player(ctx, keyOf(playerKey(1))); s.Matches != 2 {
+		t.Errorf("the stayer has %d matches, want 2", s.Matches)
 	}
 }

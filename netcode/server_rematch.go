@@ -30,7 +30,6 @@ func (r *room) results(now time.Time) {
 			"duration", r.log.since(start), "rounds", int(r.match.current().State().Round.Number))
 		r.matchOver()
 	}
-	r.tellRated(now, false)
 	if r.h.draining() {
 		// No rematch: the results show a while, then everyone goes.
 		if now.Sub(r.overAt) >= drainResults {

@@ -267,6 +267,13 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 		return
 	}
 	r.log.joined(&st.link, st.slot, r.match.matchID())
+	if r.settled() {
+		r.openLobby() // its match is rated already: a new one, for everyone seated
+		if !r.match.live() {
+			r.sendStart(&st.link, st.slot) // the others learn of the roster from step
+		}
+		return
+	}
 	if r.match.live() {
 		r.match.seat(st.slot, st.name, true) // plays from the next round
 	} else if r.seats.free() == 0 {
@@ -460,6 +467,7 @@ func (r *room) step(now time.Time) {
 		r.feedSpectators(now)
 	}
 	r.results(now)
+	r.tellRated(now, false)
 	r.copyChat(now)
 	if r.opened().lobby {
 		r.freeIdleViewers(now)

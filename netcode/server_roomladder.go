@@ -95,8 +95,9 @@ func (r *room) forfeit(st *seat) {
 // settleForfeits records r's running match at once when its forfeits
 // leave it one network player or none: a match left to one tank waits
 // for another and might never end, and the one who stayed has won it.
-// The match is then recorded once: its end, if it comes, records nothing
-// more.
+// The match is then settled: the one who stayed is sent its rating
+// changes on the waiting screen, and whoever takes a seat next starts a
+// new match (see seat) rather than play on in one already rated.
 func (r *room) settleForfeits() {
 	if len(r.forfeits) == 0 || r.seats.humans() > 1 || !r.match.live() || r.match.over() || r.recorded == r.match.matchID() {
 		return
@@ -116,20 +117,27 @@ func (r *room) matchOver() {
 	r.forfeits = r.forfeits[:0]
 }
 
+// settled reports whether r's live match was recorded before its end:
+// its last opponents forfeited it (settleForfeits).
+func (r *room) settled() bool {
+	return r.match.live() && !r.match.over() && r.recorded == r.match.matchID()
+}
+
 // takeRated takes the ladder's rating changes of r's match, and tells
 // them at once; a late answer for an earlier match is ignored.
 func (r *room) takeRated(p *proto.Rated, now time.Time) {
-	if p.Match != r.match.matchID() || !r.match.over() {
+	if p.Match != r.match.matchID() || r.recorded != p.Match || !r.match.live() {
 		return
 	}
 	r.rated = p
 	r.tellRated(now, true)
 }
 
-// tellRated sends every peer of r the match's rating changes, every
-// ratedEvery (or now, with force) while the results show.
+// tellRated sends every peer of r the rating changes of its recorded
+// match, every ratedEvery (or now, with force), while its results show
+// or, settled by forfeits, while it waits for someone to join.
 func (r *room) tellRated(now time.Time, force bool) {
-	if r.rated == nil || !r.match.over() {
+	if r.rated == nil || r.rated.Match != r.match.matchID() || !(r.match.over() || r.settled()) {
 		r.rated = nil
 		return
 	}

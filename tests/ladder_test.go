@@ -146,6 +146,28 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	if n := top(t, again.addr).matches("ann"); n != recorded {
 		t.Errorf("ann's record changed: %d matches", n)
 	}
+
+	// bob sees his record, deletes it (proved by his key), and it is gone.
+	me := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runBin(t, append([]string{"me", again.addr, "--player-key", keyB, "--timeout", "10s"}, args...)...)
+		if code != 0 {
+			t.Fatalf("me %v: exit %d: %s", args, code, errs)
+		}
+		return out
+	}
+	if out := me(); !strings.Contains(out, "bob") || !regexp.MustCompile(fmt.Sprintf(`matches +%d rated`, recorded)).MatchString(out) {
+		t.Errorf("me: %q, want bob's %d matches", out, recorded)
+	}
+	if out := me("--forget"); !strings.Contains(out, "is deleted") {
+		t.Errorf("me --forget: %q", out)
+	}
+	if out := me("--forget"); !strings.Contains(out, "nothing to delete") {
+		t.Errorf("me --forget again: %q", out)
+	}
+	if o := top(t, again.addr); o.matches("bob") != -1 || o.Ranked != 1 {
+		t.Errorf("bob forgotten, yet top shows %+v", o)
+	}
 }
 
 // TestLadderSSHPlayers: an SSH player who signs in with a key keeps

@@ -128,6 +128,9 @@ func titleText(v *netcode.View, g *glyphs, goal bool) (string, bool) {
 	case game.PhaseMatchOver:
 		return "MATCH OVER " + g.dash + " " + winnerText(v), true
 	case game.PhaseWaiting:
+		if settledByForfeit(v) {
+			return "THE OTHERS LEFT " + g.dash + " the match is rated as yours", true
+		}
 		return "WAITING FOR AN OPPONENT " + g.dash + " the score is kept", true
 	}
 	s := "ROUND " + n + "  " + g.dot + "  "

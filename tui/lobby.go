@@ -161,6 +161,8 @@ func runLobby(ctx context.Context, screen tcell.Screen, src LobbySource, opts Lo
 		l.chatPoll()
 		if l.tab == tabLadder {
 			l.ladder.poll(l.opts.Ladder, clock())
+		} else {
+			l.ladder.whoAmI(l.opts.Ladder, clock())
 		}
 		draw()
 	}

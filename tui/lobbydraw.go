@@ -134,8 +134,8 @@ func (l *lobby) drawHeader(r *Renderer, look *lobbyLook, w int) {
 	if !l.connecting() && l.list.Ping > 0 {
 		spans = append(spans, span{" " + g.dot + " ping ", look.label}, span{fmtMS(l.list.Ping), look.text})
 	}
-	if l.opts.Name != "" {
-		spans = append(spans, span{" " + g.dot + " you are ", look.label}, span{cleanText(l.opts.Name), look.text})
+	if name := l.ladder.name(l.opts.Name, l.opts.Guest); name != "" {
+		spans = append(spans, span{" " + g.dot + " you are ", look.label}, span{cleanText(name), look.text})
 	}
 	r.putSpans(0, lobbyHeaderY, w, g.ellipsis, spans...)
 	switch {

@@ -82,6 +82,37 @@ func (t *ladderTab) poll(lad LobbyLadder, now time.Time) {
 	}
 }
 
+// whoAmI asks lad, once, for the player's own card alone, and takes the
+// newest answer in: the header names the player as the server's ladder
+// knows them (the name their key holds, a guest's ~name), which may not
+// be the name they typed.
+func (t *ladderTab) whoAmI(lad LobbyLadder, now time.Time) {
+	if lad == nil {
+		return
+	}
+	if t.asked.IsZero() {
+		t.asked = now
+		lad.AskLadder(0, 0, false)
+	}
+	lad.View(&t.view)
+}
+
+// name is the name the player goes by on the server: their card's when
+// its ladder has a record of them, ~typed for a guest on a server with a
+// ladder, else typed.
+func (t *ladderTab) name(typed string, guest bool) string {
+	lv := t.ladderView()
+	switch {
+	case !lv.Has || lv.Page.Off || typed == "":
+		return typed
+	case lv.Page.HasCard:
+		return lv.Page.Card.Name
+	case guest:
+		return proto.SanitizeName("~" + typed)
+	}
+	return typed
+}
+
 // ranked is how many players the server last said are ranked; -1 before
 // any answer.
 func (t *ladderTab) ranked() int {

@@ -21,21 +21,27 @@ type ladderAsk struct {
 	forget        bool
 }
 
-// fakeLadder is a LobbyLadder: it records what it is asked, and its view
-// holds what the test says the server answered.
+// fakeLadder is a LobbyLadder: it records what it is asked (the pages;
+// questions for the player's card alone, the header's, it counts), and
+// its view holds what the test says the server answered.
 type fakeLadder struct {
 	mu    sync.Mutex
 	asks  []ladderAsk
+	cards int
 	view  netcode.LadderView
-	asked chan ladderAsk // each ask, when not nil
+	asked chan ladderAsk // each ask of a page, when not nil
 }
 
 func (f *fakeLadder) AskLadder(offset, count int, forget bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	a := ladderAsk{offset, count, forget}
-	f.asks = append(f.asks, a)
 	f.view.Asking, f.view.Unanswered = true, false
+	if a == (ladderAsk{}) {
+		f.cards++
+		return
+	}
+	f.asks = append(f.asks, a)
 	if f.asked != nil {
 		f.asked <- a
 	}
@@ -533,5 +539,43 @@ func TestLobbyLadderFitsNarrowest(t *testing.T) {
 				t.Errorf("ascii=%v: lacks %q:\n%s", ascii, want, l.text())
 			}
 		}
+	}
+}
+
+// TestLobbyHeaderNamesThePlayerAsTheLadderKnowsThem: the lobby asks the
+// ladder once for the player's card; the header then names them as the
+// server knows them: the name their key holds rather than the one typed
+// (or the default), a guest as ~name, and the typed name where the
+// server has no ladder or no record of them.
+func TestLobbyHeaderNamesThePlayerAsTheLadderKnowsThem(t *testing.T) {
+	tests := []struct {
+		about  string
+		guest  bool
+		answer *proto.LadderPage
+		want   string
+	}{
+		{"before an answer", false, nil, "you are player"},
+		{"a record", false, &proto.LadderPage{Ranked: 3, HasCard: true, Card: testCard()}, "you are alice"},
+		{"no record", false, &proto.LadderPage{Ranked: 3}, "you are player"},
+		{"a guest", true, &proto.LadderPage{Ranked: 3}, "you are ~player"},
+		{"no ladder", true, &proto.LadderPage{Off: true}, "you are player"},
+	}
+	for _, tt := range tests {
+		lad := &fakeLadder{}
+		l := startLobby(t, 80, 24, testRooms(), LobbyOptions{Name: "player", Guest: tt.guest, Ladder: lad})
+		if tt.answer != nil {
+			lad.answer(*tt.answer)
+		}
+		l.refresh()
+		l.refresh()
+		head := squeeze(l.lines()[0])
+		if !strings.HasSuffix(head, tt.want) {
+			t.Errorf("%s: header %q, want it to end %q", tt.about, head, tt.want)
+		}
+		lad.mu.Lock()
+		if lad.cards != 1 || len(lad.asks) != 0 {
+			t.Errorf("%s: asked %d cards and pages %v, want one card", tt.about, lad.cards, lad.asks)
+		}
+		lad.mu.Unlock()
 	}
 }

@@ -313,8 +313,30 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	if lobby {
 		keys = "l lobby " + t.g.dot + " q quits"
 	}
+	if settledByForfeit(v) {
+		change := ratingChange(v, v.Slot, t.g)
+		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + change + keys}, func() string {
+			return buildPanel(t, maxW, "THE OTHERS LEFT", t.value.Render("they forfeit: you win, rated "+change),
+				t.label.Render("whoever joins next starts a new match"), t.label.Render(keys))
+		})
+	}
 	return panels.get(panelKey{t: t, maxW: maxW, text: "waiting\x00" + strconv.Itoa(score) + keys}, func() string {
 		return buildPanel(t, maxW, "WAITING FOR AN OPPONENT", t.value.Render("nobody else is left: the match waits for someone to join"),
 			t.label.Render("your round wins are kept ("+strconv.Itoa(score)+")"), t.label.Render(keys))
 	})
+}
+
+// settledByForfeit reports whether the match v waits in was rated
+// already: the ranked match's last opponents left it, forfeiting, and
+// the server told this player their rating change (View.Rated).
+func settledByForfeit(v *netcode.View) bool {
+	if v.World.Round.Phase != game.PhaseWaiting || v.Slot < 0 {
+		return false
+	}
+	for _, c := range v.Rated {
+		if int(c.Slot) == v.Slot {
+			return true
+		}
+	}
+	return false
 }

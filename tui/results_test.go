@@ -110,3 +110,38 @@ func TestResultsRatedFitEightPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingAfterForfeits: a match left to one tank waits for an
+// opponent, its score kept; once the server rated it (the others
+// forfeited a ranked match) the wait says so, with the rating change,
+// and that the next to join starts a new match.
+func TestWaitingAfterForfeits(t *testing.T) {
+	v := testView(t)
+	w := &v.World
+	w.Round.Phase, w.Round.Timer, w.Round.Winner = game.PhaseWaiting, 0, -1
+	w.NumBullets, w.Bullets = 0, [game.MaxBullets]game.Bullet{}
+	w.Tanks[0], w.Tanks[2] = game.Tank{}, game.Tank{} // they left
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
+	for _, want := range []string{"WAITING FOR AN OPPONENT", "your round wins are kept (5)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the wait lacks %q:\n%s", want, text)
+		}
+	}
+	v.Rated = []proto.RatingChange{{Slot: 2, Before: 1500, After: 1338, RD: 290}}
+	if text := strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n"); strings.Contains(text, "THE OTHERS LEFT") {
+		t.Errorf("another's rating settles the wait:\n%s", text)
+	}
+	v.Rated = append(v.Rated, proto.RatingChange{Slot: 1, Before: 1500, After: 1662, RD: 290})
+	text = strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
+	for _, want := range []string{"THE OTHERS LEFT", "they forfeit: you win, rated 1662 (+162)", "whoever joins next starts a new match", "l lobby · q quits"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the settled wait lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "kept") {
+		t.Errorf("a settled match says its score is kept:\n%s", text)
+	}
+}

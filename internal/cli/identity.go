@@ -25,6 +25,15 @@ func (f *identityFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.guest, "guest", false, "play as a guest: no player key, unranked, your name shown as ~name")
 }
 
+// registerReader registers the flags as top and me read them: they use
+// a player key that exists and never make one.
+func (f *identityFlags) registerReader(fs *pflag.FlagSet, cmd string) {
+	fs.StringVar(&f.keyPath, "player-key", "", "your player key, which proves who you are to the server; "+cmd+" never makes one (default $XDG_STATE_HOME/ttytanks/player_ed25519)")
+	if cmd == "top" {
+		fs.BoolVar(&f.guest, "guest", false, "ask without your player key: the leaderboard alone, no line of your own")
+	}
+}
+
 // load returns the player's key (nil with --guest), making it on first
 // use; stderr hears of a key made.
 func (f *identityFlags) load(stderr io.Writer) (ed25519.PrivateKey, error) {

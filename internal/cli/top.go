@@ -25,7 +25,7 @@ import (
 func Top(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("top", "top HOST[:PORT] [flags]", stdout)
 	var f ladderAsk
-	f.register(fs)
+	f.register(fs, "top")
 	page := fs.Int("page", 1, "which page of 20 players to print (1: the best)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
@@ -52,13 +52,10 @@ func Top(args []string, stdout, stderr io.Writer) int {
 func Me(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("me", "me [HOST[:PORT]] [flags]", stdout)
 	var f ladderAsk
-	f.register(fs)
+	f.register(fs, "me")
 	forget := fs.Bool("forget", false, "delete your record from the server's ladder (proved by your key): your name is free again, your past matches show (forgotten)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
-	}
-	if f.id.guest {
-		return usageError(stderr, "me", "a guest has no record: give your --player-key (or none, for the default)")
 	}
 	switch {
 	case fs.NArg() > 1:
@@ -99,8 +96,10 @@ func Me(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case p.Forgotten:
 		fmt.Fprintf(stdout, "your record on %s is deleted: your name is free, your past matches show (forgotten)\n", fs.Arg(0))
+	case !p.HasCard && *forget:
+		fmt.Fprintf(stdout, "%s has no record of you: nothing to delete\n", fs.Arg(0))
 	case !p.HasCard:
-		fmt.Fprintf(stdout, "%s has no record of you: play a match there to have one\n", fs.Arg(0))
+		fmt.Fprintf(stdout, "%s has no record of you: a ranked match there makes one (against a player of another address: two of one machine or network are not rated against each other)\n", fs.Arg(0))
 	default:
 		printCard(stdout, &p.Card, p.Ranked)
 	}
@@ -117,8 +116,8 @@ type ladderAsk struct {
 	keyed     bool // set by ask: the asker proved a player key
 }
 
-func (f *ladderAsk) register(fs *pflag.FlagSet) {
-	f.id.register(fs)
+func (f *ladderAsk) register(fs *pflag.FlagSet, cmd string) {
+	f.id.registerReader(fs, cmd)
 	fs.StringVar(&f.serverKey, "server-key", "", "talk only to a server whose key has this fingerprint (SHA256:…); otherwise known_servers decides, as for join")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.DurationVar(&f.wait, "timeout", 5*time.Second, "give up when the server has not answered for this long")
