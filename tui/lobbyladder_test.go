@@ -286,28 +286,30 @@ func TestLobbyLadderCard(t *testing.T) {
 		return netcode.LadderView{Has: true, Page: p, At: t0}
 	}
 	tests := []struct {
-		name  string
-		none  bool // no LobbyLadder
-		view  netcode.LadderView
-		guest bool
-		want  string
-		table bool // whether the table shows
+		name     string
+		none     bool // no LobbyLadder
+		draining bool // the server drains: every room closing
+		view     netcode.LadderView
+		guest    bool
+		want     string
+		table    bool // whether the table shows
 	}{
-		{"no place", true, netcode.LadderView{}, false, "the leaderboard needs a connection to the server", false},
-		{"asking", false, netcode.LadderView{Asking: true}, false, "asking the server for its leaderboard…", false},
-		{"no ladder", false, netcode.LadderView{Has: true, Page: proto.LadderPage{Off: true}}, false, "this server keeps no ladder", false},
-		{"unanswered", false, netcode.LadderView{Unanswered: true}, false, "no answer from the server", false},
-		{"no record", false, page(func(p *proto.LadderPage) { p.HasCard, p.Card = false, proto.LadderCard{} }), false,
+		{"no place", true, false, netcode.LadderView{}, false, "the leaderboard needs a connection to the server", false},
+		{"asking", false, false, netcode.LadderView{Asking: true}, false, "asking the server for its leaderboard…", false},
+		{"no ladder", false, false, netcode.LadderView{Has: true, Page: proto.LadderPage{Off: true}}, false, "this server keeps no ladder", false},
+		{"unanswered", false, false, netcode.LadderView{Unanswered: true}, false, "no answer from the server", false},
+		{"draining", false, true, netcode.LadderView{Unanswered: true}, false, "the server is shutting down: its leaderboard answers no more", false},
+		{"no record", false, false, page(func(p *proto.LadderPage) { p.HasCard, p.Card = false, proto.LadderCard{} }), false,
 			"you: unranked (play a ranked match)", true},
-		{"no rated match", false, page(func(p *proto.LadderPage) {
+		{"no rated match", false, false, page(func(p *proto.LadderPage) {
 			p.Card = proto.LadderCard{LadderLine: proto.LadderLine{Name: "alice", Rating: 1500, RD: 350}}
 		}), false,
 			"you: unranked (play a ranked match)", true},
-		{"guest", false, page(func(p *proto.LadderPage) { p.HasCard, p.Card = false, proto.LadderCard{} }), true,
+		{"guest", false, false, page(func(p *proto.LadderPage) { p.HasCard, p.Card = false, proto.LadderCard{} }), true,
 			"guest: play with a player key to be ranked", true},
-		{"ranked", false, page(func(*proto.LadderPage) {}), false,
+		{"ranked", false, false, page(func(*proto.LadderPage) {}), false,
 			"you: #7 alice 1612 ± 148 · 31 matches · 12 wins · 95 kills · 61 deaths", true},
-		{"one match, no shot", false, page(func(p *proto.LadderPage) {
+		{"one match, no shot", false, false, page(func(p *proto.LadderPage) {
 			p.Card = proto.LadderCard{LadderLine: proto.LadderLine{Rank: 40, Rating: 1540, RD: 300, Matches: 1, Wins: 1, Name: "alice"}, Kills: 1, Seconds: 45}
 		}), false, "you: #40 alice 1540 ± 600 · 1 match · 1 win · 1 kill · 0 deaths · 45s played", true},
 	}
@@ -320,7 +322,13 @@ func TestLobbyLadderCard(t *testing.T) {
 				l.press(tcell.KeyRune, 'l')
 			} else {
 				lad := &fakeLadder{}
-				l = startLadder(t, 80, 24, lad, opts)
+				opts.Ladder = lad
+				rooms := testRooms()
+				for i := range rooms.Rooms {
+					rooms.Rooms[i].Closing = tt.draining
+				}
+				l = startLobby(t, 80, 24, rooms, opts)
+				l.press(tcell.KeyRune, 'l')
 				lad.set(tt.view)
 				l.refresh()
 			}

@@ -69,6 +69,8 @@ func (l *lobby) ladderCard(g *glyphs) (label string, parts []string) {
 		return "", []string{"the leaderboard needs a connection to the server"}
 	case lv.Has && lv.Page.Off:
 		return "", []string{"this server keeps no ladder"}
+	case !lv.Has && lv.Unanswered && l.list.Draining():
+		return "", []string{"the server is shutting down: its leaderboard answers no more"}
 	case !lv.Has && lv.Unanswered:
 		return "", []string{"no answer from the server"}
 	case !lv.Has:
@@ -176,6 +178,8 @@ func (l *lobby) drawLadder(r *Renderer, look *lobbyLook, w, h int) {
 	switch {
 	case l.hint != "":
 		r.putSpans(0, h-2, w, g.ellipsis, span{l.hint, look.err})
+	case lv.Has && lv.Unanswered && l.list.Draining():
+		r.putSpans(0, h-2, w, g.ellipsis, span{"the server is shutting down " + g.dash + " showing the last page it sent", look.err})
 	case lv.Has && lv.Unanswered:
 		r.putSpans(0, h-2, w, g.ellipsis, span{"no answer from the server " + g.dash + " showing the last page it sent", look.err})
 	case l.list.Err != nil:

@@ -142,7 +142,7 @@ func printRooms(w io.Writer, l *netcode.RoomList) {
 		if r.Leader != "" {
 			leader = fmt.Sprintf("%s (%d)", r.Leader, r.LeaderScore)
 		}
-		rated := "no"
+		rated := "casual"
 		if r.Ranked {
 			rated = "ranked"
 		}
