@@ -229,10 +229,10 @@ func (d *ladderDesk) sweep(now time.Time) {
 	}
 }
 
-// guestName is the name a guest plays under on a server with a ladder:
+// GuestName is the name a guest plays under on a server with a ladder:
 // its own with "~" in front, which no ladder name has, so a guest never
 // passes for a player of the ladder.
-func guestName(name string) string {
+func GuestName(name string) string {
 	if name == "" {
 		return ""
 	}
@@ -296,7 +296,7 @@ func (s *Server) ladderName(now time.Time, c *conn, q *proto.Request) (name stri
 		return name, who, 0, true
 	}
 	if who.IsZero() {
-		return guestName(name), who, 0, true
+		return GuestName(name), who, 0, true
 	}
 	// A keyed spectator's or lobby viewer's name is checked as a
 	// player's: it shows in chat as theirs.
@@ -312,7 +312,7 @@ func (s *Server) ladderName(now time.Time, c *conn, q *proto.Request) (name stri
 		s.out.sealed(c.id(), &proto.Reject{Reason: proto.RejectNameTaken})
 		return "", who, 0, false
 	case claimFailed:
-		return guestName(claimedName), ladder.Key{}, 0, true // the ladder failed: unrated, as a guest
+		return GuestName(claimedName), ladder.Key{}, 0, true // the ladder failed: unrated, as a guest
 	default:
 		return claimedName, who, r, true
 	}

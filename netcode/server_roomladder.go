@@ -126,7 +126,7 @@ func (r *room) settled() bool {
 // takeRated takes the ladder's rating changes of r's match, and tells
 // them at once; a late answer for an earlier match is ignored.
 func (r *room) takeRated(p *proto.Rated, now time.Time) {
-	if p.Match != r.match.matchID() || r.recorded != p.Match || !r.match.live() {
+	if p.Match != r.match.matchID() || r.recorded != p.Match {
 		return
 	}
 	r.rated = p

@@ -108,7 +108,7 @@ func (t *ladderTab) name(typed string, guest bool) string {
 	case lv.Page.HasCard:
 		return lv.Page.Card.Name
 	case guest:
-		return proto.SanitizeName("~" + typed)
+		return netcode.GuestName(typed)
 	}
 	return typed
 }
