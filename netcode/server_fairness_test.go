@@ -123,12 +123,22 @@ func TestFloodingPortSharesNoNewcomersBucket(t *testing.T) {
 	l := newHelloLimiter()
 	now := simEpoch
 	flooder := netip.MustParseAddrPort("198.51.100.7:40000")
+	// The table's hash is seeded per limiter: about once in 50 seeds no
+	// port of one address falls in the flooder's bucket, so the search
+	// goes on over addresses, and it is bounded.
 	var newcomer netip.AddrPort
-	for p := uint16(1024); ; p++ {
-		if c := netip.AddrPortFrom(netip.MustParseAddr("203.0.113.9"), p); l.portBucket(c) == l.portBucket(flooder) {
-			newcomer = c
-			break
+search:
+	for host := 1; host < 255; host++ {
+		for p := 1024; p < 65536; p++ {
+			c := netip.AddrPortFrom(netip.AddrFrom4([4]byte{203, 0, 113, byte(host)}), uint16(p))
+			if l.portBucket(c) == l.portBucket(flooder) {
+				newcomer = c
+				break search
+			}
 		}
+	}
+	if !newcomer.IsValid() {
+		t.Fatal("no newcomer's address and port shares the flooder's bucket")
 	}
 	for i := 0; i < 10_000; i++ {
 		now = now.Add(100 * time.Microsecond)
