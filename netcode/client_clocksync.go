@@ -10,10 +10,10 @@ import (
 
 // Clock sync. The client must run ahead of the server by about half the RTT
 // plus a safety margin, so that its input for tick T reaches the server just
-// before the server steps T. The server reports, in every Ack, how early (or
-// late) our newest input arrived. The client watches a low percentile of
-// those margins over the last 45 inputs (3/4 s) — the unlucky, most
-// jittered arrivals — and steers it to a target:
+// before the server steps T. The server reports, in every State and Ack (30
+// a second), how early (or late) our newest input arrived. The client
+// watches a low percentile of those margins over the last 30 reports (1 s)
+// — the unlucky, most jittered arrivals — and steers it to a target:
 //
 //   - within ±3 ticks of the target, it speeds its tick clock up or slows
 //     it down in proportion, by at most syncMaxRate (5 %); a rate change
@@ -63,7 +63,7 @@ type clockSync struct {
 	rtt        time.Duration
 }
 
-func newClockSync() clockSync { return clockSync{margins: newWindow(45), copies: 1} }
+func newClockSync() clockSync { return clockSync{margins: newWindow(30), copies: 1} }
 
 // reset forgets the margins and the clock, from tick from on.
 func (c *clockSync) reset(from game.Tick) {

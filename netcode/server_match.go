@@ -154,36 +154,43 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 		w.Save(&m.state.Snapshot) // once, for every peer
 		m.state.Hash = hash
 	}
+	// Between States a peer gets an Ack every second tick: a State
+	// carries an Ack's report, so at the default of a State every 2
+	// ticks there is none, and a peer hears from the server 30 times a
+	// second, in 30 datagrams.
+	isAck := !isState && m.played%uint64(stateEvery)%2 == 0
 	m.ack.Hash = hash
-	send := func(l *link, player uint8, ai proto.AckInfo, guessed uint16) {
-		full := isState
+	send := func(l *link, player uint8, ai proto.AckInfo) {
+		full, due := isState, isState || isAck
 		if silent := now.Sub(l.heard); l.started && silent > quietAfter {
 			// A peer gone quiet costs little: Acks only, and once it is
 			// lost, a few a second; it gets everything again the moment
 			// it speaks.
-			if silent > LostAfter && m.played%quietEvery != 0 {
-				return
-			}
 			full = false
+			if silent > LostAfter {
+				due = m.played%quietEvery == 0
+			}
+		}
+		if !due {
+			return
 		}
 		hdr := proto.Header{Match: m.id, Player: player}
 		if full {
 			m.state.Header, m.state.AckInfo = hdr, ai
 			h.send(l.conn, &m.state)
 		} else {
-			m.ack.Header, m.ack.AckInfo, m.ack.Guessed = hdr, ai, guessed
+			m.ack.Header, m.ack.AckInfo = hdr, ai
 			h.send(l.conn, &m.ack)
 		}
 	}
 	seats.each(func(l *link, slot int) {
 		if slot >= 0 {
-			ai, guessed := seats.report(slot, now, w.Tick())
-			send(l, uint8(slot), ai, guessed)
+			send(l, uint8(slot), seats.report(slot, now, w.Tick()))
 		}
 	})
 	if !delayed {
 		seats.eachSpectator(func(sp *spectator) {
-			send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()), 0)
+			send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()))
 		})
 	}
 	return isState

@@ -543,7 +543,9 @@ func (t *seatTable) input(slot int, tk game.Tick, w *game.World) (game.Input, in
 }
 
 // report returns what slot's Ack or State says of its inputs at now.
-func (t *seatTable) report(slot int, now time.Time, serverTick game.Tick) (proto.AckInfo, uint16) {
+func (t *seatTable) report(slot int, now time.Time, serverTick game.Tick) proto.AckInfo {
 	in := &t.seats[slot].in
-	return in.ackInfo(now, serverTick), in.guessed()
+	ai := in.ackInfo(now, serverTick)
+	ai.Guessed = in.guessed()
+	return ai
 }

@@ -26,14 +26,18 @@ type AckInfo struct {
 	// Received counts the Input datagrams received from this player so far
 	// (wrapping).
 	Received uint16
+	// Guessed counts the ticks the server has stepped with a guess for
+	// this player's input (its last one held, or neutral) since the player
+	// took the seat, wrapping; zero for spectators.
+	Guessed uint16
 }
 
-// ackInfoLen is the encoded size of AckInfo plus the hash that follows it
-// in both Ack and State.
-const ackInfoLen = 4 + 4 + 2 + 2 + 2 + 2 + 8
+// ackInfoLen is the encoded size of AckInfo with the hash it carries
+// between Received and Guessed, in both Ack and State.
+const ackInfoLen = 4 + 4 + 2 + 2 + 2 + 2 + 8 + 2
 
 // AckLen is the size of an Ack: 47 bytes.
-const AckLen = HeaderLen + ackInfoLen + 2
+const AckLen = HeaderLen + ackInfoLen
 
 func appendAckInfo(b []byte, a *AckInfo, tick game.Tick, hash uint64) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(tick))
@@ -42,7 +46,8 @@ func appendAckInfo(b []byte, a *AckInfo, tick game.Tick, hash uint64) []byte {
 	b = binary.BigEndian.AppendUint16(b, a.EchoTime)
 	b = binary.BigEndian.AppendUint16(b, a.EchoDelay)
 	b = binary.BigEndian.AppendUint16(b, a.Received)
-	return binary.BigEndian.AppendUint64(b, hash)
+	b = binary.BigEndian.AppendUint64(b, hash)
+	return binary.BigEndian.AppendUint16(b, a.Guessed)
 }
 
 func readAckInfo(r *reader, a *AckInfo) (hash uint64) {
@@ -52,7 +57,9 @@ func readAckInfo(r *reader, a *AckInfo) (hash uint64) {
 	a.EchoTime = r.u16()
 	a.EchoDelay = r.u16()
 	a.Received = r.u16()
-	return r.u64()
+	hash = r.u64()
+	a.Guessed = r.u16()
+	return hash
 }
 
 // Ack (server → client) is sent every tick that has no State.
@@ -61,10 +68,6 @@ type Ack struct {
 	AckInfo
 	// Hash is game.Hash of the server world at AckInfo.ServerTick.
 	Hash uint64
-	// Guessed counts the ticks the server has stepped with a guess for
-	// this player's input (its last one held, or neutral) since the player
-	// took the seat, wrapping; zero for spectators.
-	Guessed uint16
 }
 
 // Len returns AckLen.
@@ -75,8 +78,7 @@ func (p *Ack) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeAc
 
 // AppendBody appends the Ack's body, what follows its header, to b.
 func (p *Ack) AppendBody(b []byte) []byte {
-	b = appendAckInfo(b, &p.AckInfo, p.ServerTick, p.Hash)
-	return binary.BigEndian.AppendUint16(b, p.Guessed)
+	return appendAckInfo(b, &p.AckInfo, p.ServerTick, p.Hash)
 }
 
 // PacketType returns TypeAck.
@@ -100,7 +102,6 @@ func ParseAckBody(h Header, b []byte) (Ack, error) {
 	r := reader{b: b}
 	p := Ack{Header: h}
 	p.Hash = readAckInfo(&r, &p.AckInfo)
-	p.Guessed = r.u16()
 	if err := r.end(); err != nil {
 		return Ack{}, err
 	}

@@ -45,7 +45,7 @@ func docState() *State {
 	return &State{
 		Header: Header{Type: TypeState, Session: 0x3f6a1c2e9b0d4758, Match: 42, Player: 0, Seq: 1002},
 		AckInfo: AckInfo{ServerTick: 1002, NewestInput: 1003, MarginMs: 15, EchoTime: 35388,
-			EchoDelay: 25, Received: 998},
+			EchoDelay: 25, Received: 998, Guessed: 3},
 		Snapshot: s,
 		Hash:     game.Hash(&s),
 	}
@@ -100,6 +100,7 @@ func docStateHex(p *State) string {
 	a.add(2, "echo delay %d × 10 µs = %d µs", p.EchoDelay, 10*int(p.EchoDelay))
 	a.add(2, "received %d", p.Received)
 	a.add(8, "hash = game.Hash(&snapshot), worked out in §9.3")
+	a.add(2, "guessed %d ticks", p.Guessed)
 	a.add(8, "rng")
 	a.add(1, "slots %d", s.Slots)
 	a.add(1, "bullets %d", s.NumBullets)

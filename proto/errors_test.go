@@ -60,12 +60,12 @@ const (
 	offInputN     = 23
 	offInputMoves = 28
 
-	offStateSlots   = 53
-	offStateBullets = 54
+	offStateSlots   = 55
+	offStateBullets = 56
 	offStateTank0   = stateFixedLen
 	offStateTank1   = stateFixedLen + TankLen + StatsLen
 	offStateBullet0 = stateFixedLen + 2*(TankLen+StatsLen)
-	offStateRounds  = 71
+	offStateRounds  = 73
 )
 
 func TestFieldErrors(t *testing.T) {
@@ -174,7 +174,7 @@ func TestFieldErrors(t *testing.T) {
 		{"state tank rematch while playing", goldenState, parseState, set(offStateTank0+6, 0x7d), ErrSnapshot},
 		{"state tank 1 unseated: no stats", goldenState, parseState, set(offStateTank1+6, 0x13), ErrTrailing},
 		{"state score above rounds to win", goldenState, parseState, set(offStateRounds, 4), ErrSnapshot},
-		{"state match over while playing a round", goldenState, parseState, set(57, 3), ErrSnapshot},
+		{"state match over while playing a round", goldenState, parseState, set(59, 3), ErrSnapshot},
 		{"state tank aim -2", goldenState, parseState, set(offStateTank0+6, 0x32), ErrSnapshot},
 		{"state tank aim 0,0", goldenState, parseState, set(offStateTank0+6, 0x30), ErrSnapshot},
 		{"state tank hp 255", goldenState, parseState, set(offStateTank0+7, 0xff), ErrSnapshot},
@@ -189,11 +189,11 @@ func TestFieldErrors(t *testing.T) {
 		{"state bullet bounces 6", goldenState, parseState, set(offStateBullet0+6, 0x30), ErrSnapshot},
 		{"state bullet life 241", goldenState, parseState, set(offStateBullet0+7, 241), ErrSnapshot},
 		{"state bullet vy 121", goldenState, parseState, set(offStateBullet0+5, 121), ErrSnapshot},
-		{"state round phase 4", goldenState, parseState, set(57, 4), ErrSnapshot},
-		{"state countdown of 5000 ticks", goldenState, parseState, set(57, 2), ErrSnapshot},
-		{"state round winner 2", goldenState, parseState, set(60, 2), ErrSnapshot},
-		{"state round winner -2", goldenState, parseState, set(60, 0xfe), ErrSnapshot},
-		{"state maze 63x33", goldenState, parseState, set(69, 63, 33), ErrSnapshot},
+		{"state round phase 4", goldenState, parseState, set(59, 4), ErrSnapshot},
+		{"state countdown of 5000 ticks", goldenState, parseState, set(59, 2), ErrSnapshot},
+		{"state round winner 2", goldenState, parseState, set(62, 2), ErrSnapshot},
+		{"state round winner -2", goldenState, parseState, set(62, 0xfe), ErrSnapshot},
+		{"state maze 63x33", goldenState, parseState, set(71, 63, 33), ErrSnapshot},
 
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
 		{"leave reason 8", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 8), ErrReason},
@@ -452,7 +452,7 @@ func TestVersionError(t *testing.T) {
 	if ve.Got != 3 || ve.Want != Version {
 		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v8"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v9"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

@@ -4,7 +4,7 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenVersion = "08"
+	goldenVersion = "09"
 	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
 	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
@@ -44,6 +44,7 @@ const (
 	goldenState = "5454" + goldenVersion + "07" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack
 		"2a25556dffcc3499" + // hash
+		"0102" + // guessed 258, as in Ack
 		"0123456789abcdef" + // rng
 		"02" + "02" + // slots, bullets
 		"0003" + "00" + "1388" + "01" + "feedfacecafebeef" + "19" + "15" + // round

@@ -22,11 +22,11 @@ import (
 // decoded from its bytes.
 func docStateHashWords(t testing.TB, b []byte) []uint64 {
 	t.Helper()
-	const fixed = 72 // §5.7: the tanks start at offset 72
+	const fixed = 74 // §5.7: the tanks start at offset 74
 	if len(b) < fixed {
 		t.Fatalf("State of %d bytes, want at least %d", len(b), fixed)
 	}
-	slots, bullets := int(b[53]), int(b[54])
+	slots, bullets := int(b[55]), int(b[56])
 	u16 := func(o int) uint64 { return uint64(binary.BigEndian.Uint16(b[o:])) }
 	// A signed i8 sign-extended to 32 bits, as those 32 bits.
 	vel := func(o int) uint64 { return uint64(uint32(int32(int8(b[o])))) }
@@ -52,11 +52,11 @@ func docStateHashWords(t testing.TB, b []byte) []uint64 {
 
 	w := []uint64{
 		uint64(binary.BigEndian.Uint32(b[21:])), // tick
-		binary.BigEndian.Uint64(b[45:]),         // rng
-		uint64(b[53]) | uint64(b[71])<<8,        // slots, rounds to win
-		u16(55) | uint64(b[57])<<16 | u16(58)<<24 | uint64(b[60])<<40 | // round
-			uint64(b[69])<<48 | uint64(b[70])<<56,
-		binary.BigEndian.Uint64(b[61:]), // maze seed
+		binary.BigEndian.Uint64(b[47:]),         // rng
+		uint64(b[55]) | uint64(b[73])<<8,        // slots, rounds to win
+		u16(57) | uint64(b[59])<<16 | u16(60)<<24 | uint64(b[62])<<40 | // round
+			uint64(b[71])<<48 | uint64(b[72])<<56,
+		binary.BigEndian.Uint64(b[63:]), // maze seed
 	}
 	// Tank i starts where tank i-1 ended: 12 bytes, and 8 more of stats
 	// when it is seated (flags bit 5).
@@ -85,7 +85,7 @@ func docStateHashWords(t testing.TB, b []byte) []uint64 {
 	if want := o + 8*bullets; len(b) != want {
 		t.Fatalf("State of %d bytes, want %d for %d slots and %d bullets", len(b), want, slots, bullets)
 	}
-	w = append(w, uint64(b[54])) // bullets
+	w = append(w, uint64(b[56])) // bullets
 	for k := 0; k < bullets; k++ {
 		ob := b[o+6]
 		w = append(w,

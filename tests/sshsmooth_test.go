@@ -39,16 +39,19 @@ func TestSSHTankMovesEveryCell(t *testing.T) {
 		lastScreen = s
 		mu.Unlock()
 	})
-	// Hold each direction in turn, at auto-repeat pace, for about a
-	// second: the tank drives until a wall stops it. Twice round, or once
-	// under -short.
+	// Hold each direction in turn, at auto-repeat pace, for about 0.6 s:
+	// the tank drives until a wall stops it. After each move both turns
+	// off it are tried, so a start at the end of a dead end (a corridor
+	// down, then right) still leads out. Twice round, or once under
+	// -short.
 	rounds := 2
 	if testing.Short() {
 		rounds = 1
 	}
+	right, down, left, up := "d", "\x1b[B", "a", "\x1b[A"
 	for range rounds {
-		for _, key := range []string{"d", "\x1b[B", "a", "\x1b[A"} {
-			for range 25 {
+		for _, key := range []string{right, down, right, up, left, down, left, up} {
+			for range 15 {
 				p.keys(key)
 				time.Sleep(40 * time.Millisecond) // typing pace: a held key's auto-repeat
 			}
