@@ -209,6 +209,15 @@ func TestGuessedTicksUnderLoss(t *testing.T) {
 			if share > tc.budget {
 				t.Errorf("seed %d: the server guessed %.3f%% of the player's ticks, want ≤ %.1f%%", seed, 100*share, 100*tc.budget)
 			}
+			// The client's own count of its guessed ticks comes from the
+			// server's reports (in States and Acks alike): a second later it
+			// has caught up with what the server counted, and never passes it.
+			p := &n.server.room0().seats.at(sc.c.Slot()).in
+			then := p.heldN + p.neutral
+			n.run(time.Second)
+			if got, now := sc.c.Metrics().Guessed, p.heldN+p.neutral; got < then || got > now {
+				t.Errorf("seed %d: the client counts %d guessed ticks, the server %d a second ago and %d now", seed, got, then, now)
+			}
 		})
 	}
 }

@@ -650,19 +650,17 @@ func (c *Client) onAck(now time.Time, h proto.Header, b []byte) {
 	}
 	c.hear(now, a.Seq)
 	c.noteAck(now, &a.AckInfo)
-	if c.sess.seat() >= 0 {
-		c.link.noteGuessed(a.Guessed)
-	}
 }
 
-// noteAck takes the server's report: its tick, RTT echo, arrival margin and
-// receive count.
+// noteAck takes the server's report, from an Ack or a State: its tick, RTT
+// echo, arrival margin, receive count and guessed ticks.
 func (c *Client) noteAck(now time.Time, a *proto.AckInfo) {
 	c.server.reported(a.ServerTick, now)
 	if c.sess.seat() < 0 {
 		c.link.echo(c.ms.at(now), a) // a spectator's RTT, from its keep-alives
 		return
 	}
+	c.link.noteGuessed(a.Guessed)
 	if c.link.sentInputs() == 0 {
 		return
 	}

@@ -62,7 +62,8 @@ func readAckInfo(r *reader, a *AckInfo) (hash uint64) {
 	return hash
 }
 
-// Ack (server → client) is sent every tick that has no State.
+// Ack (server → client) is sent between States, every second tick (none
+// at a State every 2 ticks), and to a peer gone quiet instead of States.
 type Ack struct {
 	Header
 	AckInfo
