@@ -1,0 +1,60 @@
+package netcode
+
+import (
+	"context"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// TestALoserCannotVoidTheMatch: a player losing a ranked match cannot
+// make it unrated by seating a second place of their own in it (another
+// key of their address, their own key again, their key from another
+// address): the one who took their place first is rated, and loses; the
+// late place plays unrated.
+func TestALoserCannotVoidTheMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name, addr string
+		seed       byte // the late place's key: 2 is the loser's own
+	}{
+		{"another key of the loser's address", "127.0.0.3:4001", 3},
+		{"the loser's key again", "127.0.0.3:4001", 2},
+		{"the loser's key from another address", "127.0.0.4:4000", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			n, st := newLadderNet(t, ServerConfig{Players: 4, Rounds: 2, Seed: 7, StartWait: time.Second, ResultsFor: -1, Idle: -1,
+				Trusted: []netip.Prefix{}})
+			w := n.addClientAt(keyed(botClient("winner", 3), playerKey(1)), "127.0.0.2:4000", 1)
+			l := n.addClientAt(keyed(ClientConfig{Name: "loser"}, playerKey(2)), "127.0.0.3:4000", 2)
+			if !n.runUntil(20*time.Second, n.playing) {
+				t.Fatalf("no match: %v / %v", errText(w.c), errText(l.c))
+			}
+			r := n.server.room0()
+			var v View
+			if !n.runUntil(5*time.Minute, func() bool {
+				w.c.View(&v)
+				return v.Slot >= 0 && r.match.current().State().Tanks[v.Slot].Score == 1
+			}) {
+				t.Fatal("the winner did not win a round")
+			}
+			late := n.addClientAt(keyed(ClientConfig{Name: "late"}, playerKey(tc.seed)), tc.addr, 3)
+			if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+				t.Fatalf("the match was not played out and recorded: %v", errText(late.c))
+			}
+			if got := n.server.Stats().Ladder.Rated; got != 1 {
+				t.Fatalf("the match was not rated (%d rated): the loser voided it", got)
+			}
+			ctx := context.Background()
+			if p, _, _ := st.Player(ctx, keyOf(playerKey(1))); p.Matches != 1 || p.Wins != 1 || p.Rating.R <= 1500 {
+				t.Errorf("the winner's record: %+v", p)
+			}
+			if p, _, _ := st.Player(ctx, keyOf(playerKey(2))); p.Matches != 1 || p.Wins != 0 || p.Rating.R >= 1500 {
+				t.Errorf("the loser's record: %+v", p)
+			}
+			if p, ok, _ := st.Player(ctx, keyOf(playerKey(3))); ok {
+				t.Errorf("the late key of the loser's address was rated: %+v", p)
+			}
+		})
+	}
+}
