@@ -174,6 +174,7 @@ func (r *room) openLobby() {
 	r.match.reset(id)
 	r.h.rerouted(r, old, id)
 	r.overAt, r.firstVote, r.fillSince = time.Time{}, time.Time{}, time.Time{}
+	r.forfeits = r.forfeits[:0] // of a match that did not end: not rated
 	for i := r.cfg.Players - r.cfg.Bots; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatFree {
 			r.seats.placeBot(i, fmt.Sprintf("bot%d", i+1), r.rules.newBot(i, r.rng.Next()))

@@ -121,13 +121,16 @@ func (r *room) forfeit(st *seat) {
 }
 
 // settleForfeits records r's running match at once when its forfeits
-// leave it one network player or none: a match left to one tank waits
-// for another and might never end, and the one who stayed has won it.
-// The match is then settled: the one who stayed is sent its rating
-// changes on the waiting screen, and whoever takes a seat next starts a
-// new match (see seat) rather than play on in one already rated.
+// leave it one network player: a match left to one tank waits for
+// another and might never end, and the one who stayed has won it. The
+// match is then settled: the one who stayed is sent its rating changes
+// on the waiting screen, and whoever takes a seat next starts a new match
+// (see seat) rather than play on in one already rated. A match its
+// players all left at once (they timed out in one sweep: the server's
+// network was down, say) is not: the room empties, and a match that does
+// not end is not rated (openLobby forgets its forfeits).
 func (r *room) settleForfeits() {
-	if len(r.forfeits) == 0 || r.seats.humans() > 1 || !r.match.live() || r.match.over() || r.recorded == r.match.matchID() {
+	if len(r.forfeits) == 0 || r.seats.humans() != 1 || !r.match.live() || r.match.over() || r.recorded == r.match.matchID() {
 		return
 	}
 	r.h.recordMatch(r.match.matchID(), r.ladderMatch())

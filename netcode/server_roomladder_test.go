@@ -2,9 +2,12 @@ package netcode
 
 import (
 	"context"
+	"crypto/ed25519"
 	"net/netip"
 	"testing"
 	"time"
+
+	"ttytanks/game"
 )
 
 // TestALoserCannotVoidTheMatch: a player losing a ranked match cannot
@@ -56,5 +59,53 @@ func TestALoserCannotVoidTheMatch(t *testing.T) {
 				t.Errorf("the late key of the loser's address was rated: %+v", p)
 			}
 		})
+	}
+}
+
+// TestAnEmptiedMatchIsNotRated: both players of a ranked duel fall
+// silent at once (the server's network, say, is down for longer than a
+// place is held) and time out in one sweep: the room empties, and a match
+// that does not end is not rated (PROTOCOL.md §4.15), as a draw or
+// otherwise. The next match of the room is its new players' alone.
+func TestAnEmptiedMatchIsNotRated(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1})
+	a := n.addClient(keyed(botClient("ann", 3), playerKey(1)), lan, lan, 1)
+	b := n.addClient(keyed(ClientConfig{Name: "bob"}, playerKey(2)), lan, lan, 2)
+	r := n.server.room0()
+	if !n.runUntil(20*time.Second, func() bool {
+		return n.playing() && !r.match.counting() && r.match.current().State().Round.Phase == game.PhasePlaying
+	}) {
+		t.Fatal("no match")
+	}
+	n.run(time.Second)
+	n.drop(a)
+	n.drop(b)
+	if !n.runUntil(time.Minute, func() bool { return r.seats.humans() == 0 }) {
+		t.Fatal("the silent players kept their seats")
+	}
+	n.run(time.Second)
+	if l := n.server.Stats().Ladder; l.Recorded != 0 {
+		t.Errorf("the emptied match was recorded: %+v", l)
+	}
+	ctx := context.Background()
+	for _, k := range []ed25519.PrivateKey{playerKey(1), playerKey(2)} {
+		if p, ok, _ := st.Player(ctx, keyOf(k)); ok {
+			t.Errorf("%s was rated in a match that did not end: %+v", p.Name, p)
+		}
+	}
+	n.addClient(keyed(botClient("cy", 5), playerKey(3)), lan, lan, 3)
+	n.addClient(keyed(botClient("dee", 6), playerKey(4)), lan, lan, 4)
+	if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+		t.Fatal("the next match was not recorded")
+	}
+	for _, k := range []ed25519.PrivateKey{playerKey(1), playerKey(2)} {
+		if p, ok, _ := st.Player(ctx, keyOf(k)); ok {
+			t.Errorf("%s, gone, was rated in the next match: %+v", p.Name, p)
+		}
+	}
+	for _, k := range []ed25519.PrivateKey{playerKey(3), playerKey(4)} {
+		if p, _, _ := st.Player(ctx, keyOf(k)); p.Matches != 1 {
+			t.Errorf("%s: %d matches, want 1", p.Name, p.Matches)
+		}
 	}
 }
