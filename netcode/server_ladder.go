@@ -73,6 +73,14 @@ const (
 	// Request or a LadderQuery that needs one is dropped (counted as
 	// ladder): its client repeats it.
 	maxLadderJobs = 256
+	// maxLadderQueries is how many of them may be LadderQueries: a page
+	// of a large ladder takes the store milliseconds, so viewers asking
+	// as often as they may would otherwise fill the queue, and claims
+	// (keyed players waiting for a seat) and records would be dropped.
+	maxLadderQueries = 32
+	// ladderRecordRoom is how many places at the queue's end only a
+	// match's record may take: a match is never dropped for claims.
+	ladderRecordRoom = 64
 	// ladderQueryGap is the least time between two answered
 	// LadderQueries of one connection.
 	ladderQueryGap = 250 * time.Millisecond
@@ -110,6 +118,7 @@ type ladderDesk struct {
 	on      bool
 	jobs    []LadderJob
 	out     int // jobs taken by the driver, not yet done
+	queries int // LadderQuery jobs queued or out
 	claims  map[uint32]*ladderClaim
 	queried map[uint32]time.Time
 	swept   time.Time
@@ -130,15 +139,30 @@ func newLadderDesk(on bool) ladderDesk {
 // keeps reports whether the server keeps a ladder.
 func (d *ladderDesk) keeps() bool { return d.on }
 
-// busy reports whether no job may be queued now.
-func (d *ladderDesk) busy() bool { return d.out+len(d.jobs) >= maxLadderJobs }
+// busy reports whether no job of kind k may be queued now: the queue is
+// full, its last ladderRecordRoom places are the records', and queries
+// take maxLadderQueries of it at most.
+func (d *ladderDesk) busy(k LadderJobKind) bool {
+	n := d.out + len(d.jobs)
+	switch k {
+	case LadderRecord:
+		return n >= maxLadderJobs
+	case LadderQuery:
+		return n >= maxLadderJobs-ladderRecordRoom || d.queries >= maxLadderQueries
+	default:
+		return n >= maxLadderJobs-ladderRecordRoom
+	}
+}
 
 // queue adds a job, unless busy.
 func (d *ladderDesk) queue(j LadderJob) bool {
-	if !d.on || d.busy() {
+	if !d.on || d.busy(j.Kind) {
 		return false
 	}
 	d.jobs = append(d.jobs, j)
+	if j.Kind == LadderQuery {
+		d.queries++
+	}
 	return true
 }
 
@@ -154,6 +178,9 @@ func (d *ladderDesk) take(dst []LadderJob) []LadderJob {
 func (d *ladderDesk) done(res *LadderResult) {
 	if d.out > 0 {
 		d.out--
+	}
+	if res.Job.Kind == LadderQuery && d.queries > 0 {
+		d.queries--
 	}
 	switch {
 	case res.Err != nil:

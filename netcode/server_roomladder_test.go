@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/proto"
 )
 
 // TestALoserCannotVoidTheMatch: a player losing a ranked match cannot
@@ -107,5 +108,55 @@ func TestAnEmptiedMatchIsNotRated(t *testing.T) {
 		if p, _, _ := st.Player(ctx, keyOf(k)); p.Matches != 1 {
 			t.Errorf("%s: %d matches, want 1", p.Name, p.Matches)
 		}
+	}
+}
+
+// TestLadderQueriesLeaveTheQueueToClaimsAndRecords: a leaderboard page
+// of a large ladder is slow (its count and its offset walk the players),
+// so viewers asking as often as they may keep the store busy. However
+// many ask, their queries take a bounded share of the ladder's queue: a
+// keyed player's claim still queues (they are seated once it is
+// answered), and so does a finished match's record; and the places at
+// the queue's end are the records' alone, however many claims wait.
+func TestLadderQueriesLeaveTheQueueToClaimsAndRecords(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 2, Ladder: true, Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	s := w.srv
+	var viewers []*rawPeer
+	for i := range lobbyPlaces {
+		from := netip.AddrPortFrom(netip.MustParseAddr("127.0.1.1"), uint16(10000+i))
+		p := rawHandshake(t, s, w.now, from, uint64(0x5000+i))
+		if st, why := p.request(t, s, w.now, proto.Request{Kind: proto.RoomLobby, Spectate: true, Name: "viewer"}); st == nil {
+			t.Fatalf("viewer %d refused: %v", i, why)
+		}
+		viewers = append(viewers, p)
+	}
+	// The store never answers: every query stays queued or out.
+	for range 10 {
+		w.now = w.now.Add(ladderQueryGap)
+		for _, p := range viewers {
+			p.send(s, w.now, &proto.LadderQuery{Offset: 1 << 31, Count: proto.MaxLadderPage})
+		}
+	}
+	if got := s.Stats().Ladder.Pending; got > maxLadderQueries {
+		t.Errorf("%d jobs pending after the queries, want at most %d", got, maxLadderQueries)
+	}
+	claims := 0
+	for i := range maxLadderJobs {
+		from := netip.AddrPortFrom(netip.MustParseAddr("127.0.2.1"), uint16(10000+i))
+		p := rawHandshake(t, s, w.now, from, uint64(0x9000+i))
+		key := playerKey(byte(i))
+		q := proto.Request{Name: "keyed", Identity: proto.SignIdentity(key, p.transcript)}
+		before := s.Stats().Ladder.Pending
+		p.send(s, w.now, &q)
+		if s.Stats().Ladder.Pending == before {
+			break
+		}
+		claims++
+	}
+	if claims == 0 {
+		t.Fatal("no keyed player's claim was queued behind the queries")
+	}
+	if !s.ladder.queue(LadderJob{Kind: LadderRecord}) {
+		t.Errorf("a match's record was refused with %d jobs pending (%d claims)", s.Stats().Ladder.Pending, claims)
 	}
 }
