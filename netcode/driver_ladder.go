@@ -135,10 +135,12 @@ func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 }
 
 // recordMatch records m; a key seated twice plays it unrated in both
-// seats; a keyed player whose name another key took
-// meanwhile (two new keys played under one name, and the other rated
-// first) plays this match unrated, as a guest, and the others are rated
-// as they would be.
+// seats. A keyed player whose name another key took meanwhile (two new
+// keys played under one name and the other rated first; or the player
+// renamed their key in another place and another key rated under the old
+// name, which would void a match they lose) is rated all the same, under
+// the name their record holds or, with none, their key's name (keyName);
+// only if that is taken too do they play it unrated, as a guest.
 func recordMatch(ctx context.Context, b ladder.Board, m ladder.Match) (ladder.Outcome, error) {
 	m.Players = append([]ladder.MatchPlayer(nil), m.Players...)
 	// One key in two seats (two clients of one player) is rated in
@@ -155,19 +157,35 @@ func recordMatch(ctx context.Context, b ladder.Board, m ladder.Match) (ladder.Ou
 			m.Players[i].Key = ladder.Key{}
 		}
 	}
-	for range len(m.Players) + 1 {
+	// Each try moves one player on at least: to another name, then to no key.
+	for range 2*len(m.Players) + 1 {
 		out, err := b.RecordMatch(ctx, m)
 		var taken ladder.ErrNameTaken
 		if !errors.As(err, &taken) {
 			return out, err
 		}
-		demoted := false
+		moved := false
 		for i := range m.Players {
-			if !m.Players[i].Key.IsZero() && strings.EqualFold(m.Players[i].Name, taken.Name) {
-				m.Players[i].Key, demoted = ladder.Key{}, true
+			p := &m.Players[i]
+			if p.Key.IsZero() || !strings.EqualFold(p.Name, taken.Name) {
+				continue
 			}
+			name := keyName(p.Key)
+			rec, has, err := b.Player(ctx, p.Key)
+			if err != nil {
+				return ladder.Outcome{}, err
+			}
+			if has {
+				name = rec.Name
+			}
+			if strings.EqualFold(name, p.Name) {
+				p.Key = ladder.Key{} // its own name is taken too: unrated
+			} else {
+				p.Name = name
+			}
+			moved = true
 		}
-		if !demoted {
+		if !moved {
 			return out, err
 		}
 	}
