@@ -89,7 +89,10 @@ func RunLadderJob(b ladder.Board, j LadderJob) LadderResult {
 // a key without one writes nothing: it may play under a name nobody's
 // record holds, and gets its record, and the name, with its first rated
 // match. So a name is held by the first key that rated under it, and a
-// stream of fresh keys grows the store by nothing.
+// stream of fresh keys grows the store by nothing. A key without a record
+// whose client sent only its default name (the login name), held by
+// another key, plays under its key's name (keyName) rather than be
+// refused.
 func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 	res := LadderResult{Job: j}
 	p, has, err := b.Player(ctx, j.ID)
@@ -123,6 +126,13 @@ func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 		return res
 	}
 	holder, held, err := b.Holder(ctx, name)
+	if err == nil && held && holder != j.ID && j.DefaultName && name != keyName(j.ID) {
+		// The player named nobody: their login name is another's, so
+		// they play under their key's (a squatter of login names turns
+		// nobody away).
+		name = keyName(j.ID)
+		holder, held, err = b.Holder(ctx, name)
+	}
 	switch {
 	case err != nil:
 		res.Err = err

@@ -231,6 +231,30 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	}
 }
 
+// TestALoginNameHeldByAnotherKeyIsNoRefusal: a new key whose client
+// sends only its default name (the login name: the player named nobody)
+// is seated under its key's name when another key holds that login name,
+// not refused: else a squatter who rated under root, ubuntu, pi and the
+// like would turn away every newcomer of that login until they found
+// --name. A name the player chose is still refused.
+func TestALoginNameHeldByAnotherKeyIsNoRefusal(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 4, Seed: 7, Idle: -1, MaxSeatsPerAddr: 8})
+	rateApart(t, st, playerKey(1), playerKey(2), "ubuntu", "bea")
+	c := n.addClient(keyed(ClientConfig{Name: "ubuntu", DefaultName: true}, playerKey(3)), lan, lan, 1)
+	if !n.runUntil(5*time.Second, func() bool { return c.c.Status() == StatusWaiting || c.c.Status() == StatusClosed }) {
+		t.Fatalf("no answer: %v", c.c.Status())
+	}
+	var v View
+	c.c.View(&v)
+	if want := keyName(keyOf(playerKey(3))); c.c.Status() != StatusWaiting || !hasName(v.Names[:], want) {
+		t.Fatalf("a newcomer whose login name is held: %v %q, roster %q; want seated as %s", c.c.Status(), errText(c.c), v.Names, want)
+	}
+	chose := n.addClient(keyed(ClientConfig{Name: "ubuntu"}, playerKey(4)), lan, lan, 2)
+	if !n.runUntil(5*time.Second, func() bool { return chose.c.Status() == StatusClosed }) {
+		t.Fatalf("a new key that chose a held name was not refused: %v", chose.c.Status())
+	}
+}
+
 func hasName(names []string, want string) bool {
 	for _, n := range names {
 		if n == want {
