@@ -252,6 +252,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 		r.idleSince = time.Time{} // a spectator alone does not keep the room open
 	}
 	if spectate {
+		r.makeLobbyRoom()
 		sp := r.seats.addSpectator(l, r.h.token())
 		if sp == nil {
 			r.h.send(l.conn, &proto.Reject{Reason: proto.RejectFull})
