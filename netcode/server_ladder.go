@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"time"
 
 	"ttytanks/internal/ladder"
@@ -48,6 +49,9 @@ type LadderJob struct {
 	Match   ladder.Match
 	MatchID uint32
 	Query   proto.LadderQuery
+	// Tries counts a LadderRecord's runs that failed: a record the store
+	// refused is queued again, recordTries times in all.
+	Tries int
 }
 
 // LadderResult is a LadderJob done: Err, or what the ladder said.
@@ -81,6 +85,10 @@ const (
 	// ladderRecordRoom is how many places at the queue's end only a
 	// match's record may take: a match is never dropped for claims.
 	ladderRecordRoom = 64
+	// recordTries is how many times a match's record is run before it is
+	// given up: with ladderTimeout each, a store locked for a minute (by
+	// another process holding a write) loses no match.
+	recordTries = 12
 	// ladderQueryGap is the least time between two answered
 	// LadderQueries of one connection.
 	ladderQueryGap = 250 * time.Millisecond
@@ -369,7 +377,13 @@ func (s *Server) LadderDone(now time.Time, res LadderResult) []transport.Datagra
 		}
 	case LadderRecord:
 		if res.Err != nil {
-			s.log.Error("ladder: a match was not recorded", "room", res.Job.Match.Room, "err", res.Err)
+			j := res.Job
+			j.Tries++
+			if j.Tries < recordTries && !unrecordable(res.Err) && s.ladder.queue(j) {
+				s.log.Warn("ladder: a match's record failed: trying again", "room", j.Match.Room, "tries", j.Tries, "err", res.Err)
+				break
+			}
+			s.log.Error("ladder: a match was not recorded", "room", j.Match.Room, "err", res.Err)
 			break
 		}
 		s.log.Info("match recorded", "room", res.Job.Match.Room, "id", res.Outcome.Match, "rated", res.Outcome.Rated)
@@ -387,6 +401,12 @@ func (s *Server) LadderDone(now time.Time, res LadderResult) []transport.Datagra
 		}
 	}
 	return s.out.datagrams()
+}
+
+// unrecordable reports whether err says the match itself cannot be
+// recorded (no store will take it), rather than the store failed.
+func unrecordable(err error) bool {
+	return errors.Is(err, ladder.ErrMatch) || errors.Is(err, ladder.ErrName) || errors.Is(err, ladder.ErrKey)
 }
 
 // onLadderQuery takes a LadderQuery of a peer that holds a place.

@@ -3,11 +3,13 @@ package netcode
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"net/netip"
 	"testing"
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/internal/ladder"
 	"ttytanks/proto"
 )
 
@@ -158,5 +160,52 @@ func TestLadderQueriesLeaveTheQueueToClaimsAndRecords(t *testing.T) {
 	}
 	if !s.ladder.queue(LadderJob{Kind: LadderRecord}) {
 		t.Errorf("a match's record was refused with %d jobs pending (%d claims)", s.Stats().Ladder.Pending, claims)
+	}
+}
+
+// flakyBoard is a ladder whose first fails RecordMatch calls fail, as a
+// store another process holds locked does.
+type flakyBoard struct {
+	ladder.Board
+	fails int
+}
+
+func (b *flakyBoard) RecordMatch(ctx context.Context, m ladder.Match) (ladder.Outcome, error) {
+	if b.fails > 0 {
+		b.fails--
+		return ladder.Outcome{}, errors.New("database is locked")
+	}
+	return b.Board.RecordMatch(ctx, m)
+}
+
+// TestARecordThatFailsIsTriedAgain: the store refuses a finished match's
+// record for a while (another process holds the database locked longer
+// than its busy timeout): the record is tried again, and the match is
+// rated once the store takes it, not lost.
+func TestARecordThatFailsIsTriedAgain(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1})
+	n.board = &flakyBoard{Board: st, fails: 3}
+	stayer := n.addClient(keyed(botClient("stayer", 3), playerKey(1)), lan, lan, 1)
+	q := n.addClient(keyed(ClientConfig{Name: "quitter"}, playerKey(2)), lan, lan, 2)
+	r := n.server.room0()
+	if !n.runUntil(20*time.Second, func() bool {
+		return n.playing() && !r.match.counting() && r.match.current().State().Round.Phase == game.PhasePlaying
+	}) {
+		t.Fatal("no match")
+	}
+	n.run(time.Second)
+	q.c.Close()
+	if !n.runUntil(10*time.Second, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+		t.Fatalf("the match was lost to the store's failures: %+v", n.server.Stats().Ladder)
+	}
+	if l := n.server.Stats().Ladder; l.Rated != 1 || l.Failed != 3 {
+		t.Errorf("ladder figures %+v, want 1 rated after 3 failures", l)
+	}
+	if p, _, _ := st.Player(context.Background(), keyOf(playerKey(1))); p.Wins != 1 {
+		t.Errorf("the stayer's record: %+v", p)
+	}
+	var v View
+	if !n.runUntil(5*time.Second, func() bool { stayer.c.View(&v); return len(v.Rated) == 1 }) {
+		t.Errorf("the stayer was not told its rating: %+v", v.Rated)
 	}
 }
