@@ -87,7 +87,10 @@ const (
 	ladderRecordRoom = 64
 	// recordTries is how many times a match's record is run before it is
 	// given up: with ladderTimeout each, a store locked for a minute (by
-	// another process holding a write) loses no match.
+	// another process holding a write) loses no match. (A failed SQLite
+	// write wrote nothing; a Redis EXEC whose reply was lost may have
+	// written, and its retry counts the match twice: rarer than a lost
+	// record, and a match id the store checks would be the cure.)
 	recordTries = 12
 	// ladderQueryGap is the least time between two answered
 	// LadderQueries of one connection.
