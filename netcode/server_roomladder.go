@@ -101,23 +101,41 @@ func (r *room) ladderMatch() ladder.Match {
 	return m
 }
 
+// maxForfeits bounds the forfeits a room keeps of its running match.
+const maxForfeits = 2 * game.MaxPlayers
+
 // forfeit notes st's player, leaving, as a forfeit of r's running match
 // if it is ranked and they have a key: the match, when it ends, ranks
 // them last. A player who leaves before the first tick, or after the
-// end, forfeits nothing.
+// end, forfeits nothing. Of more than maxForfeits, those of the players
+// who took their place last give way, so that keys taking a free seat
+// and quitting at once cannot fill the list and let a loser quit free.
 func (r *room) forfeit(st *seat) {
 	if !r.cfg.Ranked || st.who.IsZero() || !r.match.live() || r.match.counting() || r.match.over() || r.recorded == r.match.matchID() {
 		return
 	}
 	w := r.match.current().State()
-	if st.slot >= len(w.Tanks) || !w.Tanks[st.slot].Seated || len(r.forfeits) >= 2*game.MaxPlayers {
+	if st.slot >= len(w.Tanks) || !w.Tanks[st.slot].Seated {
 		return
 	}
 	tk := &w.Tanks[st.slot]
 	start, _ := r.match.origin()
-	r.forfeits = append(r.forfeits, forfeited{MatchPlayer: ladder.MatchPlayer{Key: st.who, Name: st.name, RoundWins: int(tk.Score),
+	f := forfeited{MatchPlayer: ladder.MatchPlayer{Key: st.who, Name: st.name, RoundWins: int(tk.Score),
 		Kills: int(tk.Stats.Kills), Deaths: int(tk.Stats.Deaths), Shots: int(tk.Stats.Shots), Hits: int(min(tk.Stats.Hits, tk.Stats.Shots)),
-		Seconds: max(int(r.h.clock().now()-start)/game.TickRate, 0), Forfeit: true}, origin: st.origin, joined: st.joined})
+		Seconds: max(int(r.h.clock().now()-start)/game.TickRate, 0), Forfeit: true}, origin: st.origin, joined: st.joined}
+	if len(r.forfeits) < maxForfeits {
+		r.forfeits = append(r.forfeits, f)
+		return
+	}
+	last := 0
+	for i := range r.forfeits {
+		if r.forfeits[i].joined.After(r.forfeits[last].joined) {
+			last = i
+		}
+	}
+	if f.joined.Before(r.forfeits[last].joined) {
+		r.forfeits[last] = f
+	}
 }
 
 // settleForfeits records r's running match at once when its forfeits

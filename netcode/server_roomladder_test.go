@@ -209,3 +209,36 @@ func TestARecordThatFailsIsTriedAgain(t *testing.T) {
 		t.Errorf("the stayer was not told its rating: %+v", v.Rated)
 	}
 }
+
+// TestThrowawayForfeitsDoNotHideALoser: keys that take a free seat of a
+// running ranked match and quit at once fill the room's list of
+// forfeits; the loser who then quits still forfeits, and loses rating:
+// the forfeits of players who took their place last give way.
+func TestThrowawayForfeitsDoNotHideALoser(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 3, Rounds: 3, Seed: 7, StartWait: time.Second, ResultsFor: -1, Idle: -1,
+		MaxSeatsPerAddr: 64})
+	w := n.addClient(keyed(botClient("winner", 3), playerKey(1)), lan, lan, 1)
+	l := n.addClient(keyed(ClientConfig{Name: "loser"}, playerKey(2)), lan, lan, 2)
+	r := n.server.room0()
+	if !n.runUntil(20*time.Second, func() bool { return n.playing() && !r.match.counting() }) {
+		t.Fatalf("no match: %v / %v", errText(w.c), errText(l.c))
+	}
+	for i := range 2 * game.MaxPlayers {
+		tw := n.addClient(keyed(ClientConfig{Name: "throwaway"}, playerKey(byte(10+i))), lan, lan, uint64(10+i))
+		if !n.runUntil(5*time.Second, func() bool { return tw.c.Status() == StatusPlaying }) {
+			t.Fatalf("throwaway %d not seated: %v", i, errText(tw.c))
+		}
+		n.leave(tw)
+		n.drop(tw)
+		if !n.runUntil(5*time.Second, func() bool { return r.seats.free() == 1 }) {
+			t.Fatalf("throwaway %d's seat not freed", i)
+		}
+	}
+	n.leave(l)
+	if !n.runUntil(10*time.Second, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+		t.Fatalf("the match the loser left was not recorded: %+v", n.server.Stats().Ladder)
+	}
+	if p, ok, _ := st.Player(context.Background(), keyOf(playerKey(2))); !ok || p.Matches != 1 || p.Rating.R >= 1500 {
+		t.Errorf("the loser's record: %+v %v; want one match, rated down", p, ok)
+	}
+}
