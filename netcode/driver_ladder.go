@@ -89,7 +89,10 @@ func RunLadderJob(b ladder.Board, j LadderJob) LadderResult {
 // a key without one writes nothing: it may play under a name nobody's
 // record holds, and gets its record, and the name, with its first rated
 // match. So a name is held by the first key that rated under it, and a
-// stream of fresh keys grows the store by nothing.
+// stream of fresh keys grows the store by nothing. A key without a record
+// whose client sent only its default name (the login name), held by
+// another key, plays under its key's name (keyName) rather than be
+// refused.
 func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 	res := LadderResult{Job: j}
 	p, has, err := b.Player(ctx, j.ID)
@@ -123,6 +126,13 @@ func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 		return res
 	}
 	holder, held, err := b.Holder(ctx, name)
+	if err == nil && held && holder != j.ID && j.DefaultName && name != keyName(j.ID) {
+		// The player named nobody: their login name is another's, so
+		// they play under their key's (a squatter of login names turns
+		// nobody away).
+		name = keyName(j.ID)
+		holder, held, err = b.Holder(ctx, name)
+	}
 	switch {
 	case err != nil:
 		res.Err = err
@@ -135,10 +145,12 @@ func claimName(ctx context.Context, b ladder.Board, j LadderJob) LadderResult {
 }
 
 // recordMatch records m; a key seated twice plays it unrated in both
-// seats; a keyed player whose name another key took
-// meanwhile (two new keys played under one name, and the other rated
-// first) plays this match unrated, as a guest, and the others are rated
-// as they would be.
+// seats. A keyed player whose name another key took meanwhile (two new
+// keys played under one name and the other rated first; or the player
+// renamed their key in another place and another key rated under the old
+// name, which would void a match they lose) is rated all the same, under
+// the name their record holds or, with none, their key's name (keyName);
+// only if that is taken too do they play it unrated, as a guest.
 func recordMatch(ctx context.Context, b ladder.Board, m ladder.Match) (ladder.Outcome, error) {
 	m.Players = append([]ladder.MatchPlayer(nil), m.Players...)
 	// One key in two seats (two clients of one player) is rated in
@@ -155,19 +167,35 @@ func recordMatch(ctx context.Context, b ladder.Board, m ladder.Match) (ladder.Ou
 			m.Players[i].Key = ladder.Key{}
 		}
 	}
-	for range len(m.Players) + 1 {
+	// Each try moves one player on at least: to another name, then to no key.
+	for range 2*len(m.Players) + 1 {
 		out, err := b.RecordMatch(ctx, m)
 		var taken ladder.ErrNameTaken
 		if !errors.As(err, &taken) {
 			return out, err
 		}
-		demoted := false
+		moved := false
 		for i := range m.Players {
-			if !m.Players[i].Key.IsZero() && strings.EqualFold(m.Players[i].Name, taken.Name) {
-				m.Players[i].Key, demoted = ladder.Key{}, true
+			p := &m.Players[i]
+			if p.Key.IsZero() || !strings.EqualFold(p.Name, taken.Name) {
+				continue
 			}
+			name := keyName(p.Key)
+			rec, has, err := b.Player(ctx, p.Key)
+			if err != nil {
+				return ladder.Outcome{}, err
+			}
+			if has {
+				name = rec.Name
+			}
+			if strings.EqualFold(name, p.Name) {
+				p.Key = ladder.Key{} // its own name is taken too: unrated
+			} else {
+				p.Name = name
+			}
+			moved = true
 		}
-		if !demoted {
+		if !moved {
 			return out, err
 		}
 	}

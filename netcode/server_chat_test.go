@@ -401,3 +401,44 @@ func TestLobbyViewersIdleOut(t *testing.T) {
 		t.Fatalf("the viewer who talked was shown out: %v", b.c.Err())
 	}
 }
+
+// TestAFullLobbyTakesANewcomer: viewers of eight addresses hold every
+// place of the lobby (each its share); a ninth address still gets one
+// (ttytanks top and me ask from there, and me --forget must not wait on
+// them): the viewer idle the longest is shown out as idle to make room.
+func TestAFullLobbyTakesANewcomer(t *testing.T) {
+	w := newWire(t, ServerConfig{Players: 2})
+	s := w.srv
+	var viewers []*rawPeer
+	for i := range lobbyPlaces {
+		from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 3, byte(1 + i/8)}), uint16(10000+i))
+		p := rawHandshake(t, s, w.now, from, uint64(0x5000+i))
+		if st, why := p.request(t, s, w.now, proto.Request{Kind: proto.RoomLobby, Spectate: true, Name: "squatter"}); st == nil {
+			t.Fatalf("viewer %d refused: %v", i, why)
+		}
+		viewers = append(viewers, p)
+		w.now = w.now.Add(time.Second)
+	}
+	_ = viewers[len(viewers)-1].send(s, w.now, &proto.Chat{Header: proto.Header{Match: viewers[0].match, Player: proto.SpectatorSlot}, Text: "still here"})
+	from := netip.MustParseAddrPort("127.0.4.1:10000")
+	p := rawHandshake(t, s, w.now, from, 0x6000)
+	var leave *proto.Leave
+	for _, d := range s.Receive(w.now, from, p.sealed(&proto.Request{Kind: proto.RoomLobby, Spectate: true, Name: "newcomer"})) {
+		if _, b, ok := viewers[0].opened(d); ok {
+			if l, err := proto.ParseLeave(b); err == nil {
+				leave = &l
+			}
+		}
+		if _, b, ok := p.opened(d); ok {
+			if r, err := proto.ParseReject(b); err == nil {
+				t.Fatalf("the newcomer to a full lobby was refused: %v", r.Reason)
+			}
+		}
+	}
+	if r, _, _ := s.rooms.byConn(from, p.conn); r == nil {
+		t.Fatal("the newcomer holds no place in the lobby")
+	}
+	if leave == nil || leave.Reason != proto.LeaveIdle {
+		t.Errorf("the viewer idle the longest was told %+v, want a Leave (idle)", leave)
+	}
+}

@@ -43,7 +43,7 @@ const (
 	DropBusy                            // a room asked for while the server carries all it can step on time
 	DropChat                            // a chat line over its sayer's budget, from a muted player, empty or too long once cleaned, or with chat off
 	DropBadIdentity                     // a Request whose player key or vouching does not verify on its handshake
-	DropLadder                          // a Request or LadderQuery that needs the ladder while its work queue is full
+	DropLadder                          // a Request or LadderQuery that needs the ladder while its work queue (or the queries' share of it) is full
 	numDropReasons
 )
 

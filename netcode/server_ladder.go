@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"time"
 
 	"ttytanks/internal/ladder"
@@ -48,6 +49,9 @@ type LadderJob struct {
 	Match   ladder.Match
 	MatchID uint32
 	Query   proto.LadderQuery
+	// Tries counts a LadderRecord's runs that failed: a record the store
+	// refused is queued again, recordTries times in all.
+	Tries int
 }
 
 // LadderResult is a LadderJob done: Err, or what the ladder said.
@@ -73,6 +77,21 @@ const (
 	// Request or a LadderQuery that needs one is dropped (counted as
 	// ladder): its client repeats it.
 	maxLadderJobs = 256
+	// maxLadderQueries is how many of them may be LadderQueries: a page
+	// of a large ladder takes the store milliseconds, so viewers asking
+	// as often as they may would otherwise fill the queue, and claims
+	// (keyed players waiting for a seat) and records would be dropped.
+	maxLadderQueries = 32
+	// ladderRecordRoom is how many places at the queue's end only a
+	// match's record may take: a match is never dropped for claims.
+	ladderRecordRoom = 64
+	// recordTries is how many times a match's record is run before it is
+	// given up: with ladderTimeout each, a store locked for a minute (by
+	// another process holding a write) loses no match. (A failed SQLite
+	// write wrote nothing; a Redis EXEC whose reply was lost may have
+	// written, and its retry counts the match twice: rarer than a lost
+	// record, and a match id the store checks would be the cure.)
+	recordTries = 12
 	// ladderQueryGap is the least time between two answered
 	// LadderQueries of one connection.
 	ladderQueryGap = 250 * time.Millisecond
@@ -110,6 +129,7 @@ type ladderDesk struct {
 	on      bool
 	jobs    []LadderJob
 	out     int // jobs taken by the driver, not yet done
+	queries int // LadderQuery jobs queued or out
 	claims  map[uint32]*ladderClaim
 	queried map[uint32]time.Time
 	swept   time.Time
@@ -130,15 +150,30 @@ func newLadderDesk(on bool) ladderDesk {
 // keeps reports whether the server keeps a ladder.
 func (d *ladderDesk) keeps() bool { return d.on }
 
-// busy reports whether no job may be queued now.
-func (d *ladderDesk) busy() bool { return d.out+len(d.jobs) >= maxLadderJobs }
+// busy reports whether no job of kind k may be queued now: the queue is
+// full, its last ladderRecordRoom places are the records', and queries
+// take maxLadderQueries of it at most.
+func (d *ladderDesk) busy(k LadderJobKind) bool {
+	n := d.out + len(d.jobs)
+	switch k {
+	case LadderRecord:
+		return n >= maxLadderJobs
+	case LadderQuery:
+		return n >= maxLadderJobs-ladderRecordRoom || d.queries >= maxLadderQueries
+	default:
+		return n >= maxLadderJobs-ladderRecordRoom
+	}
+}
 
 // queue adds a job, unless busy.
 func (d *ladderDesk) queue(j LadderJob) bool {
-	if !d.on || d.busy() {
+	if !d.on || d.busy(j.Kind) {
 		return false
 	}
 	d.jobs = append(d.jobs, j)
+	if j.Kind == LadderQuery {
+		d.queries++
+	}
 	return true
 }
 
@@ -154,6 +189,9 @@ func (d *ladderDesk) take(dst []LadderJob) []LadderJob {
 func (d *ladderDesk) done(res *LadderResult) {
 	if d.out > 0 {
 		d.out--
+	}
+	if res.Job.Kind == LadderQuery && d.queries > 0 {
+		d.queries--
 	}
 	switch {
 	case res.Err != nil:
@@ -342,7 +380,13 @@ func (s *Server) LadderDone(now time.Time, res LadderResult) []transport.Datagra
 		}
 	case LadderRecord:
 		if res.Err != nil {
-			s.log.Error("ladder: a match was not recorded", "room", res.Job.Match.Room, "err", res.Err)
+			j := res.Job
+			j.Tries++
+			if j.Tries < recordTries && !unrecordable(res.Err) && s.ladder.queue(j) {
+				s.log.Warn("ladder: a match's record failed: trying again", "room", j.Match.Room, "tries", j.Tries, "err", res.Err)
+				break
+			}
+			s.log.Error("ladder: a match was not recorded", "room", j.Match.Room, "err", res.Err)
 			break
 		}
 		s.log.Info("match recorded", "room", res.Job.Match.Room, "id", res.Outcome.Match, "rated", res.Outcome.Rated)
@@ -360,6 +404,12 @@ func (s *Server) LadderDone(now time.Time, res LadderResult) []transport.Datagra
 		}
 	}
 	return s.out.datagrams()
+}
+
+// unrecordable reports whether err says the match itself cannot be
+// recorded (no store will take it), rather than the store failed.
+func unrecordable(err error) bool {
+	return errors.Is(err, ladder.ErrMatch) || errors.Is(err, ladder.ErrName) || errors.Is(err, ladder.ErrKey)
 }
 
 // onLadderQuery takes a LadderQuery of a peer that holds a place.

@@ -231,6 +231,30 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	}
 }
 
+// TestALoginNameHeldByAnotherKeyIsNoRefusal: a new key whose client
+// sends only its default name (the login name: the player named nobody)
+// is seated under its key's name when another key holds that login name,
+// not refused: else a squatter who rated under root, ubuntu, pi and the
+// like would turn away every newcomer of that login until they found
+// --name. A name the player chose is still refused.
+func TestALoginNameHeldByAnotherKeyIsNoRefusal(t *testing.T) {
+	n, st := newLadderNet(t, ServerConfig{Players: 4, Seed: 7, Idle: -1, MaxSeatsPerAddr: 8})
+	rateApart(t, st, playerKey(1), playerKey(2), "ubuntu", "bea")
+	c := n.addClient(keyed(ClientConfig{Name: "ubuntu", DefaultName: true}, playerKey(3)), lan, lan, 1)
+	if !n.runUntil(5*time.Second, func() bool { return c.c.Status() == StatusWaiting || c.c.Status() == StatusClosed }) {
+		t.Fatalf("no answer: %v", c.c.Status())
+	}
+	var v View
+	c.c.View(&v)
+	if want := keyName(keyOf(playerKey(3))); c.c.Status() != StatusWaiting || !hasName(v.Names[:], want) {
+		t.Fatalf("a newcomer whose login name is held: %v %q, roster %q; want seated as %s", c.c.Status(), errText(c.c), v.Names, want)
+	}
+	chose := n.addClient(keyed(ClientConfig{Name: "ubuntu"}, playerKey(4)), lan, lan, 2)
+	if !n.runUntil(5*time.Second, func() bool { return chose.c.Status() == StatusClosed }) {
+		t.Fatalf("a new key that chose a held name was not refused: %v", chose.c.Status())
+	}
+}
+
 func hasName(names []string, want string) bool {
 	for _, n := range names {
 		if n == want {
@@ -347,15 +371,22 @@ func TestQuickMatchBySkill(t *testing.T) {
 	})
 }
 
-// TestRecordingDemotesATakenName: two new keys played under one name and
-// the other rated first: this match still rates its other players, and
-// the late one plays it as a guest.
-func TestRecordingDemotesATakenName(t *testing.T) {
+// TestRecordingRatesAKeyWhoseNameWasTaken: the name a keyed player
+// played a match under was taken meanwhile by another key that rated
+// under it (two new keys played under one name and the other rated first;
+// or the player renamed their key in another place and an accomplice
+// rated under the old name, to void a losing match). The match is rated
+// all the same: the player under the name their record holds, or, with
+// no record, their key's name; only a key whose own name is taken too
+// plays it unrated. A key in two seats is rated in neither, the others as
+// they would be.
+func TestRecordingRatesAKeyWhoseNameWasTaken(t *testing.T) {
 	st, err := ladder.Open(filepath.Join(t.TempDir(), "ladder.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	ctx := context.Background()
 	rateApart(t, st, playerKey(1), playerKey(2), "ann", "bea")
 	m := ladder.Match{Room: "r", Rounds: 1, Players: []ladder.MatchPlayer{
 		{Key: keyOf(playerKey(3)), Name: "Ann", Slot: 0, RoundWins: 1},
@@ -366,16 +397,40 @@ func TestRecordingDemotesATakenName(t *testing.T) {
 	if res.Err != nil || !res.Outcome.Rated {
 		t.Fatalf("the match was not rated: %+v %v", res.Outcome, res.Err)
 	}
-	if res.Outcome.Players[0].Rated || !res.Outcome.Players[1].Rated || !res.Outcome.Players[2].Rated {
-		t.Errorf("rated: %v %v %v; want the late Ann unrated, cy and dee rated",
-			res.Outcome.Players[0].Rated, res.Outcome.Players[1].Rated, res.Outcome.Players[2].Rated)
+	for i, o := range res.Outcome.Players {
+		if !o.Rated {
+			t.Errorf("player %d (%s) unrated", i, o.Name)
+		}
 	}
-	if p, _, _ := st.Player(context.Background(), keyOf(playerKey(1))); p.Name != "ann" || p.Matches != 4 {
+	late, _, _ := st.Player(ctx, keyOf(playerKey(3)))
+	if want := keyName(keyOf(playerKey(3))); late.Name != want || late.Matches != 1 || late.Wins != 1 {
+		t.Errorf("the late Ann's record: %+v; want one won match under %q", late, want)
+	}
+	if p, _, _ := st.Player(ctx, keyOf(playerKey(1))); p.Name != "ann" || p.Matches != 4 {
 		t.Errorf("ann's record changed: %+v", p)
 	}
+
+	// bea, who has a record, renames herself in another place while she
+	// loses a match as "bea", and another key rates under "bea".
+	if err := st.ClaimName(ctx, keyOf(playerKey(2)), "bea2"); err != nil {
+		t.Fatal(err)
+	}
+	rateApart(t, st, playerKey(6), playerKey(7), "bea", "eve")
+	before, _, _ := st.Player(ctx, keyOf(playerKey(2)))
+	res = RunLadderJob(st, LadderJob{Kind: LadderRecord, Match: ladder.Match{Room: "r", Rounds: 1, Players: []ladder.MatchPlayer{
+		{Key: keyOf(playerKey(2)), Name: "bea", Slot: 0},
+		{Key: keyOf(playerKey(1)), Name: "ann", Slot: 1, RoundWins: 1},
+	}}})
+	if res.Err != nil || !res.Outcome.Rated || !res.Outcome.Players[0].Rated || !res.Outcome.Players[1].Rated {
+		t.Fatalf("bea voided the match she lost: %+v %v", res.Outcome, res.Err)
+	}
+	if p, _, _ := st.Player(ctx, keyOf(playerKey(2))); p.Name != "bea2" || p.Matches != before.Matches+1 || p.Rating.R >= before.Rating.R {
+		t.Errorf("bea's record: %+v; want bea2 rated down from %+v", p, before)
+	}
+
 	// One key in two seats: unrated in both, the others rated.
 	m.Players[0] = ladder.MatchPlayer{Key: keyOf(playerKey(5)), Name: "dee", Slot: 0, RoundWins: 1}
-	m.Players = append(m.Players, ladder.MatchPlayer{Key: keyOf(playerKey(6)), Name: "eve", Slot: 3})
+	m.Players = append(m.Players, ladder.MatchPlayer{Key: keyOf(playerKey(8)), Name: "fay", Slot: 3})
 	res = RunLadderJob(st, LadderJob{Kind: LadderRecord, Match: m})
 	if res.Err != nil || !res.Outcome.Rated || res.Outcome.Players[0].Rated || res.Outcome.Players[2].Rated || !res.Outcome.Players[1].Rated {
 		t.Errorf("a key in two seats: %+v %v", res.Outcome, res.Err)

@@ -16,7 +16,8 @@ import (
 // viewer opens it again).
 
 // lobbyPlaces is how many viewers the lobby's chat holds; a prefix holds
-// an eighth of them at most.
+// an eighth of them at most, and when all are taken a newcomer takes the
+// place of the viewer idle the longest (makeLobbyRoom).
 const lobbyPlaces = 64
 
 // lobbyRoom returns the lobby's chat room, opening it if it is not open.
@@ -52,6 +53,29 @@ func (r *room) freeIdleViewers(now time.Time) {
 		r.sayLeave(&sp.link, -1, proto.LeaveIdle)
 		r.seats.dropSpectator(sp)
 		r.log.spectatorLeft(&sp.link)
+	}
+}
+
+// makeLobbyRoom frees, when r (the lobby's chat room) is full, the place
+// of the viewer idle the longest (who took it or last said a line the
+// longest ago), with a Leave that says so, for a newcomer: viewers of
+// many addresses holding every place (an IPv6 /64 is one address, and
+// one home has many) would otherwise keep everyone else out of the lobby,
+// ttytanks top and me --forget included; now they only take turns.
+func (r *room) makeLobbyRoom() {
+	if !r.opened().lobby || r.seats.spectatorCount() < lobbyPlaces {
+		return
+	}
+	var idlest *spectator
+	r.seats.eachSpectator(func(sp *spectator) {
+		if idlest == nil || sp.chat.active.Before(idlest.chat.active) {
+			idlest = sp
+		}
+	})
+	if idlest != nil {
+		r.sayLeave(&idlest.link, -1, proto.LeaveIdle)
+		r.seats.dropSpectator(idlest)
+		r.log.spectatorLeft(&idlest.link)
 	}
 }
 

@@ -174,6 +174,7 @@ func (r *room) openLobby() {
 	r.match.reset(id)
 	r.h.rerouted(r, old, id)
 	r.overAt, r.firstVote, r.fillSince = time.Time{}, time.Time{}, time.Time{}
+	r.forfeits = r.forfeits[:0] // of a match that did not end: not rated
 	for i := r.cfg.Players - r.cfg.Bots; i < r.cfg.Players; i++ {
 		if r.seats.at(i).state == seatFree {
 			r.seats.placeBot(i, fmt.Sprintf("bot%d", i+1), r.rules.newBot(i, r.rng.Next()))
@@ -251,6 +252,7 @@ func (r *room) seat(l link, spectate bool, now time.Time) {
 		r.idleSince = time.Time{} // a spectator alone does not keep the room open
 	}
 	if spectate {
+		r.makeLobbyRoom()
 		sp := r.seats.addSpectator(l, r.h.token())
 		if sp == nil {
 			r.h.send(l.conn, &proto.Reject{Reason: proto.RejectFull})
