@@ -12,9 +12,12 @@
 // netcode.MemNetwork at once. Each SSH session starts the same
 // predicting netcode.Client as "ttytanks join", on a fresh in-memory
 // transport, and runs the same tui.Run (or, with Config.Lobby, tui.Play:
-// the room list and the games picked from it) on a tcell screen bound to
-// the session channel by a ChannelTty: the same client code and protocol,
-// only the datagrams never leave the process. The SSH user name, through
+// the room list and the games picked from it) on a screen bound to the
+// session channel by a ChannelTty: the same client code and protocol,
+// only the datagrams never leave the process. The screen is a
+// streamScreen: tcell sets the terminal up and reads its keys, and the
+// cells the Renderer changes are written straight to the channel, with
+// no cell buffers of tcell's. The SSH user name, through
 // proto.SanitizeName, is the player name.
 //
 // The game therefore runs beside the server, and what the player feels is
@@ -60,5 +63,6 @@
 //	idle.go    the idle timeout: no sign of intent
 //	release.go the memory of ended sessions returned to the operating system
 //	tty.go     ChannelTty: the session channel as a tcell.Tty, input budget, resize coalescing
+//	screen.go  streamScreen: the session's screen, cells written straight to the channel
 //	term.go    the client's TERM and locale: terminfo lookup, UTF-8 or ASCII
 package sshterm

@@ -215,7 +215,11 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 	// The screen first: the player joins the game only once there is a
 	// terminal to play in.
 	var v netcode.View
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	var screen tcell.Screen
+	ss, err := newStreamScreen(tty, ti)
+	if err == nil {
+		screen = ss
+	}
 	cause := context.Cause(ctx) // nil while the session runs
 	if err == nil && g.cfg.Lobby {
 		err = g.playLobby(ctx, cancel, tty, screen, s, name, opts)

@@ -67,7 +67,8 @@ var ErrDrained = errors.New("sshterm: tty drained")
 // while its connection stays up.
 //
 // Size: Resize records the client's window-change and calls the callback
-// tcell registered with NotifyResize; tcell then asks WindowSize.
+// registered with NotifyResize (a streamScreen's, or tcell's screen's),
+// which then asks WindowSize.
 //
 // Start and Stop change no terminal modes: the client's ssh has put its
 // own terminal in raw mode. A ChannelTty is safe for concurrent use.
