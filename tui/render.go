@@ -388,6 +388,21 @@ func (r *Renderer) replay(t *paintedText, x, y int, clip rect) {
 		ids = append(ids, r.styles.id(st))
 	}
 	r.ids = ids
+	if !r.oneShot && clip.contains(x, y) && clip.contains(x+t.w-1, y+t.h-1) && x+t.w <= r.w && y+t.h <= r.h {
+		// All of it shows: no cell needs clipping (a sidebar's frame, a
+		// panel that fits).
+		for i := range t.cells {
+			c := &t.cells[i]
+			k := (y+int(c.y))*r.w + x + int(c.x)
+			if id := ids[c.st]; c.g != " " || id != 0 || r.flags[k]&inked != 0 {
+				r.set(k, shadowCell{c.g, id})
+				for j := 1; j < int(c.w); j++ {
+					r.set(k+j, coveredCell)
+				}
+			}
+		}
+		return
+	}
 	for i := range t.cells {
 		c := &t.cells[i]
 		r.replayCell(c, x, y, clip, ids[c.st])
@@ -458,6 +473,26 @@ func (r *Renderer) putString(x, y int, s string, st tcell.Style, clip rect) {
 		r.replayAs(c.cells, x, y, clip, st)
 		return
 	}
+	if printableASCII(s) { // a cell a byte, all in st: most figures and names
+		id := r.styles.id(st)
+		for i := 0; i < len(s); i++ {
+			if cx := x + i; clip.contains(cx, y) && !(s[i] == ' ' && id == 0 && r.blank(cx, y)) {
+				r.putID(cx, y, s[i:i+1], 1, id)
+			}
+		}
+		return
+	}
 	p := ansiPainter{r: r, clip: clip, base: st}
 	p.paint(x, y, s)
+}
+
+// printableASCII reports whether s is printable ASCII only: no escape
+// sequence, control character or anything beyond ASCII.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

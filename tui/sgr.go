@@ -48,10 +48,12 @@ type paintedCell struct {
 	g    string
 }
 
-// paintedText is an ANSI text parsed into cells, and the styles they use.
+// paintedText is an ANSI text parsed into cells, the styles they use,
+// and the columns and rows they span from (0, 0).
 type paintedText struct {
 	cells  []paintedCell
 	styles []tcell.Style
+	w, h   int
 }
 
 // parseCells parses the ANSI text s painted at (0, 0) into its cells, so
@@ -72,6 +74,7 @@ func parseCells(s string, base tcell.Style, noColor bool) paintedText {
 			out.styles = append(out.styles, st)
 		}
 		out.cells = append(out.cells, paintedCell{x: int16(x), y: int16(y), w: uint8(w), st: uint16(k), g: g})
+		out.w, out.h = max(out.w, x+w), max(out.h, y+1)
 	})
 	out.cells = slices.Clip(out.cells)
 	return out
