@@ -24,7 +24,8 @@ import (
 // current and its last shown, 192 bytes a cell: 368 KB at 80x24, 4.9 MB
 // at 256x100) and its comparison of all of them on every Show were a
 // second time over the same work. tcell's screen is told the window is
-// one cell, so it keeps one; the size the Renderer draws at, and the
+// one cell, so it keeps one (unless LINES and COLUMNS in the server's
+// environment make it start larger); the size the Renderer draws at, and the
 // resize events, come from the ChannelTty. So a streamScreen only draws
 // what is Put on it: Fill, Get and GetContent, which tui does not use,
 // see tcell's one cell. Clear and Sync make the next frame clear the
@@ -72,14 +73,16 @@ type streamScreen struct {
 const maxFrameBuf = 16 << 10
 
 // newStreamScreen returns the screen of a session on tty, a terminal
-// described by ti.
+// described by ti, the session's own copy of the entry (lookupTerm): its
+// size is set to one cell, the size tcell's screen starts at.
 func newStreamScreen(tty *ChannelTty, ti *terminfo.Terminfo) (*streamScreen, error) {
+	ti.Columns, ti.Lines = 1, 1
 	inner, err := tcell.NewTerminfoScreenFromTtyTerminfo(oneCellTty{tty}, ti)
 	if err != nil {
 		return nil, err
 	}
 	s := &streamScreen{Screen: inner, tty: tty, ti: ti, ascii: !localeUTF8(nil), x: -1,
-		cup: ti.SetCursor == "\x1b[%i%p1%d;%p2%dH", sync: ti.XTermLike,
+		cup:       ti.SetCursor == "\x1b[%i%p1%d;%p2%dH",
 		lastCell:  !ti.AutoMargin || ti.DisableAutoMargin != "" || ti.InsertChar == "",
 		truecolor: (ti.SetFgBgRGB != "" || ti.SetFgRGB != "" || ti.SetBgRGB != "") && os.Getenv("TCELL_TRUECOLOR") != "disable",
 		sgr:       make(map[tcell.Style]string)}
@@ -117,6 +120,7 @@ func (s *streamScreen) Init() error {
 	if err := s.Screen.Init(); err != nil {
 		return err
 	}
+	s.sync = s.ti.XTermLike    // tcell's Init decides it, by the terminal's name too
 	if s.Screen.Colors() > 0 { // none with NO_COLOR in the server's environment, as tcell
 		for i := range min(s.ti.Colors, 256) {
 			s.palette = append(s.palette, tcell.PaletteColor(i))

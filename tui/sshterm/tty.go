@@ -30,9 +30,14 @@ const (
 	InputBurst = 1024
 )
 
-// pumpBuf is the size of Pump's reads: large, so that a paste costs few
-// reads (and few window adjustments sent back to the client).
-const pumpBuf = 32 << 10
+// pumpBuf is the size of Pump's reads once a read has filled a buffer
+// of pumpStart: large, so that a paste costs few reads (and few window
+// adjustments sent back to the client). A player who only types never
+// needs more than pumpStart, which is what most sessions keep.
+const (
+	pumpStart = 1 << 10
+	pumpBuf   = 32 << 10
+)
 
 // ErrDrained is what Read returns once Drain has been called, until the
 // next Start.
@@ -156,7 +161,7 @@ func clampSize(w, h int) tcell.WindowSize {
 // (InputRate, InputBurst); the rest is discarded. It records the time of
 // each read for LastInput.
 func (t *ChannelTty) Pump() {
-	buf := make([]byte, pumpBuf)
+	buf := make([]byte, pumpStart)
 	for {
 		n, err := t.ch.Read(buf)
 		if n > 0 {
@@ -165,6 +170,9 @@ func (t *ChannelTty) Pump() {
 			if !t.queue(buf[:n], now) {
 				return
 			}
+		}
+		if n == len(buf) && n < pumpBuf {
+			buf = make([]byte, pumpBuf) // a paste: read it in large pieces
 		}
 		if err != nil {
 			t.goneOnce()
