@@ -15,8 +15,9 @@ import (
 // playRig, as loadtest --ssh does (quick match from the lobby, then a
 // random arrow or shot every 100 ms), and reports what a session costs
 // once all are in a game: the heap it keeps (live-B/session, after a
-// GC), the CPU it uses over 3 s of play (cpu-%/session, of one core) and
-// the screen it sends (screen-B/s/session); then, once every session
+// GC), its goroutines and their stacks, the CPU it uses over 3 s of play
+// (cpu-%/session, of one core) and the screen it sends
+// (screen-B/s/session); then, once every session
 // has ended, the heap still kept per session that was (left-B/session,
 // after a GC: near 0 unless sessions leak). It is the SSH path less the
 // SSH stream's encryption and system calls.
@@ -24,10 +25,11 @@ import (
 //	go test ./tui/sshterm -run '^$' -bench Sessions -benchtime 1x
 func BenchmarkSessions(b *testing.B) {
 	const n, steady = 20, 3 * time.Second
-	var live, left, cpu, screen float64
+	var live, left, cpu, screen, stack, gor float64
 	for range b.N {
 		r := newPlayRig(b, 4, nil)
 		base := heapAfterGC()
+		stack0, gor0 := stackInUse(), runtime.NumGoroutine()
 		ctx, stop := context.WithCancel(context.Background())
 		sessions := make([]*fakeSession, n)
 		var played, ended sync.WaitGroup
@@ -66,6 +68,8 @@ func BenchmarkSessions(b *testing.B) {
 			sent1 += s.written()
 		}
 		live += float64(heapAfterGC()-base) / n
+		stack += float64(stackInUse()-stack0) / n
+		gor += float64(runtime.NumGoroutine()-gor0) / n
 		cpu += 100 * float64(cpu1-cpu0) / float64(wall) / n
 		screen += float64(sent1-sent0) / wall.Seconds() / n
 		stop()
@@ -75,9 +79,18 @@ func BenchmarkSessions(b *testing.B) {
 		left += float64(heapAfterGC()-base) / n
 	}
 	b.ReportMetric(live/float64(b.N), "live-B/session")
+	b.ReportMetric(stack/float64(b.N), "stack-B/session")
+	b.ReportMetric(gor/float64(b.N), "goroutines/session")
 	b.ReportMetric(cpu/float64(b.N), "cpu-%/session")
 	b.ReportMetric(screen/float64(b.N), "screen-B/s/session")
 	b.ReportMetric(left/float64(b.N), "left-B/session")
+}
+
+// stackInUse is the memory of the goroutines' stacks, in bytes.
+func stackInUse() int64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.StackInuse)
 }
 
 // heapAfterGC is the heap in use after a collection, in bytes.
