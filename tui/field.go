@@ -34,6 +34,8 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 	// multiples of a tile's cells).
 	tw := 2 * l.scale // columns per tile
 	tx0 := l.viewX / tw
+	wall := r.styles.id(t.wall)
+	left, right := t.g.wall[:t.g.wallHalf], t.g.wall[t.g.wallHalf:]
 	for row := 0; row < f.h && (l.viewY+row)/l.scale < mh; row++ {
 		ty := (l.viewY + row) / l.scale
 		bits := m.Wall[ty]
@@ -41,8 +43,8 @@ func (r *Renderer) drawField(l *layout, v *netcode.View) {
 			if bits>>uint(tx)&1 != 0 {
 				x := f.x + tw*(tx-tx0)
 				for k := 0; k < tw; k += 2 {
-					r.put(x+k, f.y+row, t.g.wall[:t.g.wallHalf], 1, t.wall)
-					r.put(x+k+1, f.y+row, t.g.wall[t.g.wallHalf:], 1, t.wall)
+					r.putID(x+k, f.y+row, left, 1, wall)
+					r.putID(x+k+1, f.y+row, right, 1, wall)
 				}
 			}
 		}

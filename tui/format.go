@@ -3,6 +3,8 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rivo/uniseg"
@@ -89,8 +91,33 @@ func truncate(s string, w int, ellipsis string) string {
 func textWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			return uniseg.StringWidth(s)
+			return unicodeWidth(s)
 		}
 	}
 	return len(s)
+}
+
+// widths holds the widths of the non-ASCII texts measured lately, for
+// every session of the process: finding a text's grapheme clusters is
+// most of measuring it, and the same titles, names and hints are measured
+// every frame. It forgets everything when it holds maxWidths.
+var widths struct {
+	m sync.Map // string → int
+	n atomic.Int32
+}
+
+const maxWidths = 4096
+
+// unicodeWidth is textWidth of a text that is not all ASCII.
+func unicodeWidth(s string) int {
+	if w, ok := widths.m.Load(s); ok {
+		return w.(int)
+	}
+	w := uniseg.StringWidth(s)
+	if widths.n.Add(1) > maxWidths {
+		widths.m.Clear()
+		widths.n.Store(0)
+	}
+	widths.m.Store(s, w)
+	return w
 }

@@ -87,7 +87,7 @@ func lobbyLookFor(opts Options) *lobbyLook {
 	return lobbyLooks.l[i]
 }
 
-// draw renders the lobby on r's screen and shows it.
+// draw renders the lobby on r's screen and shows it if it changed a cell.
 func (l *lobby) draw(r *Renderer) {
 	w, h := r.screen.Size()
 	r.begin(w, h)
@@ -103,7 +103,10 @@ func (l *lobby) draw(r *Renderer) {
 		}
 	}
 	r.end()
-	r.screen.Show()
+	if r.puts > 0 { // tcell would compare every cell to find nothing to send
+		r.screen.Show()
+	}
+	r.puts = 0
 }
 
 // connecting reports whether no list has arrived yet.

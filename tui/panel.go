@@ -48,7 +48,7 @@ func (r *Renderer) SetPanel(p *Panel) { r.panel = p }
 // panelFrame is the static part of a Panel's sidebar for one size and
 // outline, as sideFrame is for the session's.
 type panelFrame struct {
-	cells   []paintedCell
+	text    paintedText
 	in      rect
 	rows    []int // the row of each PanelRow, section by section; -1 when left out
 	players int   // first roster row; -1 when there is none
@@ -143,7 +143,7 @@ func (sb *sidebar) panelFrame(w, h, players int, p *Panel) *panelFrame {
 			f.in = rect{x: 1, y: 1, w: inner, h: min(len(lines), h-2)}
 		}
 		text := style.Width(inner + style.GetHorizontalPadding()).MaxHeight(h).Render(lipgloss.JoinVertical(lipgloss.Left, lines...))
-		f.cells = parseCells(text, tcell.StyleDefault, t.noColor)
+		f.text = parseCells(text, tcell.StyleDefault, t.noColor)
 		return f
 	})
 }
@@ -152,7 +152,7 @@ func (sb *sidebar) panelFrame(w, h, players int, p *Panel) *panelFrame {
 func (sb *sidebar) drawPanel(r *Renderer, area rect, v *netcode.View, p *Panel) {
 	t, g := sb.t, sb.t.g
 	f := sb.panelFrame(area.w, area.h, rosterLen(v), p)
-	r.replay(f.cells, area.x, area.y, area)
+	r.replay(&f.text, area.x, area.y, area)
 	in := f.in
 	in.x += area.x
 	in.y += area.y

@@ -82,9 +82,9 @@ func buildPanel(t *theme, maxW int, title string, body ...string) string {
 func (r *Renderer) paintCentred(area rect, s string) {
 	b := parsedBlocks.get(blockKey{s: s, noColor: r.t.noColor}, func() parsedBlock {
 		w, h := lipgloss.Size(s)
-		return parsedBlock{cells: parseCells(s, tcell.StyleDefault, r.t.noColor), w: w, h: h}
+		return parsedBlock{text: parseCells(s, tcell.StyleDefault, r.t.noColor), w: w, h: h}
 	})
-	r.replay(b.cells, area.x+max((area.w-b.w)/2, 0), area.y+max((area.h-b.h)/2, 0), area)
+	r.replay(&b.text, area.x+max((area.w-b.w)/2, 0), area.y+max((area.h-b.h)/2, 0), area)
 }
 
 // Panels are drawn every frame while they show, and are the same for
@@ -107,8 +107,8 @@ type blockKey struct {
 }
 
 type parsedBlock struct {
-	cells []paintedCell
-	w, h  int
+	text paintedText
+	w, h int
 }
 
 // memo is a small concurrency-safe cache that forgets everything when it

@@ -32,13 +32,20 @@ type Renderer struct {
 	opts   Options
 	t      *theme
 
-	w, h  int
-	cells []shadowCell // what each cell of the screen holds; nil when oneShot
-	next  []shadowCell // what the frame being drawn puts in each inked cell
-	// blanked marks the cells that hold blankCell (a quicker test than
-	// comparing the cells, for the blank margins of a large window).
-	blanked []bool
-	ink     []bool // cells drawn in the frame being drawn
+	w, h int
+	// cells is what each cell of the screen holds, as far as the frame
+	// being drawn has put it (nil when oneShot); was is the first content
+	// this frame replaced in each cell it changed, so that end writes
+	// only the cells whose content differs from the screen's when the
+	// frame is done.
+	cells []shadowCell
+	was   []changedCell
+	flags []cellFlags // per cell, in the frame being drawn
+	// stale makes the next frame forget what the screen holds
+	// (Invalidate).
+	stale  bool
+	styles styleTable
+	ids    []styleID // scratch: a parsed text's styles as numbered in styles
 	// oneShot marks a Renderer for a single frame (Draw): it writes every
 	// cell and keeps no copy of the screen.
 	oneShot bool
@@ -73,17 +80,26 @@ type Renderer struct {
 	labels labelPlaces
 }
 
-// shadowCell is the content of one screen cell as the Renderer put it.
-type shadowCell struct {
-	s  string
-	st tcell.Style
+// cellFlags say what the frame being drawn did to a cell.
+type cellFlags uint8
+
+const (
+	inked   cellFlags = 1 << iota // drawn in the frame
+	changed                       // given content other than the screen's: its old content is in was
+	forced                        // given content other than the screen's, with was full: written whatever it ends as
+)
+
+// changedCell is a cell the frame being drawn changed, with the content
+// the screen holds there.
+type changedCell struct {
+	i   int32
+	old shadowCell
 }
 
-// unknownCell never equals anything Draw puts, so a cell holding it is
-// always written.
-var unknownCell = shadowCell{s: "\x00"}
-
-var blankCell = shadowCell{s: " ", st: tcell.StyleDefault}
+// maxWas is the most changed cells a frame remembers the old content of
+// (8 KB): a frame that changes more, a whole new screen, writes the rest
+// whatever they end as.
+const maxWas = 256
 
 // NewRenderer returns a Renderer that draws on screen with opts.
 func NewRenderer(screen tcell.Screen, opts Options) *Renderer {
@@ -240,23 +256,33 @@ func (r *Renderer) draw(v *netcode.View, always bool) {
 // last wrote: after a resize event (tcell crops and regrows its buffer, so
 // a window shrunk and restored between two frames comes back blank at the
 // same size) and before a Sync.
-func (r *Renderer) Invalidate() { r.ink = nil }
+func (r *Renderer) Invalidate() { r.stale = true }
 
 // begin starts a frame on a w×h screen. A new size, or Invalidate, makes
-// every cell unknown, so the frame writes them all.
+// every cell unknown, so the frame writes them all; so does a style
+// table grown beyond keepStyles, which begins again.
 func (r *Renderer) begin(w, h int) {
-	if w != r.w || h != r.h || r.ink == nil {
+	if w != r.w || h != r.h || r.flags == nil {
 		r.w, r.h = w, h
-		r.ink = make([]bool, w*h)
-		if r.oneShot {
-			return
+		r.flags = make([]cellFlags, w*h)
+		r.cells = nil
+		r.stale = true
+	}
+	if r.oneShot {
+		return
+	}
+	if r.styles.len() > keepStyles {
+		r.styles.reset()
+		r.stale = true
+	}
+	if r.stale {
+		if len(r.cells) != w*h {
+			r.cells = make([]shadowCell, w*h)
 		}
-		r.cells = make([]shadowCell, w*h)
-		r.next = make([]shadowCell, w*h)
-		r.blanked = make([]bool, w*h)
 		for i := range r.cells {
 			r.cells[i] = unknownCell
 		}
+		r.stale = false
 	}
 }
 
@@ -264,30 +290,44 @@ func (r *Renderer) begin(w, h int) {
 // (what was drawn over within the frame counts once, as it ends up) and
 // blanks the cells this frame did not draw and that are not blank.
 func (r *Renderer) end() {
-	for i, inked := range r.ink {
-		switch {
-		case r.oneShot:
-			if !inked {
+	if r.oneShot {
+		for i, f := range r.flags {
+			if f&inked == 0 {
 				r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
 			}
-		case inked:
-			c := r.next[i]
-			if c == coveredCell {
-				r.cells[i], r.blanked[i] = unknownCell, false // whatever the wide character left
-				continue
-			}
-			if r.cells[i] != c {
-				r.screen.Put(i%r.w, i/r.w, c.s, c.st)
-				r.cells[i], r.blanked[i] = c, c == blankCell
-				r.puts++
-			}
-		case !r.blanked[i]:
-			r.screen.Put(i%r.w, i/r.w, " ", tcell.StyleDefault)
-			r.cells[i], r.blanked[i] = blankCell, true
-			r.puts++
+		}
+		clear(r.flags)
+		return
+	}
+	for _, ch := range r.was {
+		if c := r.cells[ch.i]; c != ch.old {
+			r.write(int(ch.i), c)
 		}
 	}
-	clear(r.ink)
+	r.was = r.was[:0]
+	for i, f := range r.flags {
+		switch {
+		case f&inked == 0:
+			if !r.cells[i].isBlank() {
+				r.write(i, blankCell)
+			}
+		case f&forced != 0:
+			r.write(i, r.cells[i])
+		}
+	}
+	clear(r.flags)
+}
+
+// write puts c in cell i of the screen, at the end of a frame; a cell
+// covered by a wide character is left to it, and is unknown from then on.
+func (r *Renderer) write(i int, c shadowCell) {
+	if c == coveredCell {
+		r.cells[i] = unknownCell
+		return
+	}
+	r.screen.Put(i%r.w, i/r.w, c.s, r.styles.style(c.st))
+	r.cells[i] = c
+	r.puts++
 }
 
 // put draws the grapheme cluster s (w cells wide) at (x, y) with style st.
@@ -299,36 +339,90 @@ func (r *Renderer) put(x, y int, s string, w int, st tcell.Style) {
 	i := y*r.w + x
 	if r.oneShot {
 		r.screen.Put(x, y, s, st)
-	} else {
-		r.next[i] = shadowCell{s, st}
-		for k := 1; k < w; k++ {
-			r.next[i+k] = coveredCell
+		for k := range w {
+			r.flags[i+k] = inked
 		}
+		return
 	}
-	for k := range w {
-		r.ink[i+k] = true
+	r.putID(x, y, s, w, r.styles.id(st))
+}
+
+// putID is put in the style numbered id in the Renderer's styles.
+func (r *Renderer) putID(x, y int, s string, w int, id styleID) {
+	if r.oneShot {
+		r.put(x, y, s, w, r.styles.style(id))
+		return
+	}
+	if x < 0 || y < 0 || x+w > r.w || y >= r.h {
+		return
+	}
+	i := y*r.w + x
+	r.set(i, shadowCell{s, id})
+	for k := 1; k < w; k++ {
+		r.set(i+k, coveredCell)
 	}
 }
 
-// replay draws cells parsed by parseCells with their corner at (x, y),
-// clipped to clip, as ansiPainter.paint would draw their text.
-func (r *Renderer) replay(cells []paintedCell, x, y int, clip rect) {
-	r.replayIn(cells, x, y, clip, false, tcell.StyleDefault)
+// set gives cell i the content c in the frame being drawn.
+func (r *Renderer) set(i int, c shadowCell) {
+	f := r.flags[i]
+	r.flags[i] = f | inked
+	if old := r.cells[i]; old != c {
+		switch {
+		case f&(changed|forced) != 0:
+		case len(r.was) < maxWas:
+			r.flags[i] |= changed
+			r.was = append(r.was, changedCell{int32(i), old})
+		default:
+			r.flags[i] |= forced
+		}
+		r.cells[i] = c
+	}
 }
 
-// replayIn is replay, with every cell in style st if restyle.
-func (r *Renderer) replayIn(cells []paintedCell, x, y int, clip rect, restyle bool, st tcell.Style) {
+// replay draws a text parsed by parseCells with its corner at (x, y),
+// clipped to clip, as ansiPainter.paint would draw it.
+func (r *Renderer) replay(t *paintedText, x, y int, clip rect) {
+	ids := r.ids[:0]
+	for _, st := range t.styles {
+		ids = append(ids, r.styles.id(st))
+	}
+	r.ids = ids
+	if !r.oneShot && clip.contains(x, y) && clip.contains(x+t.w-1, y+t.h-1) && x+t.w <= r.w && y+t.h <= r.h {
+		// All of it shows: no cell needs clipping (a sidebar's frame, a
+		// panel that fits).
+		for i := range t.cells {
+			c := &t.cells[i]
+			k := (y+int(c.y))*r.w + x + int(c.x)
+			if id := ids[c.st]; c.g != " " || id != 0 || r.flags[k]&inked != 0 {
+				r.set(k, shadowCell{c.g, id})
+				for j := 1; j < int(c.w); j++ {
+					r.set(k+j, coveredCell)
+				}
+			}
+		}
+		return
+	}
+	for i := range t.cells {
+		c := &t.cells[i]
+		r.replayCell(c, x, y, clip, ids[c.st])
+	}
+}
+
+// replayAs is replay of cells all in style st (their own are ignored).
+func (r *Renderer) replayAs(cells []paintedCell, x, y int, clip rect, st tcell.Style) {
+	id := r.styles.id(st)
 	for i := range cells {
-		c := &cells[i]
-		cst := c.st
-		if restyle {
-			cst = st
-		}
-		cx, cy := c.x+x, c.y+y
-		if clip.contains(cx, cy) && cx+c.w <= clip.x+clip.w &&
-			!(c.g == " " && cst == tcell.StyleDefault && r.blank(cx, cy)) {
-			r.put(cx, cy, c.g, c.w, cst)
-		}
+		r.replayCell(&cells[i], x, y, clip, id)
+	}
+}
+
+// replayCell draws c, with its text's corner at (x, y), in style id.
+func (r *Renderer) replayCell(c *paintedCell, x, y int, clip rect, id styleID) {
+	cx, cy, w := int(c.x)+x, int(c.y)+y, int(c.w)
+	if clip.contains(cx, cy) && cx+w <= clip.x+clip.w &&
+		!(c.g == " " && id == 0 && r.blank(cx, cy)) {
+		r.putID(cx, cy, c.g, w, id)
 	}
 }
 
@@ -361,7 +455,7 @@ func (r *Renderer) unicodeText(s string) *textCells {
 	if r.unicode == nil || len(r.unicode) >= 512 {
 		r.unicode = make(map[string]*textCells)
 	}
-	c := &textCells{cells: parseCells(s, tcell.StyleDefault, false), w: textWidth(s)}
+	c := &textCells{cells: parseCells(s, tcell.StyleDefault, false).cells, w: textWidth(s)}
 	r.unicode[s] = c
 	return c
 }
@@ -369,20 +463,36 @@ func (r *Renderer) unicodeText(s string) *textCells {
 // blank reports whether a plain space at (x, y) may be skipped: nothing
 // has been drawn there in this frame, so end leaves it blank anyway.
 func (r *Renderer) blank(x, y int) bool {
-	return x >= 0 && y >= 0 && x < r.w && y < r.h && !r.ink[y*r.w+x]
+	return x >= 0 && y >= 0 && x < r.w && y < r.h && r.flags[y*r.w+x]&inked == 0
 }
 
 // putString writes the plain text s from (x, y) rightwards with style st,
 // clipped to the columns of clip.
 func (r *Renderer) putString(x, y int, s string, st tcell.Style, clip rect) {
 	if c := r.unicodeText(s); c != nil {
-		r.replayIn(c.cells, x, y, clip, true, st)
+		r.replayAs(c.cells, x, y, clip, st)
+		return
+	}
+	if printableASCII(s) { // a cell a byte, all in st: most figures and names
+		id := r.styles.id(st)
+		for i := 0; i < len(s); i++ {
+			if cx := x + i; clip.contains(cx, y) && !(s[i] == ' ' && id == 0 && r.blank(cx, y)) {
+				r.putID(cx, y, s[i:i+1], 1, id)
+			}
+		}
 		return
 	}
 	p := ansiPainter{r: r, clip: clip, base: st}
 	p.paint(x, y, s)
 }
 
-// coveredCell marks, in a frame being drawn, a cell covered by the wide
-// character to its left.
-var coveredCell = shadowCell{s: "\x00covered"}
+// printableASCII reports whether s is printable ASCII only: no escape
+// sequence, control character or anything beyond ASCII.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"math"
+	"slices"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 )
@@ -34,20 +37,46 @@ func (p *ansiPainter) paint(x, y int, s string) int {
 	})
 }
 
-// paintedCell is one cell of a parsed ANSI text, relative to its corner.
+// paintedCell is one cell of a parsed ANSI text, relative to its corner:
+// its grapheme cluster, its width and the number of its style in the
+// text's styles. It is 24 bytes (a tcell.Style alone is 72): the panels
+// and sidebars of every session are kept parsed.
 type paintedCell struct {
-	x, y, w int
-	g       string
-	st      tcell.Style
+	x, y int16
+	w    uint8
+	st   uint16
+	g    string
+}
+
+// paintedText is an ANSI text parsed into cells, the styles they use,
+// and the columns and rows they span from (0, 0).
+type paintedText struct {
+	cells  []paintedCell
+	styles []tcell.Style
+	w, h   int
 }
 
 // parseCells parses the ANSI text s painted at (0, 0) into its cells, so
-// a text painted every frame is parsed once (see Renderer.replay).
-func parseCells(s string, base tcell.Style, noColor bool) []paintedCell {
-	var out []paintedCell
+// a text painted every frame is parsed once (see Renderer.replay). Cells
+// beyond 32767 columns or rows, which no screen shows, are left out.
+func parseCells(s string, base tcell.Style, noColor bool) paintedText {
+	var out paintedText
 	eachCell(s, 0, 0, base, noColor, func(x, y int, g string, w int, st tcell.Style) {
-		out = append(out, paintedCell{x, y, w, g, st})
+		if x > math.MaxInt16 || y > math.MaxInt16 {
+			return
+		}
+		k := slices.Index(out.styles, st)
+		if k < 0 {
+			if len(out.styles) > math.MaxUint16 {
+				return
+			}
+			k = len(out.styles)
+			out.styles = append(out.styles, st)
+		}
+		out.cells = append(out.cells, paintedCell{x: int16(x), y: int16(y), w: uint8(w), st: uint16(k), g: g})
+		out.w, out.h = max(out.w, x+w), max(out.h, y+1)
 	})
+	out.cells = slices.Clip(out.cells)
 	return out
 }
 

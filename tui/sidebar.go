@@ -166,9 +166,9 @@ func (lv sideLevel) rows(outline []sideItem, players int) int {
 // the per-frame values go. Rows and columns are relative to the content
 // area in.
 type sideFrame struct {
-	text    string        // ANSI-styled, painted at the sidebar's top-left corner
-	cells   []paintedCell // text parsed, painted every frame
-	in      rect          // the content area, relative to the sidebar's corner
+	text    string      // ANSI-styled, painted at the sidebar's top-left corner
+	cells   paintedText // text parsed, painted every frame
+	in      rect        // the content area, relative to the sidebar's corner
 	fig     [numFigures]int
 	spark   [2]int
 	players int // first roster row; -1 when there is none
@@ -299,7 +299,7 @@ func (sb *sidebar) header(name string, inner int) string {
 func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 	t := sb.t
 	f := sb.frame(area.w, area.h, rosterLen(v), r.hud.Detail, v.Slot < 0)
-	r.replay(f.cells, area.x, area.y, area)
+	r.replay(&f.cells, area.x, area.y, area)
 
 	in := f.in
 	in.x += area.x
@@ -324,7 +324,7 @@ func (sb *sidebar) draw(r *Renderer, area rect, v *netcode.View) {
 			continue
 		}
 		cells := r.figs.sparks[i]
-		r.replayIn(cells, in.x+in.w-len(cells), in.y+row, in, true, t.sparkCell[i])
+		r.replayAs(cells, in.x+in.w-len(cells), in.y+row, in, t.sparkCell[i])
 	}
 
 	if f.players >= 0 {
@@ -460,7 +460,7 @@ func (sb *sidebar) drawRoster(r *Renderer, in rect, y int, v *netcode.View) {
 // y.
 func (r *Renderer) putRight(in rect, y int, s string, st tcell.Style) {
 	if c := r.unicodeText(s); c != nil {
-		r.replayIn(c.cells, in.x+in.w-c.w, y, in, true, st)
+		r.replayAs(c.cells, in.x+in.w-c.w, y, in, st)
 		return
 	}
 	r.putString(in.x+in.w-textWidth(s), y, s, st, in)

@@ -8,7 +8,7 @@ import "math"
 func appendSparkCells(dst []paintedCell, samples []float64, width int, levels *[8]string) []paintedCell {
 	x := 0
 	sparkLevels(samples, width, func(k int) {
-		dst = append(dst, paintedCell{x: x, w: 1, g: levels[k]})
+		dst = append(dst, paintedCell{x: int16(min(x, math.MaxInt16)), w: 1, g: levels[k]})
 		x++
 	})
 	return dst

@@ -38,7 +38,7 @@ func TestSpark(t *testing.T) {
 func sparkText(samples []float64, width int, levels *[8]string) string {
 	var b []byte
 	for i, c := range appendSparkCells(nil, samples, width, levels) {
-		if c.x != i || c.w != 1 {
+		if int(c.x) != i || c.w != 1 {
 			return fmt.Sprintf("cell %d at column %d, %d wide", i, c.x, c.w)
 		}
 		b = append(b, c.g...)

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"os"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 	"ttytanks/proto"
@@ -125,14 +127,28 @@ func (f *sshFlags) start(mux *transport.MuxTransport, priv ed25519.PrivateKey, u
 			logger.Error("ssh server stopped", "err", err)
 		}
 	}()
+	gogc := os.Getenv("GOGC")
+	if gogc == "" {
+		debug.SetGCPercent(sshGCPercent)
+		gogc = fmt.Sprint(sshGCPercent)
+	}
 	access := "anyone"
 	if keys != nil {
 		access = fmt.Sprintf("%d authorized keys", keys.Len())
 	}
 	logger.Info("ssh listening", "addr", ln.Addr().String(), "fingerprint", gossh.FingerprintSHA256(key.PublicKey()),
-		"access", access, "idle", idle, "max", f.max, "fps", f.fps)
+		"access", access, "idle", idle, "max", f.max, "fps", f.fps, "gogc", gogc)
 	return s, ui.Share, nil
 }
+
+// sshGCPercent is the garbage collector's GOGC when serve serves SSH and
+// the environment sets none: a heap grown to half again what is live
+// before each collection, not twice. SSH sessions keep most of what they
+// allocate for as long as they play (their clients, screens and
+// connections) and make little garbage, so collecting sooner costs next
+// to no CPU and holds a quarter less memory: 100 sessions at 80x24 peaked
+// at 126 MB with it, 161 MB with GOGC=100, at the same 39% of a core.
+const sshGCPercent = 50
 
 // sshOrigin is the server's Origin with SSH play: SSH players count
 // against their SSH client's address's limits. The SSH server starts

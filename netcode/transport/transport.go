@@ -140,8 +140,19 @@ func NewMemNetwork() *MemNetwork {
 	return &MemNetwork{ports: map[netip.AddrPort]*Mem{}, next: 10000}
 }
 
-// Listen attaches a transport at a fresh loopback-style address.
-func (n *MemNetwork) Listen() *Mem {
+// MemQueue is the datagrams a Mem from Listen holds until they are
+// received; those sent to a full queue are dropped.
+const MemQueue = 1024
+
+// Listen attaches a transport at a fresh loopback-style address, with a
+// queue of MemQueue datagrams.
+func (n *MemNetwork) Listen() *Mem { return n.ListenQueue(MemQueue) }
+
+// ListenQueue is Listen with a queue of queue datagrams (at least 1): a
+// client, which the server sends a few datagrams a tick, needs far fewer
+// than a server, and each queued datagram is 56 bytes held for the
+// transport's life.
+func (n *MemNetwork) ListenQueue(queue int) *Mem {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	var addr netip.AddrPort
@@ -152,7 +163,7 @@ func (n *MemNetwork) Listen() *Mem {
 			break
 		}
 	}
-	m := &Mem{net: n, addr: addr, in: make(chan Datagram, 1024), done: make(chan struct{})}
+	m := &Mem{net: n, addr: addr, in: make(chan Datagram, max(queue, 1)), done: make(chan struct{})}
 	n.ports[addr] = m
 	return m
 }

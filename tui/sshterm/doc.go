@@ -12,9 +12,12 @@
 // netcode.MemNetwork at once. Each SSH session starts the same
 // predicting netcode.Client as "ttytanks join", on a fresh in-memory
 // transport, and runs the same tui.Run (or, with Config.Lobby, tui.Play:
-// the room list and the games picked from it) on a tcell screen bound to
-// the session channel by a ChannelTty: the same client code and protocol,
-// only the datagrams never leave the process. The SSH user name, through
+// the room list and the games picked from it) on a screen bound to the
+// session channel by a ChannelTty: the same client code and protocol,
+// only the datagrams never leave the process. The screen is a
+// streamScreen: tcell sets the terminal up and reads its keys, and the
+// cells the Renderer changes are written straight to the channel, with
+// no cell buffers of tcell's. The SSH user name, through
 // proto.SanitizeName, is the player name.
 //
 // The game therefore runs beside the server, and what the player feels is
@@ -29,7 +32,10 @@
 // session joins a room at most SwitchBurst times at once, then once every
 // SwitchEvery; past that it is told to slow down and its keys are dropped
 // until then (ChannelTty.Hold). Its game clients keep a history of
-// clientHistory ticks. When the SSH server ends a session (it closes, or
+// clientHistory ticks, and its in-memory transports queue clientQueue
+// datagrams. Once the sessions in play have fallen to half their peak
+// (by releaseLeft at least), the Game returns the free heap to the
+// operating system (heapRelease). When the SSH server ends a session (it closes, or
 // a ban or kick) the player is told the cause of Session.Closing; when
 // the game server removes the player (its operator's kick or ban, a
 // Leave "kicked", netcode.ErrRemoved) the session ends the same way, in
@@ -52,9 +58,11 @@
 //
 // # Files
 //
-//	game.go   Config, Game, Session: one session's game from its first frame to how it ended
-//	lobby.go  the room list over the in-memory network, the seat taken from it, the joins' budget
-//	idle.go   the idle timeout: no sign of intent
-//	tty.go    ChannelTty: the session channel as a tcell.Tty, input budget, resize coalescing
-//	term.go   the client's TERM and locale: terminfo lookup, UTF-8 or ASCII
+//	game.go    Config, Game, Session: one session's game from its first frame to how it ended
+//	lobby.go   the room list over the in-memory network, the seat taken from it, the joins' budget
+//	idle.go    the idle timeout: no sign of intent
+//	release.go the memory of ended sessions returned to the operating system
+//	tty.go     ChannelTty: the session channel as a tcell.Tty, input budget, resize coalescing
+//	screen.go  streamScreen: the session's screen, cells written straight to the channel
+//	term.go    the client's TERM and locale: terminfo lookup, UTF-8 or ASCII
 package sshterm

@@ -116,7 +116,7 @@ func (g *Game) identify(s Session) func([32]byte) proto.Identity {
 // address of its own on Net, joined to an Outside socket when the game is
 // a fleet's front end; mem is the address on Net (Session.Enlist).
 func (g *Game) clientTransport() (t transport.Transport, mem netip.AddrPort, err error) {
-	m := g.cfg.Net.Listen()
+	m := g.cfg.Net.ListenQueue(clientQueue)
 	if g.cfg.Outside == nil {
 		return m, m.LocalAddr(), nil
 	}
@@ -134,6 +134,25 @@ func (g *Game) clientTransport() (t transport.Transport, mem netip.AddrPort, err
 // ChannelTty. It is safe for concurrent use: each Play is one session.
 type Game struct {
 	cfg Config
+	// tweak, if set, changes the configuration of every client a session
+	// starts, after clientConfig's own settings: tests watch the clients
+	// through it.
+	tweak func(*netcode.ClientConfig)
+	// onClient, if set, is told every game client a session starts.
+	onClient func(*netcode.ClientDriver)
+	heap     *heapRelease
+}
+
+// clientConfig completes the configuration of a session's client: the
+// game server's address and the history an in-process client needs
+// (clientHistory).
+func (g *Game) clientConfig(c netcode.ClientConfig) netcode.ClientConfig {
+	c.Server = g.cfg.Game
+	c.History = clientHistory
+	if g.tweak != nil {
+		g.tweak(&c)
+	}
+	return c
 }
 
 // NewGame checks cfg and returns a Game.
@@ -144,7 +163,7 @@ func NewGame(cfg Config) (*Game, error) {
 	if cfg.UI.FPS <= 0 {
 		cfg.UI.FPS = DefaultFPS
 	}
-	return &Game{cfg: cfg}, nil
+	return &Game{cfg: cfg, heap: newHeapRelease()}, nil
 }
 
 // Play plays the game on s until the player quits, the game ends, the
@@ -154,6 +173,8 @@ func NewGame(cfg Config) (*Game, error) {
 // player has gone (Handler in internal/sshfront). It logs a line as the
 // game starts and one as it ends.
 func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone bool) {
+	g.heap.begin()
+	defer g.heap.end() // last: the session's memory is garbage by then
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(s.Closing(), func() { cancel(closingCause(s.Closing())) })
@@ -194,7 +215,11 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 	// The screen first: the player joins the game only once there is a
 	// terminal to play in.
 	var v netcode.View
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	var screen tcell.Screen
+	ss, err := newStreamScreen(tty, ti)
+	if err == nil {
+		screen = ss
+	}
 	cause := context.Cause(ctx) // nil while the session runs
 	if err == nil && g.cfg.Lobby {
 		err = g.playLobby(ctx, cancel, tty, screen, s, name, opts)
@@ -212,8 +237,11 @@ func (g *Game) Play(ctx context.Context, s Session) (code int, msg string, gone 
 		s.Enlist(mem)
 		defer s.Delist(mem)
 		in := newIntent(time.Now())
-		client := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: g.cfg.Game, Name: name, History: clientHistory, Identify: g.identify(s)}), ct)
+		client := netcode.StartClient(netcode.NewClient(g.clientConfig(netcode.ClientConfig{Name: name, Identify: g.identify(s)})), ct)
 		defer client.Close() // after a panic too
+		if g.onClient != nil {
+			g.onClient(client)
+		}
 		watched := make(chan struct{})
 		go func() {
 			defer close(watched)

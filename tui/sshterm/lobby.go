@@ -22,7 +22,7 @@ import (
 // room list, waiting in a room and in a match alike.
 func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tty *ChannelTty, screen tcell.Screen,
 	s Session, name string, opts tui.Options) error {
-	lobby, err := netcode.StartLobby(g.cfg.Game, g.cfg.Net.Listen(), nil)
+	lobby, err := netcode.StartLobby(g.cfg.Game, g.cfg.Net.ListenQueue(clientQueue), nil)
 	if err != nil {
 		return err
 	}
@@ -57,12 +57,26 @@ const (
 	SwitchEvery = 2 * time.Second
 )
 
-// clientHistory is the in-process client's history, in ticks: its round
-// trip to the game server is next to nothing, so it never rolls back
-// further than the inputs may lead (netcode.MaxInputAhead); 256 ticks
-// of snapshots are 0.4 MB where the default history's are 6.5 MB, made
-// and zeroed on every join.
-const clientHistory = 2*netcode.MaxInputAhead + 16
+// clientHistory is the in-process client's history, in ticks. A State
+// for tick T is replayed from T to the client's tick, so the history must
+// hold the client's lead over the server plus the State's way to it. The
+// way is next to nothing in the process, and a lead beyond
+// netcode.MaxInputAhead is one whose inputs the game server throws away,
+// for which a resync is the cure: so MaxInputAhead ticks and 8 more for
+// the hop (133 ms of a busy process). A client leads by a tick or two in
+// play; a game server stalled for 100 ticks (1.7 s) leaves it 100 ticks
+// ahead, and the first State after the stall is replayed over all of
+// them (TestNoResyncThroughStall). Its snapshots are 208 KB, where the
+// default history's are 6.5 MB, made and zeroed on every join.
+const clientHistory = netcode.MaxInputAhead + 8
+
+// clientQueue is the datagrams each of a session's in-memory transports
+// holds until its client takes them: a game client is sent a State every
+// other tick, a lobby a page or a few of the room list at a time, so 64
+// hold more than a second of either, and a session stalled for longer
+// loses what it would lose over UDP. (transport.MemQueue, 1024, is for the
+// game server, which all of them send to; 56 bytes each.)
+const clientQueue = 64
 
 // switchLimiter is a session's token bucket of room joins. Safe for
 // concurrent use.
@@ -133,8 +147,11 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 		return nil, err
 	}
 	h.sess.Enlist(addr)
-	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: req.Spectate,
-		Room: req, History: clientHistory, Identify: h.g.identify(h.sess)}), ct)
+	c := netcode.StartClient(netcode.NewClient(h.g.clientConfig(netcode.ClientConfig{Name: h.name, Spectate: req.Spectate,
+		Room: req, Identify: h.g.identify(h.sess)})), ct)
+	if h.g.onClient != nil {
+		h.g.onClient(c)
+	}
 	seat := &sshSeat{ClientDriver: c, intent: h.intent, spectator: req.Spectate}
 	seat.leave = func() {
 		h.sess.Delist(addr)
@@ -150,11 +167,13 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 // against the SSH client's address), given up when the player leaves the
 // lobby.
 func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
-	mem := h.g.cfg.Net.Listen()
+	mem := h.g.cfg.Net.ListenQueue(clientQueue)
 	addr := mem.LocalAddr()
 	h.sess.Enlist(addr)
-	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: true,
-		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, History: clientHistory, Identify: h.g.identify(h.sess)}), mem)
+	cfg := h.g.clientConfig(netcode.ClientConfig{Name: h.name, Spectate: true,
+		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, Identify: h.g.identify(h.sess)})
+	cfg.History = 1 // the lobby plays no match: nothing to predict or replay
+	c := netcode.StartClient(netcode.NewClient(cfg), mem)
 	go h.watchRemoved(c) // a player the server shows out of the lobby's chat is shown out of the session
 	return &lobbyChatPlace{ClientDriver: c, leave: func() { h.sess.Delist(addr) }}, nil
 }

@@ -30,9 +30,14 @@ const (
 	InputBurst = 1024
 )
 
-// pumpBuf is the size of Pump's reads: large, so that a paste costs few
-// reads (and few window adjustments sent back to the client).
-const pumpBuf = 32 << 10
+// pumpBuf is the size of Pump's reads once a read has filled a buffer
+// of pumpStart: large, so that a paste costs few reads (and few window
+// adjustments sent back to the client). A player who only types never
+// needs more than pumpStart, which is what most sessions keep.
+const (
+	pumpStart = 1 << 10
+	pumpBuf   = 32 << 10
+)
 
 // ErrDrained is what Read returns once Drain has been called, until the
 // next Start.
@@ -67,7 +72,8 @@ var ErrDrained = errors.New("sshterm: tty drained")
 // while its connection stays up.
 //
 // Size: Resize records the client's window-change and calls the callback
-// tcell registered with NotifyResize; tcell then asks WindowSize.
+// registered with NotifyResize (a streamScreen's, or tcell's screen's),
+// which then asks WindowSize.
 //
 // Start and Stop change no terminal modes: the client's ssh has put its
 // own terminal in raw mode. A ChannelTty is safe for concurrent use.
@@ -155,7 +161,7 @@ func clampSize(w, h int) tcell.WindowSize {
 // (InputRate, InputBurst); the rest is discarded. It records the time of
 // each read for LastInput.
 func (t *ChannelTty) Pump() {
-	buf := make([]byte, pumpBuf)
+	buf := make([]byte, pumpStart)
 	for {
 		n, err := t.ch.Read(buf)
 		if n > 0 {
@@ -164,6 +170,9 @@ func (t *ChannelTty) Pump() {
 			if !t.queue(buf[:n], now) {
 				return
 			}
+		}
+		if n == len(buf) && n < pumpBuf {
+			buf = make([]byte, pumpBuf) // a paste: read it in large pieces
 		}
 		if err != nil {
 			t.goneOnce()
