@@ -58,13 +58,16 @@ func (l *lateness) add(o *lateness) {
 }
 
 // quantile returns the q-quantile (0 < q <= 1) of the lateness, to the
-// floor of its bucket (0 when empty).
+// floor of its bucket; 0 when empty, the most when q is 1.
 func (l *lateness) quantile(q float64) time.Duration {
 	if l.n == 0 {
 		return 0
 	}
 	rank := uint64(q * float64(l.n))
-	rank = min(max(rank, 1), l.n)
+	if rank >= l.n {
+		return l.max
+	}
+	rank = max(rank, 1)
 	var seen uint64
 	for i, c := range l.buckets {
 		seen += c

@@ -63,22 +63,32 @@ func (s *shard) halt() {
 // socket.
 func (s *shard) loop() {
 	defer s.finish()
-	for !s.halted.Load() {
-		now := time.Now()
-		if !now.Before(s.end) {
-			return
-		}
-		s.fireDue(now)
-		if s.openErr != nil {
-			return
-		}
-		now = time.Now()
-		wait := s.end.Sub(now)
-		if s.timers.Len() > 0 {
-			wait = min(wait, time.Duration(s.timers.peek().at-s.since(now)))
-		}
-		s.sockets.wait(wait, s)
+	for s.step() {
 	}
+}
+
+// step is one pass of the loop: it runs the clients due, then waits on
+// their sockets until the next is due, handing each datagram that
+// arrives to its client. It returns false when the shard is done.
+func (s *shard) step() bool {
+	if s.halted.Load() {
+		return false
+	}
+	now := time.Now()
+	if !now.Before(s.end) {
+		return false
+	}
+	s.fireDue(now)
+	if s.openErr != nil {
+		return false
+	}
+	now = time.Now()
+	wait := s.end.Sub(now)
+	if s.timers.Len() > 0 {
+		wait = min(wait, time.Duration(s.timers.peek().at-s.since(now)))
+	}
+	s.sockets.wait(wait, s)
+	return true
 }
 
 // since is now in the timers' nanoseconds.
