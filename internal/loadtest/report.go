@@ -13,28 +13,28 @@ import (
 // Report is what a load test of UDP clients (Run) reports, as a table
 // and as JSON.
 type Report struct {
-	Server          string          `json:"server"`
-	Clients         int             `json:"clients"`
-	Predict         bool            `json:"predict"`
-	DurationS       float64         `json:"duration_s"`
-	Connected       int             `json:"connected"`
-	PlayingAtEnd    int             `json:"playing_at_end"`
-	Retries         int             `json:"retries"`
-	HandshakeP50ms  float64         `json:"handshake_p50_ms"`
-	HandshakeP99ms  float64         `json:"handshake_p99_ms"`
-	StatesReceived  int64           `json:"states_received"`
-	StatesExpected  int64           `json:"states_expected"`
-	RTTP50ms        float64         `json:"rtt_p50_ms"`
-	RTTP99ms        float64         `json:"rtt_p99_ms"`
-	TicksPlayed     int64           `json:"ticks_played"`
-	InputsGuessed   uint64          `json:"inputs_guessed"`
-	HashMismatches  uint64          `json:"hash_mismatches"`
-	Resyncs         uint64          `json:"resyncs"`
-	BytesUpPerS     float64         `json:"bytes_up_per_s_per_client"`
-	BytesDownPerS   float64         `json:"bytes_down_per_s_per_client"`
-	DatagramsUpPerS float64         `json:"datagrams_up_per_s"`
-	Errors          map[string]int  `json:"errors"`
-	LoadCPUPerS     float64         `json:"loadgen_cpu_per_s"`
+	Server          string         `json:"server"`
+	Clients         int            `json:"clients"`
+	Predict         bool           `json:"predict"`
+	DurationS       float64        `json:"duration_s"`
+	Connected       int            `json:"connected"`
+	PlayingAtEnd    int            `json:"playing_at_end"`
+	Retries         int            `json:"retries"`
+	HandshakeP50ms  float64        `json:"handshake_p50_ms"`
+	HandshakeP99ms  float64        `json:"handshake_p99_ms"`
+	StatesReceived  int64          `json:"states_received"`
+	StatesExpected  int64          `json:"states_expected"`
+	RTTP50ms        float64        `json:"rtt_p50_ms"`
+	RTTP99ms        float64        `json:"rtt_p99_ms"`
+	TicksPlayed     int64          `json:"ticks_played"`
+	InputsGuessed   uint64         `json:"inputs_guessed"`
+	HashMismatches  uint64         `json:"hash_mismatches"`
+	Resyncs         uint64         `json:"resyncs"`
+	BytesUpPerS     float64        `json:"bytes_up_per_s_per_client"`
+	BytesDownPerS   float64        `json:"bytes_down_per_s_per_client"`
+	DatagramsUpPerS float64        `json:"datagrams_up_per_s"`
+	Errors          map[string]int `json:"errors"`
+	LoadCPUPerS     float64        `json:"loadgen_cpu_per_s"`
 	// LoadCores is how many cores the load generator could use
 	// (GOMAXPROCS: its CPU affinity), and its event loops.
 	LoadCores int `json:"loadgen_cores"`

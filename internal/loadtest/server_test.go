@@ -136,7 +136,7 @@ func stepUntil(t testing.TB, s *shard, limit time.Duration, what string, cond fu
 	giveUp := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(giveUp) {
-			t.Fatalf("%s: not within %v", what, limit)
+			t.Fatalf("%s: not within %v (the clients: %v)", what, limit, statuses(s))
 		}
 		if !s.step() {
 			t.Fatalf("%s: the shard ended first (%v)", what, s.openErr)

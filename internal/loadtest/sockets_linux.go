@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/netip"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -26,20 +28,27 @@ func newSocketSet(target netip.AddrPort, cfg *Config, n int) (socketSet, error) 
 }
 
 // epollSockets is a shard's sockets on Linux: non-blocking UDP sockets
-// of its own (the Go runtime's poller never sees them) in one epoll set,
-// each ready one drained with one recvmmsg call, sends made with
-// sendmmsg, both through one transport.FDBatch. The set's wait is
-// epoll_pwait2 with a timeout to the nanosecond (epoll_wait's whole
-// milliseconds before Linux 5.11); an eventfd in the set wakes it.
+// of its own (the Go runtime's poller never sees them), each connected
+// to the server, in one epoll set; each ready one is drained with one
+// recvmmsg call, and sends are sendmmsg calls without an address, both
+// through one transport.FDBatch. The epoll set is itself in the Go
+// runtime's poller, so a wait parks the loop's goroutine with a read
+// deadline (the runtime's timers are good to about a millisecond) rather
+// than blocking a thread in a system call; an eventfd in the set wakes
+// it.
 type epollSockets struct {
-	ep      int
-	v6      bool    // the sockets are AF_INET6 (the server is IPv6)
-	fds     []int32 // by slot; -1: not open
+	ep      *os.File // the epoll set
+	epfd    int
+	rc      syscall.RawConn // the epoll set's, for waiting on it
+	harvest func(fd uintptr) bool
+	target  netip.AddrPort // the server: every socket is connected to it
+	v6      bool           // the sockets are AF_INET6 (the server is IPv6)
+	fds     []int32        // by slot; -1: not open
+	peers   []bool         // by slot: the socket is still connected to target
 	batch   *transport.FDBatch
 	events  []unix.EpollEvent
+	got     int // events harvested by the last wait
 	ms      []transport.Message
-	pwait2  bool          // epoll_pwait2 is there
-	timeout unix.Timespec // epoll_pwait2's, kept here so a wait allocates nothing
 
 	wakeMu sync.Mutex // guards wakeFD against shutdown
 	wakeFD int        // the eventfd; -1 after shutdown
@@ -49,22 +58,38 @@ type epollSockets struct {
 const wakeSlot = -1
 
 func newEpollSockets(target netip.AddrPort, n int) (*epollSockets, error) {
-	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("epoll_create1: %w", err)
 	}
 	wfd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
 	if err != nil {
-		unix.Close(ep)
+		unix.Close(epfd)
 		return nil, fmt.Errorf("eventfd: %w", err)
 	}
-	if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, wfd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: wakeSlot}); err != nil {
+	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, wfd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: wakeSlot}); err != nil {
 		unix.Close(wfd)
-		unix.Close(ep)
+		unix.Close(epfd)
 		return nil, fmt.Errorf("epoll_ctl: %w", err)
 	}
-	e := &epollSockets{ep: ep, v6: !target.Addr().Unmap().Is4(), fds: make([]int32, n), batch: transport.NewFDBatch(),
-		events: make([]unix.EpollEvent, 256), ms: make([]transport.Message, 64), pwait2: true, wakeFD: wfd}
+	// Non-blocking, the epoll set goes into the runtime's poller: it is
+	// readable while any of its sockets is.
+	if err := unix.SetNonblock(epfd, true); err != nil {
+		unix.Close(wfd)
+		unix.Close(epfd)
+		return nil, err
+	}
+	ep := os.NewFile(uintptr(epfd), "epoll")
+	rc, err := ep.SyscallConn()
+	if err != nil {
+		unix.Close(wfd)
+		ep.Close()
+		return nil, err
+	}
+	e := &epollSockets{ep: ep, epfd: epfd, rc: rc, target: target, v6: !target.Addr().Unmap().Is4(), fds: make([]int32, n),
+		peers: make([]bool, n), batch: transport.NewFDBatch(), events: make([]unix.EpollEvent, 256),
+		ms: make([]transport.Message, 64), wakeFD: wfd}
+	e.harvest = e.harvestReady
 	for i := range e.fds {
 		e.fds[i] = -1
 	}
@@ -74,43 +99,82 @@ func newEpollSockets(target netip.AddrPort, n int) (*epollSockets, error) {
 	return e, nil
 }
 
-// open implements socketSet.
+// sockaddr is a for a socket of the set's family.
+func (e *epollSockets) sockaddr(a netip.AddrPort) unix.Sockaddr {
+	if e.v6 {
+		return &unix.SockaddrInet6{Addr: a.Addr().As16(), Port: int(a.Port())}
+	}
+	return &unix.SockaddrInet4{Addr: a.Addr().Unmap().As4(), Port: int(a.Port())}
+}
+
+// open implements socketSet: the socket is bound to bind (any address
+// when zero) and connected to the server.
 func (e *epollSockets) open(slot int, bind netip.Addr, _ uint64) error {
 	family := unix.AF_INET
-	var sa unix.Sockaddr = &unix.SockaddrInet4{}
 	if e.v6 {
-		family, sa = unix.AF_INET6, &unix.SockaddrInet6{}
+		family = unix.AF_INET6
 	}
-	if bind.IsValid() {
+	if !bind.IsValid() {
+		bind = netip.IPv4Unspecified()
 		if e.v6 {
-			sa = &unix.SockaddrInet6{Addr: bind.As16()}
-		} else {
-			sa = &unix.SockaddrInet4{Addr: bind.Unmap().As4()}
+			bind = netip.IPv6Unspecified()
 		}
 	}
 	fd, err := unix.Socket(family, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("socket: %w", err)
 	}
-	if err := unix.Bind(fd, sa); err != nil {
+	if err := unix.Bind(fd, e.sockaddr(netip.AddrPortFrom(bind, 0))); err != nil {
 		unix.Close(fd)
 		return fmt.Errorf("bind %v: %w", bind, err)
 	}
-	if err := unix.EpollCtl(e.ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(slot)}); err != nil {
+	if err := unix.Connect(fd, e.sockaddr(e.target)); err != nil {
+		unix.Close(fd)
+		return fmt.Errorf("connect %v: %w", e.target, err)
+	}
+	if err := unix.EpollCtl(e.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(slot)}); err != nil {
 		unix.Close(fd)
 		return fmt.Errorf("epoll_ctl: %w", err)
 	}
-	e.fds[slot] = int32(fd)
+	e.fds[slot], e.peers[slot] = int32(fd), true
 	return nil
 }
 
-// send implements socketSet.
+// send implements socketSet. A socket that must send elsewhere than the
+// server (a client sent on to another server) is disconnected first, for
+// good, so that it hears the other server too (it keeps its address;
+// the kernel may give it another port, as it chose the first).
 func (e *epollSockets) send(slot int, ds []transport.Datagram) error {
 	fd := e.fds[slot]
 	if fd < 0 {
 		return nil
 	}
-	return e.batch.Send(int(fd), e.v6, ds)
+	peer := e.target
+	if e.peers[slot] {
+		for _, d := range ds {
+			if d.Addr != e.target {
+				if err := disconnect(int(fd)); err != nil {
+					return err
+				}
+				e.peers[slot] = false
+				break
+			}
+		}
+	}
+	if !e.peers[slot] {
+		peer = netip.AddrPort{}
+	}
+	return e.batch.Send(int(fd), e.v6, peer, ds)
+}
+
+// disconnect dissolves UDP socket fd's connection: connect(2) to an
+// AF_UNSPEC address.
+func disconnect(fd int) error {
+	sa := unix.RawSockaddr{Family: unix.AF_UNSPEC}
+	if _, _, e := unix.Syscall(unix.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(&sa)), unsafe.Sizeof(sa)); e != 0 {
+		return fmt.Errorf("disconnect: %w", e)
+	}
+	return nil
 }
 
 // close implements socketSet. Closing the socket takes it out of the
@@ -122,16 +186,24 @@ func (e *epollSockets) close(slot int) {
 	}
 }
 
-// wait implements socketSet: each socket epoll says is ready gets one
-// recvmmsg call for what waits on it (a socket with more left is ready
-// again at the next wait).
+// wait implements socketSet: each socket the epoll set says is ready
+// gets one recvmmsg call for what waits on it (a socket with more left
+// is ready again at the next wait).
 func (e *epollSockets) wait(d time.Duration, ev socketEvents) {
-	n := e.epollWait(d)
-	if n <= 0 {
+	e.got = 0
+	if d <= 0 {
+		e.harvestReady(uintptr(e.epfd))
+	} else {
+		// A deadline error is the timeout; the epoll set's failure would
+		// show as no event ever, and every client's silence.
+		_ = e.ep.SetReadDeadline(time.Now().Add(d))
+		_ = e.rc.Read(e.harvest)
+	}
+	if e.got == 0 {
 		return
 	}
 	now := time.Now()
-	for _, pe := range e.events[:n] {
+	for _, pe := range e.events[:e.got] {
 		slot := int(pe.Fd)
 		if slot == wakeSlot {
 			var b [8]byte
@@ -154,36 +226,23 @@ func (e *epollSockets) wait(d time.Duration, ev socketEvents) {
 	}
 }
 
+// harvestReady takes the epoll set's ready events into events without
+// waiting, and reports whether there were any (the runtime's poller then
+// waits for the set to be readable).
+func (e *epollSockets) harvestReady(fd uintptr) bool {
+	n, err := unix.EpollWait(int(fd), e.events, 0)
+	if err != nil {
+		n = 0
+	}
+	e.got = n
+	return n > 0
+}
+
 // wakeFDLocked reads wakeFD under its lock.
 func (e *epollSockets) wakeFDLocked() int {
 	e.wakeMu.Lock()
 	defer e.wakeMu.Unlock()
 	return e.wakeFD
-}
-
-// epollWait waits at most d for events, and returns how many it put in
-// events (0 on a timeout or a signal).
-func (e *epollSockets) epollWait(d time.Duration) int {
-	d = max(d, 0)
-	if e.pwait2 {
-		e.timeout = unix.NsecToTimespec(int64(d))
-		r, _, errno := unix.Syscall6(unix.SYS_EPOLL_PWAIT2, uintptr(e.ep), uintptr(unsafe.Pointer(&e.events[0])), uintptr(len(e.events)),
-			uintptr(unsafe.Pointer(&e.timeout)), 0, 0)
-		switch errno {
-		case 0:
-			return int(r)
-		case unix.ENOSYS:
-			e.pwait2 = false // before Linux 5.11
-		default:
-			return 0 // EINTR
-		}
-	}
-	ms := int((d + time.Millisecond - 1) / time.Millisecond) // rounded up: never early
-	n, err := unix.EpollWait(e.ep, e.events, ms)
-	if err != nil {
-		return 0
-	}
-	return n
 }
 
 // wake implements socketSet.
@@ -206,5 +265,5 @@ func (e *epollSockets) shutdown() {
 	unix.Close(e.wakeFD)
 	e.wakeFD = -1
 	e.wakeMu.Unlock()
-	unix.Close(e.ep)
+	e.ep.Close()
 }

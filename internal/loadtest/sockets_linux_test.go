@@ -4,6 +4,7 @@ package loadtest
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"os"
 	"testing"
@@ -17,8 +18,8 @@ import (
 func init() {
 	socketSetKinds = append(socketSetKinds, socketSetKind{
 		name: "epoll",
-		make: func(t *testing.T, n int) socketSet {
-			set, err := newEpollSockets(netip.MustParseAddrPort("127.0.0.1:7777"), n)
+		make: func(t *testing.T, n int, target netip.AddrPort) socketSet {
+			set, err := newEpollSockets(target, n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,5 +105,49 @@ func TestRunReportsAFailedSocket(t *testing.T) {
 	}
 	if s.playing.Load() != int32(rep.PlayingAtEnd) {
 		t.Errorf("the progress line counted %d playing, the report %d", s.playing.Load(), rep.PlayingAtEnd)
+	}
+}
+
+// A socket is connected to the server, so it hears nobody else, until
+// its client sends elsewhere (sent on to another server): then it hears
+// the other server too, from the same address.
+func TestEpollSocketsFollowAClientElsewhere(t *testing.T) {
+	server, err := transport.ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	other, err := transport.ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	set, err := newEpollSockets(server.LocalAddr(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.shutdown()
+	if err := set.open(0, netip.MustParseAddr("127.0.0.1"), 0); err != nil {
+		t.Fatal(err)
+	}
+	addr := socketSetKinds[len(socketSetKinds)-1].addr(set, 0)
+	r := newRecorder()
+	_ = other.Send(addr, []byte("too early")) // dropped: not the server
+	_ = server.Send(addr, []byte("from the server"))
+	waitFor(t, set, r, 10*time.Second, "the server's datagram", func() bool { return r.n >= 1 })
+	if err := set.send(0, []transport.Datagram{{Addr: other.LocalAddr(), Data: []byte("hello other")}}); err != nil {
+		t.Fatal(err)
+	}
+	// Disconnected, the socket keeps its address; the kernel may give it
+	// another port, as it had one it chose itself.
+	buf := make([]byte, 64)
+	n, from, err := other.Recv(buf)
+	if err != nil || string(buf[:n]) != "hello other" || from.Addr() != addr.Addr() {
+		t.Fatalf("the other server got %q from %v (%v)", buf[:n], from, err)
+	}
+	_ = other.Send(from, []byte("from the other"))
+	waitFor(t, set, r, 10*time.Second, "the other server's answer", func() bool { return r.n >= 2 })
+	if got := fmt.Sprint(r.got[0]); got != "[from the server from the other]" {
+		t.Fatalf("slot 0 heard %s", got)
 	}
 }

@@ -9,11 +9,11 @@ import (
 	"ttytanks/netcode/transport"
 )
 
-// socketSetKind is a socketSet to test: how to make one, and the
-// address of a slot's socket.
+// socketSetKind is a socketSet to test: how to make one of n slots for
+// a server at target, and the address of a slot's socket.
 type socketSetKind struct {
 	name string
-	make func(t *testing.T, n int) socketSet
+	make func(t *testing.T, n int, target netip.AddrPort) socketSet
 	addr func(set socketSet, slot int) netip.AddrPort
 }
 
@@ -21,7 +21,7 @@ type socketSetKind struct {
 // epoll's).
 var socketSetKinds = []socketSetKind{{
 	name: "goroutines",
-	make: func(t *testing.T, n int) socketSet { return newGoroutineSockets(&Config{}, n) },
+	make: func(t *testing.T, n int, _ netip.AddrPort) socketSet { return newGoroutineSockets(&Config{}, n) },
 	addr: func(set socketSet, slot int) netip.AddrPort { return set.(*goroutineSockets).ts[slot].LocalAddr() },
 }}
 
@@ -66,7 +66,12 @@ func TestSocketSetDeliversToTheRightSlot(t *testing.T) {
 	for _, kind := range socketSetKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			const slots, each = 40, 5
-			set := kind.make(t, slots)
+			peer, err := transport.ListenUDP("127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer peer.Close()
+			set := kind.make(t, slots, peer.LocalAddr())
 			defer set.shutdown()
 			loopback := netip.MustParseAddr("127.0.0.1")
 			for slot := 0; slot < slots; slot++ {
@@ -74,11 +79,6 @@ func TestSocketSetDeliversToTheRightSlot(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			peer, err := transport.ListenUDP("127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer peer.Close()
 			for k := 0; k < each; k++ {
 				for slot := 0; slot < slots; slot++ {
 					if err := peer.Send(kind.addr(set, slot), []byte(fmt.Sprintf("to %d #%d", slot, k))); err != nil {
@@ -117,7 +117,12 @@ func TestSocketSetDeliversToTheRightSlot(t *testing.T) {
 func TestSocketSetWakeAndClose(t *testing.T) {
 	for _, kind := range socketSetKinds {
 		t.Run(kind.name, func(t *testing.T) {
-			set := kind.make(t, 2)
+			peer, err := transport.ListenUDP("127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer peer.Close()
+			set := kind.make(t, 2, peer.LocalAddr())
 			defer set.shutdown()
 			for slot := 0; slot < 2; slot++ {
 				if err := set.open(slot, netip.MustParseAddr("127.0.0.1"), 0); err != nil {
@@ -138,11 +143,6 @@ func TestSocketSetWakeAndClose(t *testing.T) {
 			}
 			closed := kind.addr(set, 0)
 			set.close(0)
-			peer, err := transport.ListenUDP("127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer peer.Close()
 			_ = peer.Send(closed, []byte("to the closed"))
 			_ = peer.Send(kind.addr(set, 1), []byte("to the open"))
 			waitFor(t, set, r, 10*time.Second, "the open slot's datagram", func() bool { return r.n >= 1 })

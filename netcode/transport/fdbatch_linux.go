@@ -3,6 +3,8 @@
 package transport
 
 import (
+	"net/netip"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -53,13 +55,15 @@ func (b *FDBatch) Recv(fd int, ms []Message) (int, error) {
 
 // Send sends every datagram of ds, in order, from socket fd (an AF_INET6
 // socket when v6, where IPv4 peers are v4-mapped), without waiting; it
-// does not keep them. A datagram the network refuses (no route, another
+// does not keep them. Datagrams to peer, the address fd is connected to
+// (the zero AddrPort: none), go without an address, so the kernel skips
+// its route lookup. A datagram the network refuses (no route, another
 // address family, a full socket buffer) is skipped, as a lost one would
 // be. The error is that of a socket that cannot send at all (closed, or
 // not a socket), a syscall.Errno.
-func (b *FDBatch) Send(fd int, v6 bool, ds []Datagram) error {
+func (b *FDBatch) Send(fd int, v6 bool, peer netip.AddrPort, ds []Datagram) error {
 	b.fd = uintptr(fd)
-	return b.send.sendAll(v6, ds, b.call)
+	return b.send.sendAll(v6, peer, ds, b.call)
 }
 
 // sendOnce makes one send call of the loaded headers; a full socket

@@ -36,8 +36,9 @@ func rawSocket(t *testing.T) (int, netip.AddrPort) {
 // An FDBatch on raw non-blocking sockets: a receive with nothing waiting
 // returns 0 at once; a batch sent arrives whole and in order from the
 // sender's address, over several receive calls; a datagram to an address
-// of another family is skipped and the rest go; a closed socket's send
-// is an error, EBADF.
+// of another family is skipped and the rest go; a connected socket sends
+// to its peer without an address, and to others with theirs; a closed
+// socket's send is an error, EBADF.
 func TestFDBatch(t *testing.T) {
 	a, aAddr := rawSocket(t)
 	b, bAddr := rawSocket(t)
@@ -54,7 +55,7 @@ func TestFDBatch(t *testing.T) {
 			ds = append(ds, Datagram{Addr: netip.MustParseAddrPort("[2001:db8::1]:9"), Data: []byte("nowhere")})
 		}
 	}
-	if err := fb.Send(a, false, ds); err != nil {
+	if err := fb.Send(a, false, netip.AddrPort{}, ds); err != nil {
 		t.Fatal(err)
 	}
 	got := 0
@@ -76,9 +77,27 @@ func TestFDBatch(t *testing.T) {
 	if k, err := fb.Recv(b, ms); k != 0 || err != nil {
 		t.Fatalf("Recv after the batch: %d, %v; want 0, nil", k, err)
 	}
+	// Connected to b: datagrams to b go without an address, one to
+	// another socket with its own, and both arrive.
+	if err := unix.Connect(a, &unix.SockaddrInet4{Addr: bAddr.Addr().As4(), Port: int(bAddr.Port())}); err != nil {
+		t.Fatal(err)
+	}
+	c, cAddr := rawSocket(t)
+	if err := fb.Send(a, false, bAddr, []Datagram{{Addr: bAddr, Data: []byte("to b")}, {Addr: cAddr, Data: []byte("to c")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct {
+		fd   int
+		data string
+	}{{b, "to b"}, {c, "to c"}} {
+		k, err := fb.Recv(want.fd, ms)
+		if err != nil || k != 1 || string(ms[0].Buf[:ms[0].N]) != want.data || ms[0].Addr != aAddr {
+			t.Fatalf("from the connected socket: %d datagrams (%v), the first %q from %v; want %q from %v", k, err, ms[0].Buf[:ms[0].N], ms[0].Addr, want.data, aAddr)
+		}
+	}
 	closed, _ := rawSocket(t)
 	unix.Close(closed)
-	if err := fb.Send(closed, false, ds[:1]); !errors.Is(err, unix.EBADF) {
+	if err := fb.Send(closed, false, netip.AddrPort{}, ds[:1]); !errors.Is(err, unix.EBADF) {
 		t.Fatalf("Send on a closed socket: %v, want EBADF", err)
 	}
 }

@@ -106,13 +106,18 @@ func (b *mmsgBufs) received(ms []Message) int {
 
 // loadSend points the headers at the first datagrams of ds, as many as
 // there are headers, stopping at one that a socket of this family (v6:
-// AF_INET6) cannot reach, and returns how many.
-func (b *mmsgBufs) loadSend(v6 bool, ds []Datagram) int {
+// AF_INET6) cannot reach, and returns how many. A datagram to peer, the
+// address a connected socket is connected to (if valid), goes without an
+// address, so the kernel uses the connection's cached route.
+func (b *mmsgBufs) loadSend(v6 bool, peer netip.AddrPort, ds []Datagram) int {
 	n := 0
 	for _, d := range ds[:min(len(ds), len(b.hs))] {
-		nl, ok := putSockaddr(v6, &b.names[n], d.Addr)
-		if !ok {
-			break
+		var nl uint32
+		if !peer.IsValid() || d.Addr != peer {
+			var ok bool
+			if nl, ok = putSockaddr(v6, &b.names[n], d.Addr); !ok {
+				break
+			}
 		}
 		b.hs[n].hdr.Namelen = nl
 		b.iovs[n].Base = nil
@@ -148,12 +153,13 @@ func (b *mmsgBufs) sendmmsg(fd uintptr) bool {
 
 // sendAll sends every datagram of ds in order, through call, which makes
 // one send call of the loaded headers (or returns the error of a closed
-// socket). A datagram the network refuses (no route, say, or another
-// address family) is skipped, as a lost one would be; a socket that
-// cannot send at all (socketFailed) ends it with that error.
-func (b *mmsgBufs) sendAll(v6 bool, ds []Datagram, call func() error) error {
+// socket); peer is as for loadSend. A datagram the network refuses (no
+// route, say, or another address family) is skipped, as a lost one
+// would be; a socket that cannot send at all (socketFailed) ends it with
+// that error.
+func (b *mmsgBufs) sendAll(v6 bool, peer netip.AddrPort, ds []Datagram, call func() error) error {
 	for len(ds) > 0 {
-		if b.loadSend(v6, ds) == 0 {
+		if b.loadSend(v6, peer, ds) == 0 {
 			ds = ds[1:] // an address this socket cannot reach
 			continue
 		}

@@ -4,6 +4,7 @@ package transport
 
 import (
 	"net"
+	"net/netip"
 	"sync"
 	"syscall"
 
@@ -77,5 +78,5 @@ func (m *mmsgConn) RecvBatch(ms []Message) (int, error) {
 func (m *mmsgConn) SendBatch(ds []Datagram) error {
 	m.smu.Lock()
 	defer m.smu.Unlock()
-	return m.send.sendAll(m.v6, ds, m.write)
+	return m.send.sendAll(m.v6, netip.AddrPort{}, ds, m.write)
 }
