@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"net/netip"
 	"runtime"
 	"testing"
 	"time"
@@ -88,5 +89,24 @@ func TestRunStopsWithItsContext(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatalf("Run did not stop within a minute of its context's end (began %v ago)", time.Since(began))
+	}
+}
+
+// A light client's session is small: its core's rings hold 256 ticks,
+// not the default 4096 (6.6 MB of snapshots, made and zeroed for every
+// session), so starting one allocates well under a megabyte.
+func TestLightClientSessionsAreSmall(t *testing.T) {
+	cfg := &Config{Clients: 1, Duration: time.Second, Ramp: 1, PerAddr: 4}
+	s := newShard(0, 1, netip.MustParseAddrPort("127.0.0.1:7777"), cfg, time.Now(), nil)
+	lc := s.clients[0]
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	const n = 10
+	for range n {
+		lc.start(time.Now(), s.target, cfg)
+	}
+	runtime.ReadMemStats(&m1)
+	if per := (m1.TotalAlloc - m0.TotalAlloc) / n; per > 1<<20 {
+		t.Errorf("a light client's session allocates %d bytes", per)
 	}
 }
