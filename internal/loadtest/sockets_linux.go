@@ -190,12 +190,11 @@ func (e *epollSockets) close(slot int) {
 // gets one recvmmsg call for what waits on it (a socket with more left
 // is ready again at the next wait).
 func (e *epollSockets) wait(d time.Duration, ev socketEvents) {
-	e.got = 0
-	if d <= 0 {
-		e.harvestReady(uintptr(e.epfd))
-	} else {
-		// A deadline error is the timeout; the epoll set's failure would
-		// show as no event ever, and every client's silence.
+	// What is ready already, then, if nothing is, a wait in the runtime's
+	// poller (which does not look when the deadline has passed before it
+	// starts). A deadline error is the timeout; the epoll set's failure
+	// would show as no event ever, and every client's silence.
+	if !e.harvestReady(uintptr(e.epfd)) && d > 0 {
 		_ = e.ep.SetReadDeadline(time.Now().Add(d))
 		_ = e.rc.Read(e.harvest)
 	}
