@@ -58,9 +58,12 @@ type Report struct {
 
 // The load generator is the bound of a run (Report.LoadBound) when its
 // CPU is over LoadBoundCPU of the cores it may use, or its loops ran
-// the clients' deadlines p99 over LoadBoundLate late: a client's input
-// then leaves late, and the server guesses it. A loop that keeps up runs
-// them within a tenth of a millisecond or so.
+// the clients' deadlines p99 over LoadBoundLate late: half the 4 ms
+// margin by which clock sync aims a client's inputs ahead of the
+// server's need, so the inputs of a generator that late arrive late and
+// in bursts, and the server guesses them. A loop that keeps up runs them
+// within about a millisecond (the Go runtime's timers wait in whole
+// milliseconds).
 const (
 	LoadBoundCPU  = 0.9
 	LoadBoundLate = 2 * time.Millisecond
