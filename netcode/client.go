@@ -116,6 +116,7 @@ type Client struct {
 	wake      wakeWatch
 	lastCT    uint16 // the ClientTime of the last Input datagram
 	sentAny   bool
+	unsent    int // ticks since the last Input datagram whose inputs wait for the next
 	spectTick int
 	// server is the estimate of the server's clock.
 	server serverTime
@@ -132,6 +133,9 @@ type clientCounters struct {
 	hashMismatches uint64
 	slotMismatches uint64
 	resyncs        uint64
+	fullStates     uint64 // States whose whole snapshot came
+	deltaStates    uint64 // States that came as a delta (PROTOCOL.md §5.7)
+	baseMisses     uint64 // delta States against a baseline the client no longer held
 	dropped        uint64 // datagrams ignored: malformed, foreign, out of place
 	unopened       uint64 // sealed datagrams that failed to open: forged, damaged or replayed
 	staleStates    uint64
@@ -343,6 +347,9 @@ func (c *Client) Advance(now time.Time, in game.Input) []transport.Datagram {
 			return c.out.datagrams()
 		}
 		due := c.sync.due(now, c.tl.tick(), c.sess.seat() >= 0)
+		if c.sync.jumped() {
+			c.link.restartLoss()
+		}
 		for i := 0; i < due; i++ {
 			c.step(now, in)
 		}
@@ -376,7 +383,28 @@ func (c *Client) step(now time.Time, in game.Input) {
 	}
 	t := c.tl.tick()
 	c.tl.predict(slot, in)
-	c.sendInputs(now, t)
+	if c.inputDue(t) {
+		c.sendInputs(now, t)
+	}
+}
+
+// inputDue reports whether the Input datagram of tick t goes now: every
+// tick when the clock sync spaces them by 1; at a spacing of 2, on a tick
+// whose input differs from the tick before's (a change goes at once), and
+// else every second tick.
+func (c *Client) inputDue(t game.Tick) bool {
+	if c.sync.spacing() == 1 {
+		c.unsent = 0
+		return true
+	}
+	in, _ := c.tl.input(t)
+	prev, ok := c.tl.input(t - 1)
+	if !ok || in.MoveX != prev.MoveX || in.MoveY != prev.MoveY || in.Buttons != prev.Buttons || c.unsent >= c.sync.spacing()-1 {
+		c.unsent = 0
+		return true
+	}
+	c.unsent++
+	return false
 }
 
 func (c *Client) sendInputs(now time.Time, newest game.Tick) {
@@ -389,6 +417,7 @@ func (c *Client) sendInputs(now time.Time, newest game.Tick) {
 	c.sentAny, c.lastCT = true, ct
 	p := &c.inPkt // reused: sending an Input allocates nothing
 	*p = proto.Input{Header: c.sess.header(), ClientTime: ct}
+	p.Base, p.HasBase = c.tl.newestBase()
 	n := 0
 	for k := c.sync.redundancy(c.cfg.Redundancy) - 1; k >= 0; k-- {
 		t := newest.Add(-int32(k))
@@ -703,13 +732,34 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 	auth := &st.Snapshot
 	if !c.tl.fresh(auth.Tick) {
 		c.m.staleStates++
-		if game.Hash(auth) == st.Hash {
+		if st.Delta() || game.Hash(auth) == st.Hash {
 			c.hear(now, st.Seq) // a genuine late State still arrived: count it for loss
 		}
 		return
 	}
+	began := c.cfg.Clock.Now()
+	if st.Delta() {
+		if c.cfg.Light {
+			c.applyLight(now, st) // a light client holds no baseline: it takes the tick
+			return
+		}
+		rebuilt, res := c.tl.rebuild(st)
+		if res != rebuildOK {
+			// A baseline we no longer hold (or never did): name none
+			// until a whole State comes.
+			c.m.baseMisses++
+			c.tl.forgetBases()
+			return
+		}
+		auth = rebuilt
+	}
 	if game.Hash(auth) != st.Hash {
 		c.m.hashMismatches++
+		if st.Delta() {
+			// Our baseline and the server's differ: a delta against any of
+			// ours may be wrong too, so name none until a whole State.
+			c.tl.forgetBases()
+		}
 		if c.cfg.OnDesync != nil {
 			c.cfg.OnDesync(auth, st.Hash, c.tl.snapshot(auth.Tick))
 		}
@@ -725,13 +775,17 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 	}
 	c.hear(now, st.Seq) // a genuine State of our session and match: the server lives
 	c.noteAck(now, &st.AckInfo)
+	if st.Delta() {
+		c.m.deltaStates++
+	} else {
+		c.m.fullStates++
+	}
 	if c.tl.current() != nil && auth.Tick.Diff(c.tl.tick()) > syncJumpTicks {
 		// Far behind, the margins the server reported for our old inputs
 		// say nothing about where we are now: forget them, or the next
 		// jump would leap by the whole gap.
 		c.sync.forget(auth.Tick)
 	}
-	began := c.cfg.Clock.Now()
 	r, err := c.tl.apply(auth, c.sess.seat())
 	if err != nil {
 		c.m.dropped++
@@ -750,6 +804,26 @@ func (c *Client) onState(now time.Time, h proto.Header, b []byte) {
 		c.m.replayCostLast = cost
 		c.m.replayCost.add(float64(cost))
 		c.m.replaySpark.add(float64(cost) / float64(time.Microsecond))
+	}
+}
+
+// applyLight takes a delta State on a light client: it cannot rebuild
+// the snapshot (it keeps none), so it takes the State's report and tick
+// and trusts the rest, as the sealing lets it.
+func (c *Client) applyLight(now time.Time, st *proto.State) {
+	if c.tl.current() == nil {
+		c.m.baseMisses++ // no first State yet: nothing to take a tick into
+		return
+	}
+	if c.server.implausible(now, st.Snapshot.Tick) {
+		c.m.dropped++
+		return
+	}
+	c.hear(now, st.Seq)
+	c.noteAck(now, &st.AckInfo)
+	c.m.deltaStates++
+	if _, err := c.tl.apply(&st.Snapshot, c.sess.seat()); err != nil {
+		c.m.dropped++
 	}
 }
 

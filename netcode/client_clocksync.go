@@ -45,6 +45,7 @@ const (
 	syncJumpTicks    = 3
 	syncGuessBudget  = 0.002
 	syncMaxCopies    = 6
+	syncSpacedCopies = 1
 )
 
 var tickMs = float64(TickDuration) / 1e6
@@ -57,13 +58,15 @@ type clockSync struct {
 	marginFrom game.Tick // margin samples for older inputs predate the last jump
 	marginLow  float64   // cached low quantile of margins
 	dirty      bool
-	skip       int // ticks still to skip (we ran too far ahead, or wait for the start)
-	ahead      int // ticks still to step at once (we start behind)
-	copies     int // copies of each input that must arrive in time
+	skip       int  // ticks still to skip (we ran too far ahead, or wait for the start)
+	ahead      int  // ticks still to step at once (we start behind)
+	copies     int  // copies of each input that must arrive in time
+	every      int  // ticks between Input datagrams while the input holds: spacing
+	jump       bool // the clock jumped (or was placed) since jumped last said
 	rtt        time.Duration
 }
 
-func newClockSync() clockSync { return clockSync{margins: newWindow(30), copies: 1} }
+func newClockSync() clockSync { return clockSync{margins: newWindow(30), copies: 1, every: 2} }
 
 // reset forgets the margins and the clock, from tick from on.
 func (c *clockSync) reset(from game.Tick) {
@@ -86,6 +89,7 @@ func (c *clockSync) restart(from game.Tick) {
 
 // forget drops the margin samples: they no longer describe where we are.
 func (c *clockSync) forget(from game.Tick) {
+	c.jump = true
 	c.margins.reset()
 	c.dirty = true
 	c.marginFrom = from
@@ -108,14 +112,42 @@ func (c *clockSync) setLoss(p float64) {
 		k++
 	}
 	c.copies = k
+	c.every = 1
+	if k <= syncSpacedCopies {
+		c.every = 2
+	}
+}
+
+// jumped reports, once, that the clock jumped or was placed since the
+// last call: inputs sent before then were timed by a clock that was off.
+func (c *clockSync) jumped() bool {
+	j := c.jump
+	c.jump = false
+	return j
 }
 
 // setRTT takes the round trip as the client measures it: the delay
 // before a change of rate shows in the margins.
 func (c *clockSync) setRTT(rtt time.Duration) { c.rtt = rtt }
 
-// target returns the arrival margin, in ms, the client aims for.
-func (c *clockSync) target() float64 { return syncBaseMarginMs + float64(c.copies-1)*tickMs }
+// spacing returns how many ticks apart the client sends its Input
+// datagrams while its input does not change (a change goes at once): 2
+// while the loss calls for one copy of each input (syncSpacedCopies),
+// else 1. Every other datagram halves what goes up and costs the lead a
+// tick (the input of a tick sent with the next one arrives a tick late);
+// each further copy would cost two, so under loss the inputs go every
+// tick, as they always did. One copy every second tick and two every tick
+// both aim a tick of margin above syncBaseMarginMs, so a loss near the
+// line flips the spacing without moving the lead.
+func (c *clockSync) spacing() int { return c.every }
+
+// target returns the arrival margin, in ms, the client aims for: copy k
+// of an input travels (k−1) × spacing ticks after the first, which itself
+// waits up to spacing − 1 ticks for its datagram.
+func (c *clockSync) target() float64 {
+	s := c.spacing()
+	return syncBaseMarginMs + float64(s-1+(c.copies-1)*s)*tickMs
+}
 
 // due returns how many ticks to step at now: the clock's ticks, less those
 // to skip, plus a jump ahead when the margins say we are far behind. tick
@@ -153,6 +185,7 @@ func (c *clockSync) adjust(tick game.Tick, seated bool) int {
 		n := max(-MaxInputAhead/2, min(MaxInputAhead/2, int(math.Round(err/tickMs))))
 		// Inputs sent from now on reflect the jump; ignore older ones.
 		c.marginFrom = tick.Add(int32(max(-n, 0)) + 1)
+		c.jump = true
 		return -n
 	}
 	gain := syncGainPerMs
@@ -170,6 +203,7 @@ func (c *clockSync) adjust(tick game.Tick, seated bool) int {
 // server's input window. The fraction of x sets the clock's phase, so the
 // tick is stepped at x, not at the next whole tick after it.
 func (c *clockSync) place(x float64) {
+	c.jump = true
 	if x > 0 {
 		k := math.Ceil(x) // the clock's k-th tick steps it
 		c.skip += int(k) - 1
@@ -203,4 +237,6 @@ func (c *clockSync) startOffset(st *proto.Start, rtt time.Duration) float64 {
 
 // redundancy returns how many inputs each Input datagram carries now: at
 // least least, more when loss calls for it, at most proto.MaxInputs.
-func (c *clockSync) redundancy(least int) int { return min(max(least, c.needed()), proto.MaxInputs) }
+func (c *clockSync) redundancy(least int) int {
+	return min(max(least, c.needed()*c.spacing()), proto.MaxInputs)
+}

@@ -31,6 +31,8 @@ type linkStats struct {
 	sent        uint32
 	upBase      [2]uint32 // (sent, received) at the base of the window
 	upHave      bool
+	upRestart   bool   // the window starts again at the first echo of datagram upFrom or later
+	upFrom      uint32 // (restartLoss)
 	upSpan      uint32 // the most datagrams the window has spanned
 	lossUp      float64
 	lastRecv    uint16
@@ -65,6 +67,7 @@ func (l *linkStats) reset() {
 	l.downSeen.Clear()
 	l.downHave, l.downMax, l.downExp, l.downGot = false, 0, 0, 0
 	l.upHave, l.upSpan, l.lastRecv, l.recvExt, l.lossUp = false, 0, 0, 0, 0
+	l.upRestart = false
 	l.sentAt.Clear()
 	l.margins.reset()
 	l.guessed, l.lastGuessed = 0, 0
@@ -192,8 +195,11 @@ func (l *linkStats) noteReceived(sent uint32, received uint16) {
 	l.recvExt += uint32(uint16(d))
 	l.lastRecv = received
 	recv := l.recvExt
-	if !l.upHave {
-		l.upBase, l.upHave = [2]uint32{sent, recv}, true
+	if l.upRestart && int32(sent-l.upFrom) < 0 {
+		return // sent before the restart: the estimate so far stands
+	}
+	if !l.upHave || l.upRestart {
+		l.upBase, l.upHave, l.upRestart = [2]uint32{sent, recv}, true, false
 		return
 	}
 	ds := sent - l.upBase[0]
@@ -227,6 +233,13 @@ func (l *linkStats) lossMeasured() (up, down bool) {
 
 // sentInputs returns how many Input datagrams were sent.
 func (l *linkStats) sentInputs() uint32 { return l.sent }
+
+// restartLoss starts the loss-up window again from the next Input
+// datagram: the clock sync jumped, and the datagrams sent before it that
+// came too late did so because our clock was off, not because the path
+// lost them (the server counts only inputs in time as received). The
+// estimate so far stands until the new window spans 60 datagrams.
+func (l *linkStats) restartLoss() { l.upRestart, l.upFrom = true, l.sent+1 }
 
 // upLoss returns the estimated loss client → server, 0..1.
 func (l *linkStats) upLoss() float64 { return l.lossUp }

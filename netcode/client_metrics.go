@@ -19,6 +19,9 @@ func (c *Client) Metrics() Metrics {
 		ReplayCostP99:  time.Duration(m.replayCost.quantile(0.99)),
 		HashMismatches: m.hashMismatches,
 		Resyncs:        m.resyncs,
+		FullStates:     m.fullStates,
+		DeltaStates:    m.deltaStates,
+		BaseMisses:     m.baseMisses,
 		Dropped:        m.dropped + m.slotMismatches,
 		Redundancy:     c.sync.redundancy(c.cfg.Redundancy),
 	}

@@ -20,9 +20,14 @@ type timeline struct {
 	firstLocal *Ring[game.Tank] // the local tank as first predicted for each tick
 	lastAuth   game.Tick
 	haveAuth   bool
-	all        []game.Input
-	pred       RemotePredictor
-	onPredict  func(s *game.Snapshot)
+	// bases marks the ticks whose snapshot in snaps is a State's, as the
+	// server sent it: the baselines a delta State may be sent against
+	// (client_delta.go).
+	bases     *Ring[struct{}]
+	rebuilt   deltaRebuild
+	all       []game.Input
+	pred      RemotePredictor
+	onPredict func(s *game.Snapshot)
 	// light keeps no prediction (ClientConfig.Light): at is the local
 	// tick, the world is the first State's and never stepped.
 	light bool
@@ -31,7 +36,8 @@ type timeline struct {
 
 func newTimeline(history int, pred RemotePredictor, onPredict func(*game.Snapshot), light bool) timeline {
 	return timeline{inputs: NewRing[game.Input](history), snaps: NewRing[game.Snapshot](history),
-		firstLocal: NewRing[game.Tank](history), pred: pred, onPredict: onPredict, light: light}
+		firstLocal: NewRing[game.Tank](history), bases: NewRing[struct{}](history),
+		pred: pred, onPredict: onPredict, light: light}
 }
 
 // reset forgets the world and every history.
@@ -40,6 +46,7 @@ func (t *timeline) reset() {
 	t.inputs.Clear()
 	t.snaps.Clear()
 	t.firstLocal.Clear()
+	t.bases.Clear()
 	t.haveAuth = false
 	if r, ok := t.pred.(interface{ Reset() }); ok {
 		r.Reset()
@@ -133,6 +140,7 @@ func (t *timeline) apply(auth *game.Snapshot, slot int) (applyResult, error) {
 		}
 		w.Restore(auth)
 		t.adopt(w)
+		t.keepBase(ta)
 		return r, nil
 	}
 	if slot < 0 {
@@ -150,6 +158,7 @@ func (t *timeline) apply(auth *game.Snapshot, slot int) (applyResult, error) {
 		// an outage): take its state; no local input is lost.
 		t.world.Restore(auth)
 		*t.snaps.Ref(ta) = *auth
+		t.keepBase(ta)
 		return r, nil
 	}
 	for tk := ta; tk != local; tk++ {
@@ -161,6 +170,7 @@ func (t *timeline) apply(auth *game.Snapshot, slot int) (applyResult, error) {
 	}
 	t.world.Restore(auth)
 	*t.snaps.Ref(ta) = *auth
+	t.keepBase(ta)
 	for tk := ta; tk != local; tk++ {
 		t.stepWorld(slot, tk)
 	}
@@ -175,7 +185,9 @@ func (t *timeline) resync(auth *game.Snapshot) {
 	t.inputs.Clear()
 	t.snaps.Clear()
 	t.firstLocal.Clear()
+	t.bases.Clear()
 	*t.snaps.Ref(auth.Tick) = *auth
+	t.keepBase(auth.Tick)
 }
 
 // input returns the stored local input of tick tk.

@@ -84,6 +84,10 @@ type Metrics struct {
 	// HashMismatches counts authoritative hashes our world disagreed with;
 	// Resyncs counts explicit resynchronisations.
 	HashMismatches, Resyncs uint64
+	// FullStates and DeltaStates count the States taken whole and as a
+	// delta against a State we held (PROTOCOL.md §5.7); BaseMisses counts
+	// deltas against one we no longer held, which we could not use.
+	FullStates, DeltaStates, BaseMisses uint64
 	// BytesUpPerSec and BytesDownPerSec are payload bandwidth over the
 	// last second; BytesUp and BytesDown are totals.
 	BytesUpPerSec, BytesDownPerSec float64

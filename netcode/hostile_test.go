@@ -136,8 +136,8 @@ func (w *wire) attack(t *testing.T, c *Client, p *rawPeer, genuine []byte) {
 	send(p.from, stale)                                                                     // replay
 	send(p.from, own(p.match, cur.Add(500), as))                                            // far future
 	send(p.from, own(p.match, cur, func(b []byte) []byte { return append(b, 0) }))          // trailing byte
-	send(p.from, own(p.match, cur, func(b []byte) []byte { b[len(b)-3] = 7; return b }))    // a move value of 7
-	send(p.from, own(p.match, cur, func(b []byte) []byte { b[len(b)-1] = 0x80; return b })) // an unknown button
+	send(p.from, own(p.match, cur, func(b []byte) []byte { b[len(b)-2] = 0x02; return b })) // a move x of bits 10
+	send(p.from, own(p.match, cur, func(b []byte) []byte { b[len(b)-1] = 0x40; return b })) // an unknown bit
 	send(p.from, own(p.match^4, cur, as))                                                   // an epoch that stands for no match
 }
 

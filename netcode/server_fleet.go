@@ -76,7 +76,7 @@ type fleetDesk struct {
 // datagram would be: a server whose address a client could not dial or
 // whose key is not a key is left out, as is a room that could not be
 // listed (a name not in SanitizeName form, counts out of range); at most
-// maxFleetServers servers and maxRooms rooms each are kept.
+// maxFleetServers servers and maxFleetRooms rooms each are kept.
 func (f *fleetDesk) set(v FleetView) {
 	var kept []FleetServer
 	for _, o := range v.Servers {
@@ -86,9 +86,9 @@ func (f *fleetDesk) set(v FleetView) {
 			len(o.Key) != ed25519.PublicKeySize || o.Players < 0 || o.Capacity < 0 || len(kept) == maxFleetServers {
 			continue
 		}
-		rooms := make([]FleetRoom, 0, min(len(o.Rooms), maxRooms))
+		rooms := make([]FleetRoom, 0, min(len(o.Rooms), maxFleetRooms))
 		for _, r := range o.Rooms {
-			if validFleetRoom(&r) && len(rooms) < maxRooms {
+			if validFleetRoom(&r) && len(rooms) < maxFleetRooms {
 				r.Server = o.Addr.String()
 				rooms = append(rooms, r)
 			}
@@ -383,20 +383,26 @@ func (d *fleetDesk) knows(key [proto.ServerKeyLen]byte) bool {
 func (s *Server) SetFleet(v FleetView) { s.fleet.set(v) }
 
 // FleetRooms appends this server's rooms as the fleet publishes them to
-// dst: public rooms with their line, private ones by their code's hash.
+// dst: public rooms with their line, private ones by their code's hash;
+// at most maxFleetRooms of them, those with a free seat first (the ones
+// a player elsewhere in the fleet may be sent to).
 func (s *Server) FleetRooms(dst []FleetRoom) []FleetRoom {
-	s.rooms.each(func(r *room) {
-		o := r.opened()
-		if o.lobby {
-			return
-		}
-		fr := FleetRoom{RoomInfo: r.info()}
-		if o.private() {
-			fr.CodeHash = FleetCodeHash(o.code)
-			fr.Name = ""
-		}
-		dst = append(dst, fr)
-	})
+	n := 0
+	for _, free := range [...]bool{true, false} {
+		s.rooms.each(func(r *room) {
+			o := r.opened()
+			if o.lobby || n == maxFleetRooms || (r.places().free() > 0) != free {
+				return
+			}
+			fr := FleetRoom{RoomInfo: r.info()}
+			if o.private() {
+				fr.CodeHash = FleetCodeHash(o.code)
+				fr.Name = ""
+			}
+			dst = append(dst, fr)
+			n++
+		})
+	}
 	return dst
 }
 

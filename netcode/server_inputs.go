@@ -28,6 +28,11 @@ type inputBuffer struct {
 	echoAt  time.Time // when it arrived
 	seqs    seqWindow
 	recv    uint16 // distinct Input datagrams received, wrapping
+	// base is the newest State the player holds, as its newest Input
+	// datagram by sequence number says (hasBase false: none): the
+	// baseline its delta States may be sent against.
+	base    game.Tick
+	hasBase bool
 	// Ticks stepped with the player's input, with a held one, with
 	// neutral; Input datagrams whose every input came too late.
 	real, heldN, neutral, late uint64
@@ -63,6 +68,7 @@ func (b *inputBuffer) accept(in *proto.Input, now, tickAt time.Time, clock game.
 	}
 	if b.seqs.newer(in.Seq) {
 		b.echo, b.echoAt = in.ClientTime, now
+		b.base, b.hasBase = in.Base, in.HasBase
 		due := tickAt.Add(time.Duration(newest.Diff(clock)) * TickDuration)
 		b.margin = int16(min(max(due.Sub(now).Milliseconds(), -30000), 30000))
 	}
@@ -88,11 +94,16 @@ func (b *inputBuffer) accept(in *proto.Input, now, tickAt time.Time, clock game.
 func (b *inputBuffer) keepAlive(seq uint32) bool { return b.seqs.fresh(seq) }
 
 // restart empties the inputs for a match that starts; the link figures
-// (sequence numbers, receive count) and the counters carry on.
+// (sequence numbers, receive count) and the counters carry on. No State
+// of the new match is held yet.
 func (b *inputBuffer) restart() {
 	b.ring.Clear()
 	b.last, b.held, b.haveNew, b.newest = game.Input{}, 0, false, 0
+	b.base, b.hasBase = 0, false
 }
+
+// baseline returns the newest State the player says it holds, if any.
+func (b *inputBuffer) baseline() (game.Tick, bool) { return b.base, b.hasBase }
 
 // take returns the input for tick t: the player's own, else the last one
 // held for at most HoldTicks (moving, never firing), else neutral. It

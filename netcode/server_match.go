@@ -43,6 +43,7 @@ type match struct {
 	state  proto.State // the tick's State: one Save for every peer
 	ack    proto.Ack
 	rec    Recorder // nil: none
+	log    deltaLog // the steps a State may be sent as, against a player's baseline
 }
 
 // begin builds the world for a match whose first tick is start; names are
@@ -54,6 +55,7 @@ func (m *match) begin(cfg *roomConfig, seed uint64, start game.Tick, names []str
 		panic(err) // the config was checked in NewServer
 	}
 	m.world, m.seed, m.start, m.played = w, seed, start, 0
+	m.log.reset(start)
 	m.phase = phaseCountdown
 	if m.inputs == nil {
 		m.inputs = make([]game.Input, cfg.Players)
@@ -111,6 +113,7 @@ func (m *match) seat(slot int, name string, on bool) {
 		return
 	}
 	m.world.Seat(slot, on)
+	m.log.edited(m.world.Tick())
 	if m.rec != nil {
 		m.rec.Seated(m.world.Tick(), slot, name, on)
 	}
@@ -144,6 +147,7 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 		counts.input(kind)
 	}
 	w.Step(m.inputs)
+	m.log.stepped(t, m.inputs)
 	hash := w.Hash()
 	if m.rec != nil {
 		m.rec.Stepped(t, m.inputs, hash)
@@ -160,7 +164,9 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 	// second, in 30 datagrams.
 	isAck := !isState && m.played%uint64(stateEvery)%2 == 0
 	m.ack.Hash = hash
-	send := func(l *link, player uint8, ai proto.AckInfo) {
+	// A player's State is a delta against the newest State it holds when
+	// that is smaller; a spectator's is whole (it acknowledges none).
+	send := func(l *link, player uint8, ai proto.AckInfo, base game.Tick, hasBase bool) {
 		full, due := isState, isState || isAck
 		if silent := now.Sub(l.heard); l.started && silent > quietAfter {
 			// A peer gone quiet costs little: Acks only, and once it is
@@ -177,6 +183,7 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 		hdr := proto.Header{Match: m.id, Player: player}
 		if full {
 			m.state.Header, m.state.AckInfo = hdr, ai
+			m.log.delta(&m.state, base, hasBase)
 			h.send(l.conn, &m.state)
 		} else {
 			m.ack.Header, m.ack.AckInfo = hdr, ai
@@ -185,14 +192,16 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 	}
 	seats.each(func(l *link, slot int) {
 		if slot >= 0 {
-			send(l, uint8(slot), seats.report(slot, now, w.Tick()))
+			base, ok := seats.baseline(slot)
+			send(l, uint8(slot), seats.report(slot, now, w.Tick()), base, ok)
 		}
 	})
 	if !delayed {
 		seats.eachSpectator(func(sp *spectator) {
-			send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()))
+			send(&sp.link, proto.SpectatorSlot, sp.ackInfo(now, w.Tick()), 0, false)
 		})
 	}
+	m.state.Back = 0 // saved() is the whole State
 	return isState
 }
 

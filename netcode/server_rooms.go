@@ -10,10 +10,15 @@ import (
 	"ttytanks/proto"
 )
 
-// maxRooms bounds ServerConfig.MaxRooms, the rooms of one server. (The
-// room list pages further, to maxListed: a fleet's list holds the rooms
-// of several servers.)
-const maxRooms = 255
+// maxRooms bounds ServerConfig.MaxRooms, the rooms of one server: 1024
+// rooms of 2 seats hold 2048 players. (The room list pages further, to
+// maxListed: a fleet's list holds the rooms of several servers. A
+// server's record in the fleet holds at most maxFleetRooms of its rooms.)
+const maxRooms = 1024
+
+// maxFleetRooms bounds the rooms of one server that the fleet publishes
+// and takes from another's record (about 50 KB of it).
+const maxFleetRooms = 255
 
 // maxSpectatorDelay bounds ServerConfig.SpectatorDelay.
 const maxSpectatorDelay = 10 * time.Second

@@ -148,18 +148,19 @@ func TestRoomAntiAmplification(t *testing.T) {
 // TestRoomListPages: 100 rooms take several pages; the pages, asked for
 // offset by offset, list each room once, in order.
 func TestRoomListPages(t *testing.T) {
-	s := newRoomServer(t, ServerConfig{Players: 2, Rooms: 100, MaxRooms: 100})
+	const rooms = 600 // more than a u8 counts: 2,400 players in 4-seat rooms
+	s := newRoomServer(t, ServerConfig{Players: 4, Rooms: rooms, MaxRooms: rooms})
 	var pages int
 	from := netip.MustParseAddrPort("192.0.2.8:4000")
 	cookie := rawCookie(t, s, simEpoch, from, 9)
-	for off := 0; off < 100; pages++ {
+	for off := 0; off < rooms; pages++ {
 		q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: uint16(off)}
 		out := s.Receive(simEpoch, from, q.Append(nil))
 		if len(out) != 1 {
 			t.Fatalf("%d answers to a ListRooms", len(out))
 		}
 		p, err := proto.ParseRoomList(out[0].Data)
-		if err != nil || len(p.Rooms) == 0 || p.Total != 100 {
+		if err != nil || len(p.Rooms) == 0 || p.Total != rooms {
 			t.Fatalf("page at %d: %d rooms of %d (%v)", off, len(p.Rooms), p.Total, err)
 		}
 		for i, e := range p.Rooms {
@@ -170,18 +171,33 @@ func TestRoomListPages(t *testing.T) {
 		off += len(p.Rooms)
 	}
 	if pages < 2 {
-		t.Fatalf("100 rooms in %d page: the test wants several", pages)
+		t.Fatalf("%d rooms in %d page: the test wants several", rooms, pages)
 	}
 
-	// An offset past the end, past 255 too, gets a page of no room at
-	// that offset, with the total.
-	q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: 300}
+	// An offset past the end gets a page of no room at that offset, with
+	// the total.
+	q := proto.ListRooms{Header: proto.Header{Session: 9}, Cookie: cookie, Offset: rooms + 100}
 	out := s.Receive(simEpoch, from, q.Append(nil))
 	if len(out) != 1 {
-		t.Fatalf("%d answers to a ListRooms at 300", len(out))
+		t.Fatalf("%d answers to a ListRooms at %d", len(out), rooms+100)
 	}
-	if p, err := proto.ParseRoomList(out[0].Data); err != nil || len(p.Rooms) != 0 || p.Offset != 300 || p.Total != 100 {
-		t.Fatalf("page at 300: %d rooms from %d of %d (%v), want none from 300 of 100", len(p.Rooms), p.Offset, p.Total, err)
+	if p, err := proto.ParseRoomList(out[0].Data); err != nil || len(p.Rooms) != 0 || p.Offset != rooms+100 || p.Total != rooms {
+		t.Fatalf("page at %d: %d rooms from %d of %d (%v), want none from there of %d", rooms+100, len(p.Rooms), p.Offset, p.Total, err, rooms)
+	}
+
+	// The fleet's record of the server holds maxFleetRooms of them, those
+	// with a free seat first: fill the first room's seats.
+	for i := 0; i < 4; i++ {
+		rawSeated(t, s, simEpoch, netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, byte(1 + i)}), 5000), uint64(70+i), "p")
+	}
+	fr := s.FleetRooms(nil)
+	if len(fr) != maxFleetRooms {
+		t.Fatalf("the fleet record holds %d rooms, want %d", len(fr), maxFleetRooms)
+	}
+	for _, r := range fr {
+		if r.Name == roomName(0) {
+			t.Fatalf("the full room %q is in the record before rooms with free seats", r.Name)
+		}
 	}
 }
 

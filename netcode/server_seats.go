@@ -542,6 +542,9 @@ func (t *seatTable) input(slot int, tk game.Tick, w *game.World) (game.Input, in
 	return s.in.take(tk)
 }
 
+// baseline returns the newest State the player of slot says it holds.
+func (t *seatTable) baseline(slot int) (game.Tick, bool) { return t.seats[slot].in.baseline() }
+
 // report returns what slot's Ack or State says of its inputs at now.
 func (t *seatTable) report(slot int, now time.Time, serverTick game.Tick) proto.AckInfo {
 	in := &t.seats[slot].in

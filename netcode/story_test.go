@@ -106,6 +106,7 @@ func (w *wire) stepClient(c *Client, in game.Input) []byte {
 	before := c.World().Tick()
 	c.sync.clock.Reset()
 	c.sync.skip, c.sync.ahead = 0, 0 // the story sets the pace, not the start countdown
+	c.sync.every = 1                 // and reads an Input datagram of every tick
 	c.Advance(w.now, in)             // starts the clock
 	out := c.Advance(w.now.Add(TickDuration), in)
 	if c.World().Tick() != before+1 || len(out) != 1 {
@@ -252,6 +253,11 @@ func TestStoryBadHashChangesNothing(t *testing.T) {
 		}
 	}
 	st := mustState(t, a, good)
+	if st.Delta() { // the whole State of that tick, as the server held it
+		st.Back = 0
+		w.srv.World().Save(&st.Snapshot)
+		good = sealDown(t, w.srv, a, st.Append(nil))
+	}
 	st.Hash ^= 1
 	bad := sealDown(t, w.srv, a, st.Append(nil)) // as a buggy server would send it: the client's own check is the story
 	remote := 1 - a.Slot()

@@ -20,7 +20,7 @@ import (
 //
 // and read the diff of PROTOCOL.md.
 
-var updateDoc = flag.Bool("update-doc", false, "rewrite the State example and the hash table of PROTOCOL.md from docState")
+var updateDoc = flag.Bool("update-doc", false, "rewrite the State examples and the hash table of PROTOCOL.md from docState and docStateDelta")
 
 // docState is the State of the worked examples: 3 slots, slot 2 free (so
 // it has no stats on the wire), 2 bullets in flight.
@@ -49,6 +49,88 @@ func docState() *State {
 		Snapshot: s,
 		Hash:     game.Hash(&s),
 	}
+}
+
+// docStateDelta is the delta State of the worked examples: the State
+// of docState stepped four ticks, as a client that holds docState's
+// snapshot receives it. Seat 0 drives right and fires on the third tick,
+// seat 1 drives up, seat 2 is free (neutral).
+func docStateDelta() *State {
+	base := docState()
+	p := &State{
+		Header: Header{Type: TypeState, Session: 0x3f6a1c2e9b0d4758, Match: 42, Player: 0, Seq: 1006},
+		AckInfo: AckInfo{ServerTick: 1006, NewestInput: 1008, MarginMs: 14, EchoTime: 35455,
+			EchoDelay: 31, Received: 1001, Guessed: 3},
+		Back: 4,
+	}
+	p.Snapshot.Tick, p.Snapshot.Slots = 1006, base.Snapshot.Slots
+	for k := 0; k < 4; k++ {
+		t := base.Snapshot.Tick.Add(int32(k))
+		in := [3]game.Input{{Tick: t, MoveX: 1}, {Tick: t, MoveY: -1}, {Tick: t}}
+		if k == 2 {
+			in[0].Buttons = game.ButtonFire
+		}
+		copy(p.Steps[3-k][:], in[:])
+	}
+	w := docWorld(&base.Snapshot)
+	for k := 0; k < int(p.Back); k++ {
+		w.Step(p.StepInputs(k))
+	}
+	p.Hash = w.Hash()
+	return p
+}
+
+// docWorld returns a world restored from s.
+func docWorld(s *game.Snapshot) *game.World {
+	w, err := game.NewWorld(game.Config{Slots: int(s.Slots), MazeW: int(s.Round.MazeW), MazeH: int(s.Round.MazeH)})
+	if err != nil {
+		panic(err)
+	}
+	w.Restore(s)
+	return w
+}
+
+// docStateDeltaHex returns the annotated hex of p (a delta State), as
+// PROTOCOL.md shows it.
+func docStateDeltaHex(p *State) string {
+	a := &annotated{b: p.Append(nil)}
+	a.add(2, `magic "TT"`)
+	a.add(1, "version %d", Version)
+	a.add(1, "type 7 State")
+	a.add(8, "session")
+	a.add(4, "match %d", p.Match)
+	a.add(1, "player %d", p.Player)
+	a.add(4, "seq %d", p.Seq)
+	a.add(4, "server tick %d", p.Snapshot.Tick)
+	a.add(4, "newest input tick %d", p.NewestInput)
+	a.add(2, "margin %+d ms (early)", p.MarginMs)
+	a.add(2, "echo time %d", p.EchoTime)
+	a.add(2, "echo delay %d × 10 µs = %d µs", p.EchoDelay, 10*int(p.EchoDelay))
+	a.add(2, "received %d", p.Received)
+	a.add(8, "hash of the snapshot the client rebuilds")
+	a.add(2, "guessed %d ticks", p.Guessed)
+	a.add(1, "back %d: a delta from the State of tick %d", p.Back, p.Base())
+	a.add(1, "slots %d", p.Snapshot.Slots)
+	for slot := 0; slot < int(p.Snapshot.Slots); slot++ {
+		k := 0
+		p.eachRun(slot, func(in game.Input, ticks int, last bool) {
+			what := fmt.Sprintf("move %s,%s", signed(int32(in.MoveX)), signed(int32(in.MoveY)))
+			if in.Buttons&game.ButtonFire != 0 {
+				what += ", fire"
+			}
+			from := p.Base().Add(int32(k))
+			if last {
+				a.add(1, "slot %d: %s from tick %d to the State (bit 7: the last run)", slot, what, from)
+				return
+			}
+			a.add(2, "slot %d: %s for %d ticks from tick %d", slot, what, ticks, from)
+			k += ticks
+		})
+	}
+	if len(a.b) != 0 {
+		panic("docStateDeltaHex: bytes left over")
+	}
+	return strings.Join(a.lines, "\n") + "\n"
 }
 
 // annotated builds a hex block: each line the bytes of one field, padded,
@@ -101,6 +183,7 @@ func docStateHex(p *State) string {
 	a.add(2, "received %d", p.Received)
 	a.add(8, "hash = game.Hash(&snapshot), worked out in §9.3")
 	a.add(2, "guessed %d ticks", p.Guessed)
+	a.add(1, "back 0: a full State, the snapshot follows")
 	a.add(8, "rng")
 	a.add(1, "slots %d", s.Slots)
 	a.add(1, "bullets %d", s.NumBullets)
@@ -274,6 +357,10 @@ func TestDocStateBlocksGenerated(t *testing.T) {
 	got, ok = replaceBlock(got, "<!-- hash words: the State of 5.7 -->", docHashTableText(t, p))
 	if !ok {
 		t.Fatal("PROTOCOL.md has no hash words block")
+	}
+	got, ok = replaceBlock(got, "<!-- example: StateDelta -->", docStateDeltaHex(docStateDelta()))
+	if !ok {
+		t.Fatal("PROTOCOL.md has no StateDelta example block")
 	}
 	if *updateDoc {
 		if err := os.WriteFile("../PROTOCOL.md", got, 0o644); err != nil {

@@ -58,14 +58,22 @@ const (
 	offRedirectSeats  = offRedirectFlags + 1
 
 	offInputN     = 23
-	offInputMoves = 28
+	offInputBase  = 28
+	offInputMoves = 32
 
-	offStateSlots   = 55
-	offStateBullets = 56
+	offStateBack    = 47
+	offStateSlots   = 56
+	offStateBullets = 57
+	offStatePhase   = 60
+	offStateWinner  = 63
+	offStateMaze    = 72
 	offStateTank0   = stateFixedLen
 	offStateTank1   = stateFixedLen + TankLen + StatsLen
 	offStateBullet0 = stateFixedLen + 2*(TankLen+StatsLen)
-	offStateRounds  = 73
+	offStateRounds  = 74
+
+	offDeltaSlots = 48
+	offDeltaRuns  = 49 // slot 0: 01 04, 11 01, 81; slot 1: 8c
 )
 
 func TestFieldErrors(t *testing.T) {
@@ -157,14 +165,17 @@ func TestFieldErrors(t *testing.T) {
 
 		{"input n 0", goldenInput, parseAs(ParseInput), set(offInputN, 0), ErrTooManyInputs},
 		{"input n 9", goldenInput, parseAs(ParseInput), set(offInputN, 9), ErrTooManyInputs},
-		{"input n 255", goldenInput, parseAs(ParseInput), set(offInputN, 255), ErrTooManyInputs},
-		{"input n 3 of 4 sent", goldenInput, parseAs(ParseInput), set(offInputN, 3), ErrTrailing},
-		{"input n 5 of 4 sent", goldenInput, parseAs(ParseInput), set(offInputN, 5), ErrShort},
-		{"input moveX 2", goldenInput, parseAs(ParseInput), set(offInputMoves, 2), ErrMove},
-		{"input moveY -2", goldenInput, parseAs(ParseInput), set(offInputMoves+1, 0xfe), ErrMove},
-		{"input last moveX -128", goldenInput, parseAs(ParseInput), set(offInputMoves+9, 0x80), ErrMove},
-		{"input button 4", goldenInput, parseAs(ParseInput), set(offInputMoves+2, 4), ErrButtons},
-		{"input button 0x80 in last", goldenInput, parseAs(ParseInput), set(offInputMoves+11, 0x81), ErrButtons},
+		{"input n 255", goldenInput, parseAs(ParseInput), set(offInputN, 255), ErrFlags},
+		{"input n 0x8f", goldenInput, parseAs(ParseInput), set(offInputN, 0x8f), ErrTooManyInputs},
+		{"input n bit 6", goldenInput, parseAs(ParseInput), set(offInputN, 0x44), ErrFlags},
+		{"input n 3 of 4 sent", goldenInput, parseAs(ParseInput), set(offInputN, 0x83), ErrTrailing},
+		{"input n 5 of 4 sent", goldenInput, parseAs(ParseInput), set(offInputN, 0x85), ErrShort},
+		{"input base without its flag", goldenInput, parseAs(ParseInput), set(offInputN, 4), ErrFlags},
+		{"input moveX bits 10", goldenInput, parseAs(ParseInput), set(offInputMoves, 0x02), ErrMove},
+		{"input moveY bits 10", goldenInput, parseAs(ParseInput), set(offInputMoves+1, 0x09), ErrMove},
+		{"input last moveX bits 10", goldenInput, parseAs(ParseInput), set(offInputMoves+3, 0x12), ErrMove},
+		{"input bit 6", goldenInput, parseAs(ParseInput), set(offInputMoves+2, 0x40), ErrButtons},
+		{"input bit 7 in last", goldenInput, parseAs(ParseInput), set(offInputMoves+3, 0x97), ErrButtons},
 
 		{"state slots 9", goldenState, parseState, set(offStateSlots, 9), ErrSnapshot},
 		{"state bullets 65", goldenState, parseState, set(offStateBullets, 65), ErrSnapshot},
@@ -174,7 +185,7 @@ func TestFieldErrors(t *testing.T) {
 		{"state tank rematch while playing", goldenState, parseState, set(offStateTank0+6, 0x7d), ErrSnapshot},
 		{"state tank 1 unseated: no stats", goldenState, parseState, set(offStateTank1+6, 0x13), ErrTrailing},
 		{"state score above rounds to win", goldenState, parseState, set(offStateRounds, 4), ErrSnapshot},
-		{"state match over while playing a round", goldenState, parseState, set(59, 3), ErrSnapshot},
+		{"state match over while playing a round", goldenState, parseState, set(offStatePhase, 3), ErrSnapshot},
 		{"state tank aim -2", goldenState, parseState, set(offStateTank0+6, 0x32), ErrSnapshot},
 		{"state tank aim 0,0", goldenState, parseState, set(offStateTank0+6, 0x30), ErrSnapshot},
 		{"state tank hp 255", goldenState, parseState, set(offStateTank0+7, 0xff), ErrSnapshot},
@@ -189,11 +200,26 @@ func TestFieldErrors(t *testing.T) {
 		{"state bullet bounces 6", goldenState, parseState, set(offStateBullet0+6, 0x30), ErrSnapshot},
 		{"state bullet life 241", goldenState, parseState, set(offStateBullet0+7, 241), ErrSnapshot},
 		{"state bullet vy 121", goldenState, parseState, set(offStateBullet0+5, 121), ErrSnapshot},
-		{"state round phase 4", goldenState, parseState, set(59, 4), ErrSnapshot},
-		{"state countdown of 5000 ticks", goldenState, parseState, set(59, 2), ErrSnapshot},
-		{"state round winner 2", goldenState, parseState, set(62, 2), ErrSnapshot},
-		{"state round winner -2", goldenState, parseState, set(62, 0xfe), ErrSnapshot},
-		{"state maze 63x33", goldenState, parseState, set(71, 63, 33), ErrSnapshot},
+		{"state round phase 4", goldenState, parseState, set(offStatePhase, 4), ErrSnapshot},
+		{"state countdown of 5000 ticks", goldenState, parseState, set(offStatePhase, 2), ErrSnapshot},
+		{"state round winner 2", goldenState, parseState, set(offStateWinner, 2), ErrSnapshot},
+		{"state round winner -2", goldenState, parseState, set(offStateWinner, 0xfe), ErrSnapshot},
+		{"state maze 63x33", goldenState, parseState, set(offStateMaze, 63, 33), ErrSnapshot},
+		{"state back 121", goldenState, parseState, set(offStateBack, MaxBack+1), ErrSnapshot},
+		{"state back 255", goldenState, parseState, set(offStateBack, 255), ErrSnapshot},
+		{"delta back 1: runs too long", goldenStateDelta, parseState, set(offStateBack, 1), ErrSnapshot},
+		{"delta back 5: slot 0's first runs fill it", goldenStateDelta, parseState, set(offStateBack, 5), ErrSnapshot},
+		{"delta slots 0", goldenStateDelta, parseState, set(offDeltaSlots, 0), ErrSnapshot},
+		{"delta slots 9", goldenStateDelta, parseState, set(offDeltaSlots, 9), ErrSnapshot},
+		{"delta slots 3", goldenStateDelta, parseState, set(offDeltaSlots, 3), ErrShort},
+		{"delta slots 1", goldenStateDelta, parseState, set(offDeltaSlots, 1), ErrTrailing},
+		{"delta run of 0 ticks", goldenStateDelta, parseState, set(offDeltaRuns+1, 0), ErrSnapshot},
+		{"delta run to the end without bit 7", goldenStateDelta, parseState, set(offDeltaRuns+1, 6), ErrSnapshot},
+		{"delta runs past the end", goldenStateDelta, parseState, set(offDeltaRuns+3, 2), ErrSnapshot},
+		{"delta run move bits 10", goldenStateDelta, parseState, set(offDeltaRuns, 0x02), ErrMove},
+		{"delta run bit 6", goldenStateDelta, parseState, set(offDeltaRuns+4, 0xc1), ErrButtons},
+		{"delta run like the one before", goldenStateDelta, parseState, set(offDeltaRuns+2, 0x01), ErrSnapshot},
+		{"delta last run twice", goldenStateDelta, parseState, func(b []byte) []byte { return append(b, 0x80) }, ErrTrailing},
 
 		{"leave reason 0", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 0), ErrReason},
 		{"leave reason 8", goldenLeave, parseAs(ParseLeave), set(HeaderLen, 8), ErrReason},
@@ -398,8 +424,16 @@ func TestValidValuesAccepted(t *testing.T) {
 		{"start maze 63x31", goldenStart, parseAs(ParseStart), set(offStartMazeW, 63, 31)},
 		{"start maze 3x5 for 2", goldenStart, parseAs(ParseStart), set(offStartMazeW, 3, 5)},
 		{"start state every 255", goldenStart, parseAs(ParseStart), set(offStartStateEvery, 255)},
-		{"input n 1", goldenInput, parseAs(ParseInput), func(b []byte) []byte { b[offInputN] = 1; return b[:offInputMoves+3] }},
+		{"input n 1", goldenInput, parseAs(ParseInput), func(b []byte) []byte { b[offInputN] = 0x81; return b[:offInputMoves+1] }},
+		{"input without a base", goldenInput, parseAs(ParseInput), set(offInputN, 4, 0, 0, 3, 0xe8, 0, 0, 0, 0)},
 		{"input first tick wraps", goldenInput, parseAs(ParseInput), set(offInputN+1, 0xff, 0xff, 0xff, 0xfe)},
+		{"input base 0", goldenInput, parseAs(ParseInput), set(offInputBase, 0, 0, 0, 0)},
+		{"delta back 7: the last runs take the tick more", goldenStateDelta, parseState, set(offStateBack, 7)},
+		{"delta back 120", goldenStateDelta, parseState, set(offStateBack, MaxBack)},
+		{"delta back 120: a run of 119 ticks, then the last", goldenStateDelta, parseState, func(b []byte) []byte {
+			b[offStateBack] = MaxBack
+			return append(b[:offDeltaRuns], 0x01, 119, 0x80, 0x8c)
+		}},
 		{"state tank flags all", goldenState, parseState, set(offStateTank0+6, 0x3f)},
 		{"state bullet owner 1 bounces 5", goldenState, parseState, set(offStateBullet0+6, 0x29)},
 		{"leave match over", goldenLeave, parseAs(ParseLeave), set(HeaderLen, byte(LeaveMatchOver))},
@@ -452,7 +486,7 @@ func TestVersionError(t *testing.T) {
 	if ve.Got != 3 || ve.Want != Version {
 		t.Errorf("VersionError{Got: %d, Want: %d}, want {3, %d}", ve.Got, ve.Want, Version)
 	}
-	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v9"; got != want {
+	if got, want := err.Error(), "proto: peer speaks protocol v3, this build speaks v10"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 	if errors.Is(err, ErrMagic) {

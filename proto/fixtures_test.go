@@ -125,8 +125,25 @@ func testStart(t Type) *Start {
 	return p
 }
 
+// testStateDelta is testState as a delta against the State of tick 994:
+// slot 0 moves right and fires once, slot 1 moves up.
+func testStateDelta() *State {
+	p := &State{Header: testHeader(TypeState), AckInfo: testAckInfo(), Hash: 0x2a25556dffcc3499, Back: 6}
+	p.Snapshot.Tick, p.Snapshot.Slots = 1000, 2
+	for k := 0; k < 6; k++ {
+		t := game.Tick(994 + k)
+		in := game.Input{Tick: t, MoveX: 1}
+		if k == 4 {
+			in.Buttons = game.ButtonFire
+		}
+		p.Steps[5-k][0] = in
+		p.Steps[5-k][1] = game.Input{Tick: t, MoveY: -1}
+	}
+	return p
+}
+
 func testInput() *Input {
-	p := &Input{Header: testHeader(TypeInput), ClientTime: 0x1234, N: 4}
+	p := &Input{Header: testHeader(TypeInput), ClientTime: 0x1234, N: 4, HasBase: true, Base: 990}
 	p.Inputs[0] = game.Input{Tick: 1000, MoveX: 1}
 	p.Inputs[1] = game.Input{Tick: 1001, MoveX: 1, MoveY: -1}
 	p.Inputs[2] = game.Input{Tick: 1002, MoveY: -1, Buttons: game.ButtonFire}
@@ -185,7 +202,8 @@ func parsePath(b []byte) (packet, error) {
 // the two path packets do.
 func sameLayout(a, b string) bool {
 	path := func(n string) bool { return n == "PathChallenge" || n == "PathResponse" }
-	return a == b || path(a) && path(b)
+	state := func(n string) bool { return n == "State" || n == "StateDelta" }
+	return a == b || path(a) && path(b) || state(a) && state(b)
 }
 
 // codecCases returns the fixture of every packet type, in Type order.
@@ -198,6 +216,7 @@ func codecCases() []codecCase {
 		{"Input", testInput(), goldenInput, parseAs(ParseInput)},
 		{"Ack", &Ack{Header: testHeader(TypeAck), AckInfo: testAckInfo(), Hash: 0x1122334455667788}, goldenAck, parseAs(ParseAck)},
 		{"State", testState(), goldenState, parseState},
+		{"StateDelta", testStateDelta(), goldenStateDelta, parseState},
 		{"Leave", &Leave{testHeader(TypeLeave), LeaveQuit}, goldenLeave, parseAs(ParseLeave)},
 		{"Reject", &Reject{testHeader(TypeReject), RejectFull}, goldenReject, parseAs(ParseReject)},
 		{"ListRooms", &ListRooms{Header: testHeader(TypeListRooms), Cookie: testCookie(), Offset: 300, ClientTime: 0x12345}, goldenListRooms, parseAs(ParseListRooms)},

@@ -187,7 +187,19 @@ func FuzzParseState(f *testing.F) {
 	if err := over.Snapshot.Validate(); err != nil {
 		f.Fatal(err)
 	}
-	addSeeds(f, &big, &one, &world, &over)
+	// Deltas: the longest (every slot's input changes every tick of
+	// MaxBack), and a duel's at rest.
+	long := State{Back: MaxBack}
+	long.Snapshot.Slots = game.MaxPlayers
+	for i := range long.Steps {
+		for slot := range long.Steps[i] {
+			long.Steps[i][slot] = game.Input{MoveX: int8((i+slot)%3 - 1), Buttons: game.Buttons(i % 2)}
+		}
+	}
+	rest := State{Back: 8}
+	rest.Snapshot.Slots = 2
+	addSeeds(f, &big, &one, &world, &over, &rest)
+	f.Add(long.Append(nil)[:MaxDatagram]) // more than a datagram holds: cut
 	dirty := dirtyState()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var p State
@@ -202,8 +214,19 @@ func FuzzParseState(f *testing.F) {
 		if p.Len() != len(b) {
 			t.Fatalf("Len() = %d for a %d-byte datagram", p.Len(), len(b))
 		}
-		if err := ParseState(b, &dirty); err != nil || dirty != p {
+		if err := ParseState(b, &dirty); err != nil || !sameState(&dirty, &p) {
 			t.Fatalf("decoding into a used State gave %v, %+v; into a fresh one %+v", err, dirty, p)
+		}
+		if p.Delta() {
+			// Every input of the delta is one a world takes.
+			for k := 0; k < int(p.Back); k++ {
+				for i, in := range p.StepInputs(k) {
+					if in.Tick != p.Base().Add(int32(k)) || !in.Valid() {
+						t.Fatalf("delta input %d of slot %d: %+v", k, i, in)
+					}
+				}
+			}
+			return
 		}
 		// The decoded snapshot is safe to restore.
 		w, _ := game.NewWorld(game.Config{Slots: 1, Seed: 1})

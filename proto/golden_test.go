@@ -4,7 +4,7 @@ package proto
 // field. PROTOCOL.md shows the same bytes, and TestProtocolDocExamples
 // checks that it does.
 const (
-	goldenVersion = "09"
+	goldenVersion = "0a"
 	goldenHeader  = "0123456789abcdef" + "a1b2c3d4" + "01" + "00000102" // session, match, player, seq
 
 	goldenHello = "5454" + goldenVersion + "01" + goldenHeader +
@@ -32,8 +32,9 @@ const (
 		"03" + "626f62" + "0000" + "01" // seat 1: "bob", score 0, connected
 
 	goldenInput = "5454" + goldenVersion + "05" + goldenHeader +
-		"1234" + "04" + "000003e8" + // client time, n, first tick 1000
-		"010000" + "01ff00" + "00ff01" + "ff0101" // (moveX, moveY, buttons) × 4
+		"1234" + "84" + "000003e8" + // client time, n 4 with a base, first tick 1000
+		"000003de" + // base: the State of tick 990
+		"01" + "0d" + "1c" + "17" // +1,0; +1,-1; 0,-1 fire; -1,+1 fire
 
 	goldenAck = "5454" + goldenVersion + "06" + goldenHeader +
 		"000003e8" + "000003eb" + "fff4" + // server tick 1000, newest input 1003, margin -12 ms
@@ -45,6 +46,7 @@ const (
 		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack
 		"2a25556dffcc3499" + // hash
 		"0102" + // guessed 258, as in Ack
+		"00" + // back 0: a full State
 		"0123456789abcdef" + // rng
 		"02" + "02" + // slots, bullets
 		"0003" + "00" + "1388" + "01" + "feedfacecafebeef" + "19" + "15" + // round
@@ -55,6 +57,15 @@ const (
 		"0006" + "0002" + "03e8" + "0102" + // tank 1 stats
 		"0800" + "0640" + "78" + "00" + "00" + "ef" + // bullet 0
 		"2710" + "3a98" + "ab" + "55" + "29" + "0c" // bullet 1
+
+	goldenStateDelta = "5454" + goldenVersion + "07" + goldenHeader +
+		"000003e8" + "000003eb" + "fff4" + "beef" + "0096" + "03d1" + // as in Ack
+		"2a25556dffcc3499" + // hash
+		"0102" + // guessed 258, as in Ack
+		"06" + // back 6: the baseline is the State of tick 994
+		"02" + // slots
+		"01" + "04" + "11" + "01" + "81" + // slot 0: +1,0 for 4 ticks, then with fire for 1, then +1,0 to the end
+		"8c" // slot 1: 0,-1 for all 6 ticks
 
 	goldenChat = "5454" + goldenVersion + "11" + goldenHeader +
 		"00000007" + "0006" + "676720e29c93" // line 7, 6 bytes: "gg ✓"

@@ -22,11 +22,14 @@ import (
 // decoded from its bytes.
 func docStateHashWords(t testing.TB, b []byte) []uint64 {
 	t.Helper()
-	const fixed = 74 // §5.7: the tanks start at offset 74
+	const fixed = 75 // §5.7: the tanks start at offset 75
 	if len(b) < fixed {
 		t.Fatalf("State of %d bytes, want at least %d", len(b), fixed)
 	}
-	slots, bullets := int(b[55]), int(b[56])
+	if b[47] != 0 {
+		t.Fatalf("a delta State (back %d): the hash words need a full one", b[47])
+	}
+	slots, bullets := int(b[56]), int(b[57])
 	u16 := func(o int) uint64 { return uint64(binary.BigEndian.Uint16(b[o:])) }
 	// A signed i8 sign-extended to 32 bits, as those 32 bits.
 	vel := func(o int) uint64 { return uint64(uint32(int32(int8(b[o])))) }
@@ -52,11 +55,11 @@ func docStateHashWords(t testing.TB, b []byte) []uint64 {
 
 	w := []uint64{
 		uint64(binary.BigEndian.Uint32(b[21:])), // tick
-		binary.BigEndian.Uint64(b[47:]),         // rng
-		uint64(b[55]) | uint64(b[73])<<8,        // slots, rounds to win
-		u16(57) | uint64(b[59])<<16 | u16(60)<<24 | uint64(b[62])<<40 | // round
-			uint64(b[71])<<48 | uint64(b[72])<<56,
-		binary.BigEndian.Uint64(b[63:]), // maze seed
+		binary.BigEndian.Uint64(b[48:]),         // rng
+		uint64(b[56]) | uint64(b[74])<<8,        // slots, rounds to win
+		u16(58) | uint64(b[60])<<16 | u16(61)<<24 | uint64(b[63])<<40 | // round
+			uint64(b[72])<<48 | uint64(b[73])<<56,
+		binary.BigEndian.Uint64(b[64:]), // maze seed
 	}
 	// Tank i starts where tank i-1 ended: 12 bytes, and 8 more of stats
 	// when it is seated (flags bit 5).
@@ -85,7 +88,7 @@ func docStateHashWords(t testing.TB, b []byte) []uint64 {
 	if want := o + 8*bullets; len(b) != want {
 		t.Fatalf("State of %d bytes, want %d for %d slots and %d bullets", len(b), want, slots, bullets)
 	}
-	w = append(w, uint64(b[56])) // bullets
+	w = append(w, uint64(b[57])) // bullets
 	for k := 0; k < bullets; k++ {
 		ob := b[o+6]
 		w = append(w,

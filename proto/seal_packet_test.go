@@ -47,7 +47,7 @@ func TestAppendPacketRoundTrip(t *testing.T) {
 	for _, c := range sealedCases() {
 		names = append(names, c.name)
 	}
-	want := []string{"Start", "Input", "Ack", "State", "Leave", "Reject", "Request", "PathChallenge", "PathResponse", "Chat", "ChatLine", "ChatAck", "Redirect", "LadderQuery", "LadderPage", "Rated"}
+	want := []string{"Start", "Input", "Ack", "State", "StateDelta", "Leave", "Reject", "Request", "PathChallenge", "PathResponse", "Chat", "ChatLine", "ChatAck", "Redirect", "LadderQuery", "LadderPage", "Rated"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("sealed fixtures %v, want %v", names, want)
 	}
@@ -128,14 +128,14 @@ func TestAppendPacketVector(t *testing.T) {
 		want   string
 	}{
 		{"Leave", goldenLeave, parseAs(ParseLeave), ClientToServer, 7,
-			"5454098901020304000000016e5d0f5ea3a3a435f6f9ad25e15d267b367e"},
+			"54540a8901020304000000016e5d51e3e804727083339b3458e99511ef79"},
 		{"Start", goldenStart, parseAs(ParseStart), ServerToClient, 1,
-			"54540984010203040000000187a7e02d8395321225eec19ff13ea7d5bf32468c4963dd451948088abf7c6eeebe1f1d25" +
-				"f6a92f4bc5a92ca2b27666a99c3ee08bfcf49282b34d25c27d815c765beedddf471c62521239a35675f078254c9dea91" +
-				"081f30f529"},
+			"54540a84010203040000000187a7e02d8395321225eec19ff13ea7d5bf32468c4963dd451948088abf7c6eeebe1f1d25" +
+				"f6a92f4bc5a92ca2b27666a99c3ee08bfcf49282b34d25c27d815c765beedddf471c6252126e34f638b3bcab569063" +
+				"70521a7c942a"},
 		{"Redirect", goldenRedirect, parseAs(ParseRedirect), ServerToClient, 0,
-			"545409940102030400000001860292ee55802e73955f7174458b137e5966a2daab333d17c09cc84c0bc8da5a02a3a199" +
-				"421d9bffbad736b8df1307c6c0354af315922215c28afedd55156a22"},
+			"54540a940102030400000001860292ee55802e73955f7174458b137e5966a2daab333d17c09cc84c0bc8da5a02a3a199" +
+				"421d9bffbad736b8df1307c62aa05a2f2d7e6348d5f868d7156214b0"},
 	}
 	for _, tt := range tests {
 		s, o := newPair(t, tt.dir, 0x01020304)

@@ -8,19 +8,31 @@ import (
 )
 
 // State (server → client) is sent every StateEvery ticks instead of that
-// tick's Ack. It carries the same report as an Ack followed by the whole
-// authoritative snapshot, from which a client can restore its world.
+// tick's Ack. It carries the same report as an Ack followed by the
+// authoritative snapshot, from which a client can restore its world: the
+// whole snapshot (a full State), or the inputs that step an earlier one
+// the client holds to it (a delta State: delta.go).
 type State struct {
 	Header
 	AckInfo
 	// Snapshot is the server world at AckInfo.ServerTick: the state before
 	// consuming that tick's inputs. Snapshot.Tick equals AckInfo.ServerTick;
-	// the tick is sent once and the decoder sets both.
+	// the tick is sent once and the decoder sets both. A delta State's
+	// Snapshot holds only Tick and Slots until the client rebuilds it.
 	Snapshot game.Snapshot
 	// Hash is game.Hash(&Snapshot) as computed by the server. ParseState
 	// does not verify it; the client does, after checking identity and
-	// freshness.
+	// freshness (and, for a delta, rebuilding the snapshot).
 	Hash uint64
+	// Back is 0 for a full State. For a delta State it is 1..MaxBack: the
+	// State's baseline is the snapshot at tick Snapshot.Tick − Back, and
+	// Steps holds the inputs that step it to Snapshot.Tick.
+	Back uint8
+	// Steps[i][:Snapshot.Slots] are a delta State's inputs of tick
+	// Snapshot.Tick − 1 − i, one per slot, for i < Back: Steps[0] is the
+	// newest. StepInputs returns them oldest first. A full State ignores
+	// them.
+	Steps [MaxBack][game.MaxPlayers]game.Input
 }
 
 // Encoded sizes of the parts of a State.
@@ -29,8 +41,9 @@ const (
 	// fields before the tanks: rng u64, slots u8, bullets u8, round 16,
 	// rounds to win u8.
 	stateFixedLen = HeaderLen + stateBodyLen
-	// stateBodyLen is the same without the header.
-	stateBodyLen = ackInfoLen + 8 + 1 + 1 + 16 + 1
+	// stateBodyLen is the same without the header: the report, back u8
+	// (0), then rng u64, slots u8, bullets u8, round 16, rounds to win u8.
+	stateBodyLen = ackInfoLen + 1 + 8 + 1 + 1 + 16 + 1
 	// TankLen is the encoded size of one tank in a State, not counting
 	// its stats.
 	TankLen = 12
@@ -44,15 +57,24 @@ const (
 	MaxStateLen = stateFixedLen + game.MaxPlayers*(TankLen+StatsLen) + game.MaxBullets*BulletLen
 )
 
-// StateLen returns the encoded size of a State with the given numbers of
-// slots, seated tanks among them, and bullets: 72 + 12 × slots + 8 ×
-// seated + 8 × bullets bytes.
+// StateLen returns the encoded size of a full State with the given
+// numbers of slots, seated tanks among them, and bullets: 75 + 12 × slots
+// + 8 × seated + 8 × bullets bytes.
 func StateLen(slots, seated, bullets int) int {
 	return stateFixedLen + slots*TankLen + seated*StatsLen + bullets*BulletLen
 }
 
-// Len returns the encoded size of the State.
+// Len returns the encoded size of the State: full or delta, as Back says.
 func (p *State) Len() int {
+	if p.Delta() {
+		return p.deltaLen()
+	}
+	return p.FullLen()
+}
+
+// FullLen returns the encoded size of the State as a full one, whatever
+// Back says: a server sends a delta only when it is the smaller.
+func (p *State) FullLen() int {
 	s := &p.Snapshot
 	seated := 0
 	for i := range s.Tanks[:min(int(s.Slots), game.MaxPlayers)] {
@@ -78,17 +100,23 @@ const (
 )
 
 // Append appends the State to b. It writes Snapshot.Tick as the tick
-// (AckInfo.ServerTick is assumed equal and not sent separately). It
-// assumes the snapshot is valid (game.Snapshot.Validate): it panics if
-// Slots > game.MaxPlayers or NumBullets > game.MaxBullets, and writes other
-// out-of-range values truncated to their wire widths, which the receiver
-// rejects or misreads. It does not allocate when b has room for Len bytes.
+// (AckInfo.ServerTick is assumed equal and not sent separately). A full
+// State assumes the snapshot is valid (game.Snapshot.Validate): it panics
+// if Slots > game.MaxPlayers or NumBullets > game.MaxBullets, and writes
+// other out-of-range values truncated to their wire widths, which the
+// receiver rejects or misreads. A delta State writes Steps[:Back] for
+// Snapshot.Slots slots; it panics if Back > MaxBack or Slots >
+// game.MaxPlayers. It does not allocate when b has room for Len bytes.
 func (p *State) Append(b []byte) []byte { return p.AppendBody(p.appendAs(b, TypeState)) }
 
 // AppendBody appends the State's body, what follows its header, to b.
 func (p *State) AppendBody(b []byte) []byte {
 	s := &p.Snapshot
 	b = appendAckInfo(b, &p.AckInfo, s.Tick, p.Hash)
+	b = append(b, p.Back)
+	if p.Delta() {
+		return p.appendDelta(b)
+	}
 	b = binary.BigEndian.AppendUint64(b, s.RNG)
 	b = append(b, s.Slots, s.NumBullets)
 	r := &s.Round
@@ -141,12 +169,16 @@ var (
 	errBullets = fmt.Errorf("%w: bullet count out of range", ErrSnapshot)
 )
 
-// ParseState decodes a State into *dst, overwriting all of it; on error
-// *dst holds garbage. It checks the exact length from the slot and bullet
-// counts and the seated flags (ErrShort, ErrTrailing), undefined flag bits
-// (ErrFlags), and runs game.Snapshot.Validate on the result (ErrSnapshot,
-// wrapping the game's error). It does not verify Hash. It does not
-// allocate unless it returns an error.
+// ParseState decodes a State into *dst, overwriting what it uses; on
+// error *dst holds garbage. For a full State it checks the exact length
+// from the slot and bullet counts and the seated flags (ErrShort,
+// ErrTrailing), undefined flag bits (ErrFlags), and runs
+// game.Snapshot.Validate on the result (ErrSnapshot, wrapping the game's
+// error). For a delta State it checks back and slots, that each slot's
+// runs cover exactly Back ticks (ErrSnapshot), every input (ErrMove,
+// ErrButtons) and the exact length. It does not verify Hash, nor that the
+// client holds the baseline. It does not allocate unless it returns an
+// error.
 func ParseState(b []byte, dst *State) error {
 	h, err := ParseHeader(b)
 	if err != nil {
@@ -162,7 +194,7 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 	if err := h.want(TypeState); err != nil {
 		return err
 	}
-	if len(b) < stateBodyLen {
+	if len(b) < ackInfoLen+1 {
 		return ErrShort
 	}
 	dst.Header = h
@@ -170,6 +202,16 @@ func ParseStateBody(h Header, b []byte, dst *State) error {
 	s := &dst.Snapshot
 	dst.Hash = readAckInfo(&r, &dst.AckInfo)
 	s.Tick = dst.ServerTick
+	dst.Back = r.u8()
+	if dst.Back > MaxBack {
+		return errBack
+	}
+	if dst.Delta() {
+		return parseDelta(&r, dst)
+	}
+	if len(b) < stateBodyLen {
+		return ErrShort
+	}
 	s.RNG = r.u64()
 	s.Slots, s.NumBullets = r.u8(), r.u8()
 	if s.Slots > game.MaxPlayers {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -194,7 +195,17 @@ func TestLadderSSHPlayers(t *testing.T) {
 	playOne := func(user string, n int, auth ...gossh.AuthMethod) string {
 		t.Helper()
 		bot := startJoin(t, ctx, srv.addr, "robo", "--bot", "--quick", "--duration", "2m", "--player-key", botKey)
-		defer bot.cmd.Process.Kill()
+		// The bot leaves with a Leave, and the server has let it go, before
+		// the next match: a bot killed outright would hold its seat (and
+		// may have voted for a rematch), and the next bot, of the same
+		// key, would sit beside it.
+		defer func() {
+			if _, err := bot.stop(t, os.Interrupt, 10*time.Second); err != nil {
+				t.Logf("the bot: %v", err)
+			}
+			srv.stderr.Await(t, 10*time.Second, srv.exited, fmt.Sprintf("bot %d gone", n),
+				regexp.MustCompile(fmt.Sprintf(`(?s)(msg="player left" room=\w+ name=robo .*){%d}`, n)))
+		}()
 		p, err := r.dialFromAs("", user, 120, 40, auth...)
 		if err != nil {
 			t.Fatal(err)

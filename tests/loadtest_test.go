@@ -88,9 +88,10 @@ func TestLoadtest(t *testing.T) {
 	if s == nil {
 		t.Fatal("the report holds no server figures")
 	}
-	// 50 clients each send an Input a tick and get a State every other
-	// tick.
-	if s.Players < 50 || s.Rooms < 13 || s.CPUPerS <= 0 || s.DatagramsInPerS < 50*40 || s.DatagramsOutPerS < 50*20 || s.TickP99us <= 0 {
+	// 50 clients each send an Input every second tick (more while their
+	// keys change: on loopback nothing is lost, PROTOCOL.md §4) and get a
+	// State every other tick.
+	if s.Players < 50 || s.Rooms < 13 || s.CPUPerS <= 0 || s.DatagramsInPerS < 50*25 || s.DatagramsOutPerS < 50*20 || s.TickP99us <= 0 {
 		t.Errorf("server figures %+v", *s)
 	}
 }

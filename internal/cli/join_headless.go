@@ -150,7 +150,7 @@ func (h *headlessWatch) stats() headlessStats {
 		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
 		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
 		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
-		Resyncs: m.Resyncs, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
+		Resyncs: m.Resyncs, FullStates: m.FullStates, DeltaStates: m.DeltaStates, BaseMisses: m.BaseMisses, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
 		Room: v.Room, Players: append([]string{}, h.seen...), Server: v.Server.String(), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
 		Winner: results.Winner, Results: results.Results}
 	// Rounds finished in every match played, the one in view included

@@ -25,6 +25,9 @@ type headlessStats struct {
 	Redundancy      int     `json:"redundancy"`
 	HashMismatches  uint64  `json:"hash_mismatches"`
 	Resyncs         uint64  `json:"resyncs"`
+	FullStates      uint64  `json:"full_states"`
+	DeltaStates     uint64  `json:"delta_states"`
+	BaseMisses      uint64  `json:"base_misses"`
 	Dropped         uint64  `json:"dropped"`
 	BytesUpPerSec   float64 `json:"bytes_up_per_s"`
 	BytesDownPerSec float64 `json:"bytes_down_per_s"`

@@ -78,8 +78,8 @@ func (f *serverFlags) check() error {
 	if f.stateEvery < 1 || f.stateEvery > 60 {
 		return fmt.Errorf("--state-every must be 1..60")
 	}
-	if f.maxRooms < 1 || f.maxRooms > 255 {
-		return fmt.Errorf("--max-rooms must be 1..255")
+	if f.maxRooms < 1 || f.maxRooms > 1024 {
+		return fmt.Errorf("--max-rooms must be 1..1024")
 	}
 	if f.rooms < 1 || f.rooms > f.maxRooms {
 		return fmt.Errorf("--rooms must be 1..--max-rooms (%d)", f.maxRooms)
