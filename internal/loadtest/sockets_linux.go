@@ -57,6 +57,13 @@ type epollSockets struct {
 // wakeSlot is the eventfd's slot in the epoll set.
 const wakeSlot = -1
 
+// eventsPerWait is the most ready sockets a wait hands over: the loop
+// runs the clients due between two waits, so a burst of States (a
+// server's tick sends one to half its players at once) holds up their
+// deadlines by at most this many receives, about a third of a
+// millisecond.
+const eventsPerWait = 64
+
 func newEpollSockets(target netip.AddrPort, n int) (*epollSockets, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
@@ -87,7 +94,7 @@ func newEpollSockets(target netip.AddrPort, n int) (*epollSockets, error) {
 		return nil, err
 	}
 	e := &epollSockets{ep: ep, epfd: epfd, rc: rc, target: target, v6: !target.Addr().Unmap().Is4(), fds: make([]int32, n),
-		peers: make([]bool, n), batch: transport.NewFDBatch(), events: make([]unix.EpollEvent, 256),
+		peers: make([]bool, n), batch: transport.NewFDBatch(), events: make([]unix.EpollEvent, eventsPerWait),
 		ms: make([]transport.Message, 64), wakeFD: wfd}
 	e.harvest = e.harvestReady
 	for i := range e.fds {
