@@ -35,11 +35,9 @@
 // belongs to shard i mod n. A pass of a loop runs every client whose
 // time has come, earliest first, from a min-heap of their next
 // deadlines (the ramp reaching it, a retry, or the client core's
-// Deadline: its next tick, handshake retry or keep-alive) on a 1 ms
-// grid, so that the clients due within a millisecond send together;
-// then it waits on all the shard's sockets at once until the next grid
-// point with a deadline, and hands each datagram that arrived to its
-// client. A client is looked at
+// Deadline: its next tick, handshake retry or keep-alive), then waits
+// on all the shard's sockets at once until the earliest deadline left,
+// and hands each datagram that arrived to its client. A client is looked at
 // only when it is due or a datagram came for it. On Linux the sockets
 // are non-blocking UDP sockets, each bound to its loopback source
 // address (PerAddr clients per address) and connected to the server, in

@@ -85,8 +85,7 @@ func (s *shard) step() bool {
 	now = time.Now()
 	wait := s.end.Sub(now)
 	if s.timers.Len() > 0 {
-		next := (s.timers.peek().at + grid - 1) / grid * grid // the grid point it runs at
-		wait = min(wait, time.Duration(next-s.since(now)))
+		wait = min(wait, time.Duration(s.timers.peek().at-s.since(now)))
 	}
 	s.sockets.wait(wait, s)
 	return true
@@ -95,20 +94,9 @@ func (s *shard) step() bool {
 // since is now in the timers' nanoseconds.
 func (s *shard) since(now time.Time) int64 { return int64(now.Sub(s.began)) }
 
-// grid is the loop's clock, in nanoseconds: a client due at some time
-// runs at the first whole millisecond (since the shard began) at or
-// after it, as under a 1 ms ticker, so the clients due within a
-// millisecond run and send together. A server then wakes once for the
-// burst rather than once a datagram: in two pairs of 40 s runs at 1000
-// clients on loopback, the grid cost the server about an eighth less CPU
-// a player, and the generator, which pays for the server's wake-up in
-// its own send, about a tenth less. (The Go runtime's timers wait in
-// whole milliseconds anyway.)
-const grid = int64(time.Millisecond)
-
-// fireDue runs every client due by the last grid point, earliest first.
+// fireDue runs every client due by now, earliest first.
 func (s *shard) fireDue(now time.Time) {
-	at := s.since(now) / grid * grid
+	at := s.since(now)
 	for s.timers.Len() > 0 && s.timers.peek().at <= at && s.openErr == nil {
 		s.fire(int(s.timers.peek().slot), now)
 	}
