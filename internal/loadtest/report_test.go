@@ -7,8 +7,8 @@ import (
 )
 
 // A report says the load generator was the bound when its CPU was over
-// 90% of its cores or its deadlines ran p99 over 2 ms late, and why, in
-// the table; otherwise it says it was not.
+// 90% of its cores or its deadlines ran p99 over half a tick (8.3 ms)
+// late, and why, in the table; otherwise it says it was not.
 func TestReportSaysWhenTheGeneratorIsTheBound(t *testing.T) {
 	for _, c := range []struct {
 		cpu   float64
@@ -21,8 +21,9 @@ func TestReportSaysWhenTheGeneratorIsTheBound(t *testing.T) {
 		{0.95, 1, 0.3, true, "its CPU was 95% of its 1 core"},
 		{0.95, 2, 0.3, false, ""},
 		{1.90, 2, 0.3, true, "its CPU was 95% of its 2 cores"},
-		{0.50, 1, 2.5, true, "it ran its clients' deadlines p99 2.5 ms late"},
-		{0.99, 1, 7.0, true, "its CPU was 99% of its 1 core, and it ran its clients' deadlines p99 7.0 ms late"},
+		{0.50, 1, 6.0, false, ""},
+		{0.50, 1, 9.0, true, "it ran its clients' deadlines p99 9.0 ms late"},
+		{0.99, 1, 17.0, true, "its CPU was 99% of its 1 core, and it ran its clients' deadlines p99 17.0 ms late"},
 	} {
 		r := &Report{LoadCPUPerS: c.cpu, LoadCores: c.cores, LoadLateP99ms: c.late, Errors: map[string]int{}}
 		r.judgeLoad()

@@ -234,14 +234,15 @@ func (e *epollSockets) wait(d time.Duration, ev socketEvents) {
 
 // harvestReady takes the epoll set's ready events into events without
 // waiting, and reports whether there were any (the runtime's poller then
-// waits for the set to be readable).
+// waits for the set to be readable). It is a raw system call, as are
+// FDBatch's: it never waits, so the loop's goroutine keeps its P.
 func (e *epollSockets) harvestReady(fd uintptr) bool {
-	n, err := unix.EpollWait(int(fd), e.events, 0)
-	if err != nil {
-		n = 0
+	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&e.events[0])), uintptr(len(e.events)), 0, 0, 0)
+	e.got = 0
+	if errno == 0 {
+		e.got = int(r)
 	}
-	e.got = n
-	return n > 0
+	return e.got > 0
 }
 
 // wakeFDLocked reads wakeFD under its lock.

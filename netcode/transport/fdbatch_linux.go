@@ -13,7 +13,8 @@ import (
 // (an event loop over them, as the load generator's): one recvmmsg(2) or
 // sendmmsg(2) call a batch, never waiting. It is the same batch IO as
 // UDP's, with its buffers allocated once; any number of sockets may
-// share one FDBatch. Not safe for concurrent use.
+// share one FDBatch. Its calls are raw system calls: the goroutine keeps
+// its P through them, as they never wait. Not safe for concurrent use.
 type FDBatch struct {
 	recv, send mmsgBufs
 	fd         uintptr // the socket of the send under way
@@ -24,6 +25,7 @@ type FDBatch struct {
 // and sends up to 256.
 func NewFDBatch() *FDBatch {
 	b := &FDBatch{recv: newMmsgBufs(recvBatchMax), send: newMmsgBufs(sendBatchMax)}
+	b.recv.raw, b.send.raw = true, true
 	b.call = b.sendOnce
 	return b
 }

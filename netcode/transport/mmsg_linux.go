@@ -28,6 +28,12 @@ type mmsgBufs struct {
 	n     int                     // headers loaded for the next call
 	got   int                     // datagrams the last call moved
 	errno syscall.Errno           // the last call's error
+	// raw makes the calls raw system calls: the goroutine keeps its P
+	// through them, as suits an event loop's short calls that never
+	// wait (FDBatch). Otherwise the runtime may hand the P on during a
+	// call that spans its monitor's 20 µs tick, and its monitor, having
+	// done so, keeps waking at that rate.
+	raw bool
 }
 
 func newMmsgBufs(n int) mmsgBufs {
@@ -72,7 +78,13 @@ func (b *mmsgBufs) loadRecv(ms []Message) int {
 // waiting (EAGAIN).
 func (b *mmsgBufs) recvmmsg(fd uintptr) bool {
 	for {
-		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+		var r uintptr
+		var e syscall.Errno
+		if b.raw {
+			r, _, e = unix.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+		} else {
+			r, _, e = unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+		}
 		switch e {
 		case unix.EINTR:
 			continue
@@ -136,7 +148,13 @@ func (b *mmsgBufs) loadSend(v6 bool, peer netip.AddrPort, ds []Datagram) int {
 // buffer is full (EAGAIN).
 func (b *mmsgBufs) sendmmsg(fd uintptr) bool {
 	for {
-		r, _, e := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+		var r uintptr
+		var e syscall.Errno
+		if b.raw {
+			r, _, e = unix.RawSyscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+		} else {
+			r, _, e = unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+		}
 		switch e {
 		case unix.EINTR:
 			continue
