@@ -22,6 +22,10 @@ type loadReport struct {
 	RTTP50ms       float64        `json:"rtt_p50_ms"`
 	Errors         map[string]int `json:"errors"`
 	LoadCPUPerS    float64        `json:"loadgen_cpu_per_s"`
+	LoadCores      int            `json:"loadgen_cores"`
+	LoadDeadlines  uint64         `json:"loadgen_deadlines"`
+	LoadLateP99ms  *float64       `json:"loadgen_late_p99_ms"`
+	LoadBound      *bool          `json:"loadgen_bound"`
 	Server         *struct {
 		CPUPerS          float64 `json:"cpu_per_s"`
 		DatagramsInPerS  float64 `json:"datagrams_in_per_s"`
@@ -35,8 +39,9 @@ type loadReport struct {
 // TestLoadtest runs the built binary's loadtest against its serve: 50
 // predicting clients from many loopback addresses, in 4-seat rooms, for a
 // few seconds — every client connected, no error, no hash mismatch, the
-// States arrive, and the server's own figures (read from its
-// --stats-every file) count the players and their datagrams.
+// States arrive, the generator's own figures are there, and the server's
+// (read from its --stats-every file) count the players and their
+// datagrams.
 func TestLoadtest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end to end: runs without -short")
@@ -73,6 +78,11 @@ func TestLoadtest(t *testing.T) {
 	}
 	if r.TicksPlayed < 50*200 || r.RTTP50ms <= 0 || r.LoadCPUPerS <= 0 {
 		t.Errorf("%d ticks played, RTT p50 %.2f ms, load generator CPU %.3f", r.TicksPlayed, r.RTTP50ms, r.LoadCPUPerS)
+	}
+	// The report says how late the generator ran its clients' deadlines
+	// and whether it was the bound (which one depends on the machine).
+	if r.LoadCores < 1 || r.LoadDeadlines < uint64(r.TicksPlayed)/2 || r.LoadLateP99ms == nil || r.LoadBound == nil {
+		t.Errorf("load generator: %d cores, %d deadlines run, late p99 %v, bound %v", r.LoadCores, r.LoadDeadlines, r.LoadLateP99ms, r.LoadBound)
 	}
 	s := r.Server
 	if s == nil {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/netip"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"ttytanks/game"
@@ -15,37 +15,42 @@ import (
 	"ttytanks/netcode/transport"
 )
 
-// loadClient is one protocol client of a load test: its socket, its core
-// and what it saw. mu serialises the core between the receiving goroutine
-// and the shard that ticks it.
+// loadClient is one protocol client of a load test: its core, its life
+// (start, retries) and what it saw. Its shard's loop owns it: nothing
+// else touches it while the loop runs, so it needs no lock. Its socket
+// is the shard's (socketSet), by the client's slot.
 type loadClient struct {
-	mu   sync.Mutex
 	id   int
-	t    transport.Transport
+	seed uint64 // of its play, session ids, keys and network simulator
 	c    *netcode.Client
 	rng  *rand.Rand
 	held game.Input
 	hold int
 	bot  *bot.Bot
 
-	startedAt   time.Time // of the current attempt
-	retryAt     time.Time // a refused attempt tries again then
-	backoff     time.Duration
-	connected   bool // has played at some point
-	handshake   time.Duration
-	retries     int
-	err         string
-	states      uint64
-	firstState  game.Tick
-	lastState   game.Tick
-	stateEvery  int32
-	firstTick   game.Tick
-	done        netcode.Metrics // the figures of sessions already over
-	doneTicks   int64
-	doneStates  [2]int64 // States received, and sent, in sessions over
-	rttSamples  []float64
-	lastSample  time.Time
-	recvStopped chan struct{}
+	startedAt  time.Time // of the current attempt
+	retryAt    time.Time // a refused attempt tries again then
+	backoff    time.Duration
+	connected  bool // has played at some point
+	handshake  time.Duration
+	retries    int
+	err        string
+	states     uint64
+	firstState game.Tick
+	lastState  game.Tick
+	stateEvery int32
+	firstTick  game.Tick
+	done       netcode.Metrics // the figures of sessions already over
+	doneTicks  int64
+	doneStates [2]int64 // States received, and sent, in sessions over
+	rttSamples []float64
+	lastSample time.Time
+
+	opened       bool          // its socket is open (the ramp reached it)
+	playingAtEnd bool          // it was playing when the run ended
+	failed       bool          // its socket failed: it is over
+	playing      bool          // counted in playingN
+	playingN     *atomic.Int32 // the shard's count of clients playing, for the progress line
 }
 
 // policyInput is a random player: a direction held for 20-60 ticks,
@@ -65,10 +70,23 @@ func (lc *loadClient) policyInput() game.Input {
 	return in
 }
 
-// start opens a new session (a first try or a retry). Call with mu held.
+// lightHistory is a light client's history, in ticks. A light client
+// steps no world and never rolls back: its rings hold the inputs it
+// repeats (a few ticks back) and the first State. As for the SSH front
+// end's in-process clients, twice the inputs' lead is plenty; 256 ticks
+// of snapshots are 0.4 MB where the default history's are 6.6 MB, made
+// and zeroed for every session: 13 GB at 2000 clients, and 1.6 GB/s of
+// zeroing while they start at 250 a second. A predicting client keeps
+// the default, as a player's would.
+const lightHistory = 2*netcode.MaxInputAhead + 16
+
+// start opens a new session (a first try or a retry).
 func (lc *loadClient) start(now time.Time, target netip.AddrPort, cfg *Config) {
 	cc := netcode.ClientConfig{Server: target, Name: fmt.Sprintf("load%d", lc.id), Room: cfg.Room, Light: !cfg.Predict,
 		Entropy: lc.entropy(), OnState: lc.noteState}
+	if cc.Light {
+		cc.History = lightHistory
+	}
 	if lc.bot != nil {
 		cc.LocalInput = func(w *game.World, slot int) game.Input { return lc.bot.Input(w.State(), w.Maze(), slot) }
 	} else {
@@ -94,8 +112,7 @@ func (r rngReader) Read(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// account folds a finished session's figures into the client's. Call
-// with mu held.
+// account folds a finished session's figures into the client's.
 func (lc *loadClient) account() {
 	if lc.c == nil {
 		return
@@ -118,38 +135,35 @@ func (lc *loadClient) account() {
 	lc.firstTick = 0
 }
 
-// advance runs the client's core when it is due, and manages its life:
-// the handshake's end, retries with backoff, a new session after a match
-// ends. Call with mu held.
-func (lc *loadClient) advance(now time.Time, target netip.AddrPort, cfg *Config, retryUntil time.Time) {
-	if lc.c == nil {
-		if !lc.retryAt.IsZero() && !now.Before(lc.retryAt) && now.Before(retryUntil) {
-			lc.retryAt = time.Time{}
-			lc.retries++
-			lc.start(now, target, cfg)
-		}
-		return
-	}
-	if now.Before(lc.c.Deadline()) {
-		return
-	}
-	for _, d := range lc.c.Advance(now, game.Input{}) {
-		_ = lc.t.Send(d.Addr, d.Data)
-	}
+// advance runs the client's core, due now, and returns what it sends:
+// valid until the client's next call.
+func (lc *loadClient) advance(now time.Time) []transport.Datagram {
+	ds := lc.c.Advance(now, game.Input{})
 	lc.observe(now)
+	return ds
 }
 
-// observe notes what changed in the client: connected, ticks, RTT, end.
-// Call with mu held.
+// receive hands the client's core a datagram that arrived now, and
+// returns what it sends in answer: valid until the client's next call.
+func (lc *loadClient) receive(now time.Time, from netip.AddrPort, b []byte) []transport.Datagram {
+	ds := lc.c.Receive(now, from, b)
+	lc.observe(now)
+	return ds
+}
+
+// observe notes what changed in the client: connected, ticks, RTT, end
+// (and, when the session ended, when to try again).
 func (lc *loadClient) observe(now time.Time) {
 	c := lc.c
-	if st := c.Status(); !lc.connected && (st == netcode.StatusWaiting || st == netcode.StatusPlaying) {
+	st := c.Status()
+	lc.notePlaying(st == netcode.StatusPlaying)
+	if !lc.connected && (st == netcode.StatusWaiting || st == netcode.StatusPlaying) {
 		// Seated (or placed in a running match): the handshake is over.
 		lc.connected = true
 		lc.handshake = now.Sub(lc.startedAt)
 		lc.err = ""
 	}
-	switch c.Status() {
+	switch st {
 	case netcode.StatusPlaying:
 		if lc.firstTick == 0 && c.World() != nil {
 			var v netcode.View
@@ -186,30 +200,75 @@ func (lc *loadClient) observe(now time.Time) {
 	}
 }
 
-// receive reads the client's socket until it closes.
-func (lc *loadClient) receive() {
-	defer close(lc.recvStopped)
-	buf := make([]byte, 2048)
-	for {
-		n, from, err := lc.t.Recv(buf)
-		if err != nil {
-			return
+// notePlaying keeps the shard's count of clients playing (the progress
+// line's) with the client's status.
+func (lc *loadClient) notePlaying(playing bool) {
+	if playing != lc.playing && lc.playingN != nil {
+		if playing {
+			lc.playingN.Add(1)
+		} else {
+			lc.playingN.Add(-1)
 		}
-		now := time.Now()
-		lc.mu.Lock()
-		if lc.c != nil {
-			for _, d := range lc.c.Receive(now, from, buf[:n]) {
-				_ = lc.t.Send(d.Addr, d.Data)
-			}
-			lc.observe(now)
-		}
-		lc.mu.Unlock()
 	}
+	lc.playing = playing
+}
+
+// due returns when the client next needs its loop (a session's next
+// Deadline, the zero time when that is at once, or a retry's time), and
+// false when it needs it no more: it failed, or ended with an error not
+// worth a retry. A client whose socket is not open yet is the ramp's.
+func (lc *loadClient) due() (time.Time, bool) {
+	switch {
+	case lc.failed:
+		return time.Time{}, false
+	case lc.c != nil:
+		return lc.c.Deadline(), true
+	case !lc.retryAt.IsZero():
+		return lc.retryAt, true
+	}
+	return time.Time{}, false
+}
+
+// retry starts the client's next session, the one its retryAt is for.
+func (lc *loadClient) retry(now time.Time, target netip.AddrPort, cfg *Config) {
+	lc.retryAt = time.Time{}
+	lc.retries++
+	lc.start(now, target, cfg)
+}
+
+// end ends the client's session when the run ends: its figures join the
+// sessions' over, and it returns its Leave to send.
+func (lc *loadClient) end() []transport.Datagram {
+	if lc.c == nil {
+		return nil
+	}
+	c := lc.c
+	lc.playingAtEnd = c.Status() == netcode.StatusPlaying
+	lc.account() // the live session's figures join the ended ones'
+	lc.c = nil
+	if c.Status() == netcode.StatusClosed {
+		return nil
+	}
+	return c.Close()
+}
+
+// fail ends the client for good when its socket fails: its session's
+// figures are kept, and err is what the report says.
+func (lc *loadClient) fail(err error) {
+	if lc.failed {
+		return
+	}
+	lc.failed = true
+	lc.account()
+	lc.c = nil
+	lc.retryAt = time.Time{}
+	lc.notePlaying(false)
+	lc.err = "socket failed: " + err.Error()
 }
 
 // noteState counts a State by its tick, to compare with the States the
 // server should have sent over the ticks they span. The client core calls
-// it (ClientConfig.OnState) inside Receive, with mu held.
+// it (ClientConfig.OnState) inside Receive.
 func (lc *loadClient) noteState(t game.Tick) {
 	if lc.states == 0 {
 		lc.firstState, lc.lastState = t, t
@@ -225,7 +284,7 @@ func (lc *loadClient) noteState(t game.Tick) {
 }
 
 // statesSeen returns the States the current session received and the
-// number the server sent over the ticks they span. Call with mu held.
+// number the server sent over the ticks they span.
 func (lc *loadClient) statesSeen() (got, want int64) {
 	if lc.states == 0 {
 		return 0, 0

@@ -5,12 +5,14 @@
 // any of them. Every Transport is safe for concurrent use: a driver
 // receives on one goroutine and sends from another.
 //
-//	transport.go    Datagram, Transport; UDP, MemNetwork and Mem, SimTransport
-//	udp_linux.go    recvmmsg and sendmmsg: many datagrams a system call
-//	udp_other.go    elsewhere, one datagram a call
-//	batch.go        Message, BatchTransport, RecvBatch, SendBatch, SendQueue
-//	mux.go          MuxTransport: UDP and the in-memory network as one
-//	netsim.go       Impairment, Netsim: the simulator's seeded plan for each datagram
+//	transport.go     Datagram, Transport; UDP, MemNetwork and Mem, SimTransport
+//	udp_linux.go     recvmmsg and sendmmsg: many datagrams a system call
+//	mmsg_linux.go    the batch calls' buffers, shared by UDP and FDBatch
+//	fdbatch_linux.go FDBatch: the batch calls on sockets an event loop polls
+//	udp_other.go     elsewhere, one datagram a call
+//	batch.go         Message, BatchTransport, RecvBatch, SendBatch, SendQueue
+//	mux.go           MuxTransport: UDP and the in-memory network as one
+//	netsim.go        Impairment, Netsim: the simulator's seeded plan for each datagram
 //
 // A driver's receive loop, batched where the transport can:
 //

@@ -9,5 +9,5 @@ import (
 // TestPartsOwnTheirFields: each transport's state is its own (STYLE 6b).
 func TestPartsOwnTheirFields(t *testing.T) {
 	partcheck.Owned(t, partcheck.Parts{Path: "ttytanks/netcode/transport",
-		Owned: []string{"UDP", "mmsgConn", "MemNetwork", "Mem", "SimTransport", "MuxTransport", "Netsim", "SendQueue"}})
+		Owned: []string{"UDP", "mmsgConn", "FDBatch", "MemNetwork", "Mem", "SimTransport", "MuxTransport", "Netsim", "SendQueue"}})
 }
