@@ -369,6 +369,33 @@ func TestQuickMatchBySkill(t *testing.T) {
 			t.Errorf("on a quiet server: hi1 in %q, lo1 in %q; want one room", a, b)
 		}
 	})
+	// The rooms of --rooms stay open, empty: an empty room is a room of
+	// one's own as much as a new one, and on a quiet server a player
+	// far from the one who waits does not take it and wait apart.
+	t.Run("quiet, rooms open", func(t *testing.T) {
+		n, st := newLadderNet(t, ServerConfig{Players: 2, Seed: 7, Idle: -1, MaxRooms: 8, Rooms: 2, MaxSeatsPerAddr: 16, MaxRoomsPerAddr: 16})
+		prime(st)
+		join(t, n, "lo1")
+		n.run(4 * time.Second)
+		join(t, n, "hi1")
+		if a, b := roomOf(n, "lo1"), roomOf(n, "hi1"); a == "" || a != b {
+			t.Errorf("on a quiet server with rooms a and b open: lo1 in %q, hi1 in %q; want one room", a, b)
+		}
+	})
+	// A player who waits in a casual room is not left there while the
+	// next takes an empty ranked room, on a quiet server.
+	t.Run("quiet, a casual room waits", func(t *testing.T) {
+		n, st := newLadderNet(t, ServerConfig{Players: 2, Seed: 7, Idle: -1, MaxRooms: 8, Rooms: 1, MaxSeatsPerAddr: 16, MaxRoomsPerAddr: 16})
+		prime(st)
+		c := n.addClient(keyed(ClientConfig{Name: "lo1", Room: RoomRequest{Kind: RoomCreate, Spec: RoomSpec{Name: "den", Casual: true}}}, keys["lo1"]), lan, lan, 1)
+		if !n.runUntil(5*time.Second, func() bool { return c.c.Status() == StatusWaiting }) {
+			t.Fatalf("lo1 not seated in den: %v", errText(c.c))
+		}
+		join(t, n, "hi1")
+		if a, b := roomOf(n, "lo1"), roomOf(n, "hi1"); a != "den" || b != "den" {
+			t.Errorf("on a quiet server: lo1 in %q, hi1 in %q; want both in den", a, b)
+		}
+	})
 }
 
 // TestRecordingRatesAKeyWhoseNameWasTaken: the name a keyed player
