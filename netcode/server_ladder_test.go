@@ -140,13 +140,22 @@ func TestLadderRatesARankedMatch(t *testing.T) {
 
 // TestOneAddressRatesNobody: two keys of one address finish a ranked
 // match: it is recorded, but neither is rated against the other (one
-// machine's two keys are one player farming the other).
+// machine's two keys are one player farming the other). The players are
+// told so: a Rated of the match with nobody in it, which their view
+// shows as a match recorded unrated (not as a casual one's silence).
 func TestOneAddressRatesNobody(t *testing.T) {
 	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1, Trusted: []netip.Prefix{}})
-	n.addClient(keyed(botClient("alice", 3), playerKey(1)), lan, lan, 1)
+	a := n.addClient(keyed(botClient("alice", 3), playerKey(1)), lan, lan, 1)
 	n.addClient(keyed(botClient("bob", 4), playerKey(2)), lan, lan, 2)
 	if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
 		t.Fatal("the match was not played out and recorded")
+	}
+	var v View
+	if !n.runUntil(5*time.Second, func() bool { a.c.View(&v); return v.Recorded }) {
+		t.Fatal("the player was not told the match was recorded")
+	}
+	if len(v.Rated) != 0 {
+		t.Errorf("told ratings %+v of a match that rated nobody", v.Rated)
 	}
 	if l := n.server.Stats().Ladder; l.Rated != 0 {
 		t.Errorf("a match of one address was rated: %+v", l)

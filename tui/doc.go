@@ -185,7 +185,7 @@
 //	effects.go          hit flashes and bursts
 //	bell.go             the terminal bell on a hit on the local tank and on its kills (Options.Bell)
 //	countdown.go        the round's countdown
-//	results.go          the match's results: standings, accuracy and rating changes
+//	results.go          the match's results: standings, accuracy, rating changes, why not rated
 //	feed.go             the event feed (kills, joins, rounds)
 //	chat.go             the chat line: typing, sending, what the feed shows (m)
 //	hud.go              HUD: the sidebar's detail level and the player followed
