@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"errors"
 	"net/netip"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -180,13 +180,39 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	if !n.runUntil(5*time.Second, func() bool { return thief.c.Status() == StatusClosed }) {
 		t.Fatalf("another key took alice's name: %v", thief.c.Status())
 	}
-	if msg := errText(thief.c); !strings.Contains(msg, "another player holds that name") {
-		t.Errorf("the refusal says %q", msg)
+	if msg := errText(thief.c); msg != `"ALICE" is another player's name here: pick another (--name NEW)` {
+		t.Errorf("the refusal says %q; want it to name the name and what to do", msg)
+	}
+	var refused *RefusedError
+	if !errors.As(thief.c.Err(), &refused) || refused.Reason != proto.RejectNameTaken || refused.Name != "ALICE" {
+		t.Errorf("the refusal is %#v; want a RefusedError for the name ALICE", thief.c.Err())
 	}
 	// Nor as a lobby viewer, whose name its chat lines show.
 	viewer := n.addClient(keyed(ClientConfig{Name: "alice", Spectate: true, Room: RoomRequest{Kind: RoomLobby, Spectate: true}}, playerKey(7)), lan, lan, 7)
 	if !n.runUntil(5*time.Second, func() bool { return viewer.c.Status() == StatusClosed }) {
 		t.Fatalf("a lobby viewer of another key took alice's name: %v", viewer.c.Status())
+	}
+	// bea, refused alice's name in the lobby, takes her place again asking
+	// for the name her key holds (the lobby's HeldNameHost does so), and
+	// her leaderboard card says she is bea.
+	lobbyOf := func(name string, def bool) ClientConfig {
+		return keyed(ClientConfig{Name: name, DefaultName: def, Spectate: true, Room: RoomRequest{Kind: RoomLobby, Spectate: true}}, playerKey(2))
+	}
+	typed := n.addClient(lobbyOf("alice", false), lan, lan, 9)
+	if !n.runUntil(5*time.Second, func() bool { return typed.c.Status() == StatusClosed }) {
+		t.Fatalf("bea's lobby place took alice's name: %v", typed.c.Status())
+	}
+	held := n.addClient(lobbyOf("alice", true), lan, lan, 10)
+	if !n.runUntil(5*time.Second, func() bool { return held.c.Status() == StatusWaiting || held.c.Status() == StatusPlaying }) {
+		t.Fatalf("bea's lobby place under her held name: %v", errText(held.c))
+	}
+	held.c.AskLadder(0, 0, false)
+	var hv View
+	if !n.runUntil(5*time.Second, func() bool { held.c.View(&hv); return hv.Ladder.Has }) {
+		t.Fatal("bea's lobby place was not answered its card")
+	}
+	if !hv.Ladder.Page.HasCard || hv.Ladder.Page.Card.Name != "bea" {
+		t.Errorf("bea's card in the lobby: %+v", hv.Ladder.Page.Card)
 	}
 	guest := n.addClient(ClientConfig{Name: "alice"}, lan, lan, 3)
 	if !n.runUntil(5*time.Second, func() bool { return guest.c.Status() == StatusWaiting }) {

@@ -205,6 +205,7 @@
 //	lobbydraw.go        the lobby drawn
 //	lobbyform.go        the create-a-room form
 //	lobbychat.go        the lobby's chat: LobbyChat, LobbyChatHost, its rows above the footer
+//	lobbyplace.go       the lobby's place on the server: HeldNameHost, a name refused, a place refused
 //	lobbyladder.go      the leaderboard tab: LobbyLadder, the page asked, its keys and refresh
 //	lobbyladderdraw.go  the leaderboard drawn: the table, the player's card, the status
 //	dashboard.go        RenderDashboard: the server's status screen

@@ -31,27 +31,33 @@ type Host interface {
 // ends for them or the room stops, the lobby comes back saying why. It
 // returns nil when the player quits in the lobby or in a game. When h is a
 // LobbyChatHost, its place in the lobby is the lobby's chat and, if it is
-// a LobbyLadder too, where the leaderboard tab asks.
+// a LobbyLadder too, where the leaderboard tab asks. When the server
+// refuses that place because another player holds the name typed, a
+// HeldNameHost is switched to the name the player's key holds for the
+// rest of the session, and the place is taken again (lobbyPlace).
 //
 // Play owns the screen (WithScreen): it calls Init once and Fini once,
 // and restores the terminal on a panic.
 func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby LobbyOptions) error {
 	opts.Lobby = true
 	return WithScreen(screen, func(s tcell.Screen) error {
+		taken := "" // the name typed, once the server said another player holds it
 		for {
-			var chat LobbyChatPlace
+			var place *lobbyPlace
 			ladder := lobby.Ladder
 			if ch, ok := h.(LobbyChatHost); ok {
 				if c, err := ch.LobbyChat(); err == nil {
-					chat, lobby.Chat = c, c
-					if lad, ok := c.(LobbyLadder); ok {
-						lobby.Ladder = lad // the leaderboard is asked through the same place
+					place = newLobbyPlace(h, c, taken)
+					lobby.Chat = place
+					if _, ok := c.(LobbyLadder); ok {
+						lobby.Ladder = place // the leaderboard is asked through the same place
 					}
 				}
 			}
 			req, err := Lobby(ctx, s, h, lobby)
-			if chat != nil {
-				chat.Leave() // the lobby's place is given up before a room's is asked for
+			if place != nil {
+				place.Leave() // the lobby's place is given up before a room's is asked for
+				taken = place.Taken()
 				lobby.Chat, lobby.Ladder = nil, ladder
 			}
 			lobby.Notice = ""

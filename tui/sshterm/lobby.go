@@ -41,7 +41,7 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 	}()
 	// A player who signed in without a key is a guest to the server's
 	// ladder (identify is nil), and the leaderboard's card says so.
-	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: g.identify(s) == nil})
+	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: g.identify(s) == nil, Rename: "ssh NEW@host"})
 }
 
 // SwitchBurst and SwitchEvery bound how often one session may go from
@@ -96,12 +96,16 @@ func (l *switchLimiter) take(now time.Time) (wait time.Duration) {
 type sshHost struct {
 	// ctx is the session's; end ends it, with the cause the player is
 	// told.
-	ctx      context.Context
-	end      context.CancelCauseFunc
-	tty      *ChannelTty
-	g        *Game
-	sess     Session
-	name     string
+	ctx  context.Context
+	end  context.CancelCauseFunc
+	tty  *ChannelTty
+	g    *Game
+	sess Session
+	name string
+	// held: the places taken from now on ask for the name the player's
+	// key holds rather than name, which the server refused as another
+	// player's (KeepHeldName). Only the lobby's goroutine uses it.
+	held     bool
 	lobby    *netcode.Lobby
 	intent   *intent
 	switches *switchLimiter
@@ -133,7 +137,7 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 		return nil, err
 	}
 	h.sess.Enlist(addr)
-	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: req.Spectate,
+	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, DefaultName: h.held, Spectate: req.Spectate,
 		Room: req, History: clientHistory, Identify: h.g.identify(h.sess)}), ct)
 	seat := &sshSeat{ClientDriver: c, intent: h.intent, spectator: req.Spectate}
 	seat.leave = func() {
@@ -145,6 +149,13 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	return seat, nil
 }
 
+// KeepHeldName makes the places taken from now on ask for the name the
+// player's key holds on the server rather than their login name, which
+// the server refused as another player's (tui.HeldNameHost).
+func (h *sshHost) KeepHeldName() { h.held = true }
+
+var _ tui.HeldNameHost = (*sshHost)(nil)
+
 // LobbyChat takes a place among the lobby's viewers, for its chat, on
 // an in-memory address of the session's own (listed, so its place counts
 // against the SSH client's address), given up when the player leaves the
@@ -153,7 +164,7 @@ func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
 	mem := h.g.cfg.Net.Listen()
 	addr := mem.LocalAddr()
 	h.sess.Enlist(addr)
-	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, Spectate: true,
+	c := netcode.StartClient(netcode.NewClient(netcode.ClientConfig{Server: h.g.cfg.Game, Name: h.name, DefaultName: h.held, Spectate: true,
 		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, History: clientHistory, Identify: h.g.identify(h.sess)}), mem)
 	go h.watchRemoved(c) // a player the server shows out of the lobby's chat is shown out of the session
 	return &lobbyChatPlace{ClientDriver: c, leave: func() { h.sess.Delist(addr) }}, nil
