@@ -414,8 +414,11 @@ func createPanel(t *theme, maxW int, f *createForm) string {
 	}
 	row(fieldPrivate, "private", yes(f.private), "joined by its code")
 	ranked := "rated on the ladder"
-	if f.bots > 0 {
+	switch {
+	case f.bots > 0:
 		ranked = "never with bots"
+	case !f.ranked:
+		ranked = "casual: not rated"
 	}
 	row(fieldRanked, "ranked", yes(f.ranked && f.bots == 0), ranked)
 	block := t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))
