@@ -42,7 +42,7 @@ func TestResultsRatings(t *testing.T) {
 			t.Errorf("%dx%d: titles %q, want %q", tt.w, tt.h, got, want)
 		}
 		rows := []struct{ name, want string }{
-			{"bob (you)", "1. ★ bob (you) 5 7 2 80 20 25% 1662 (+162)"},
+			{"bob (you)", "1. ♛ bob (you) 5 7 2 80 20 25% 1662 (+162)"},
 			{"carol", "2. carol 2 3 6 0 0 — —"},
 			{"alice", "3. alice 2 2 5 61 9 14% 1471 (-59) ✓"},
 		}
@@ -200,5 +200,20 @@ func TestWaitingAfterForfeits(t *testing.T) {
 	}
 	if strings.Contains(text, "kept") {
 		t.Errorf("a settled match says its score is kept:\n%s", text)
+	}
+}
+
+// TestResultsWinnerMarkIsNotTheRankedMark: the lobby marks a ranked room
+// with ★; the results mark the match's winner with another glyph, so
+// that ★ means one thing, in Unicode and in ASCII.
+func TestResultsWinnerMarkIsNotTheRankedMark(t *testing.T) {
+	for _, g := range []*glyphs{&unicodeGlyphs, &asciiGlyphs} {
+		if g.winner == rankedMark(g) || strings.Contains(rankedMark(g), g.winner) {
+			t.Errorf("ascii=%v: the winner's mark %q is the ranked room's %q", g.ascii, g.winner, rankedMark(g))
+		}
+	}
+	text := strings.Join(screenLines(drawTest(t, 80, 24, ratedView(t), Options{Lobby: true})), "\n")
+	if strings.Contains(text, "★") {
+		t.Errorf("the results show ★, the lobby's ranked mark:\n%s", text)
 	}
 }
