@@ -3,9 +3,11 @@ package tui
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 
+	"ttytanks/game"
 	"ttytanks/netcode"
 )
 
@@ -78,7 +80,7 @@ func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby 
 			seat.Leave()
 			switch {
 			case errors.Is(err, ErrToLobby):
-				lobby.Notice = "you left room " + v.Room
+				lobby.Notice = leaveNotice(&v, rankedRoom(h, v.Room))
 			case err != nil:
 				return err
 			case v.Status == netcode.StatusClosed:
@@ -91,4 +93,37 @@ func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby 
 			}
 		}
 	})
+}
+
+// leaveNotice is the lobby's notice after the player left room v.Room
+// with l, v the room's last view and ranked whether the lobby lists it as
+// ranked: it says so when leaving counted as a loss (PROTOCOL.md §4.15, a
+// forfeit): a match under way, not over nor already settled, in which
+// the player, with a key (not a ~guest), played a round.
+func leaveNotice(v *netcode.View, ranked bool) string {
+	n := "you left room " + v.Room
+	w := &v.World
+	if !ranked || v.Recorded || v.Status != netcode.StatusPlaying || v.Slot < 0 || v.Slot >= int(w.Slots) || v.Slot >= game.MaxPlayers {
+		return n
+	}
+	switch w.Round.Phase {
+	case game.PhaseMatchOver, game.PhaseWaiting:
+		return n // over, or left alone: nothing to lose
+	}
+	if !w.Tanks[v.Slot].Spawned() || strings.HasPrefix(v.Names[v.Slot], "~") {
+		return n
+	}
+	return n + ": a ranked match under way counts as a loss (a forfeit)"
+}
+
+// rankedRoom reports whether src lists room name as ranked.
+func rankedRoom(src LobbySource, name string) bool {
+	var list netcode.RoomList
+	src.Rooms(&list)
+	for i := range list.Rooms {
+		if list.Rooms[i].Name == name {
+			return list.Rooms[i].Ranked
+		}
+	}
+	return false
 }
