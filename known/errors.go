@@ -90,3 +90,17 @@ accept it: fix or delete line %d of %s,
 or join with --server-key %s`,
 		e.Server, e.Path, e.Line, e.Reason, e.Offered, e.Line, e.Path, e.Offered)
 }
+
+// KeyFileError says why a key file (the server's, a player's) cannot be
+// used. Why is in the user's words and follows the file's name: "is a
+// symbolic link", "is not an OpenSSH private key (…)"; Err is the cause,
+// if any.
+type KeyFileError struct {
+	Path, Why string
+	Err       error
+}
+
+func (e *KeyFileError) Error() string { return "known: key file " + e.Path + " " + e.Why }
+
+// Unwrap returns the cause.
+func (e *KeyFileError) Unwrap() error { return e.Err }

@@ -18,5 +18,5 @@ func openLocked(path string) (*os.File, error) {
 // openKey cannot tell on this system who owns the key file or who else
 // may read it, so it refuses to use one.
 func openKey(path string) (*os.File, error) {
-	return nil, fmt.Errorf("known: key file %s: no file owner and permission checks on %s: %w", path, runtime.GOOS, errors.ErrUnsupported)
+	return nil, &KeyFileError{Path: path, Why: "cannot be checked: no file owner and permission checks on " + runtime.GOOS, Err: errors.ErrUnsupported}
 }

@@ -78,7 +78,7 @@ func openKey(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("known: key file %s is a symbolic link: %w", path, err)
+			return nil, &KeyFileError{Path: path, Why: "is a symbolic link", Err: err}
 		}
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func openKey(path string) (*os.File, error) {
 	}
 	if why := privateRule.refuses(st); why != "" {
 		f.Close()
-		return nil, fmt.Errorf("known: key file %s %s", path, why)
+		return nil, &KeyFileError{Path: path, Why: why}
 	}
 	return f, nil
 }

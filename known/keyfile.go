@@ -112,7 +112,7 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 	}
 	raw, err := gossh.ParseRawPrivateKey(data)
 	if err != nil {
-		return nil, fmt.Errorf("known: key file %s: %w", path, err)
+		return nil, &KeyFileError{Path: path, Why: "is not an OpenSSH private key (ssh-keygen -t ed25519 writes one)", Err: err}
 	}
 	switch k := raw.(type) {
 	case ed25519.PrivateKey:
@@ -120,5 +120,5 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 	case *ed25519.PrivateKey:
 		return *k, nil
 	}
-	return nil, fmt.Errorf("known: key file %s holds another kind of key (%T): a ttytanks key must be Ed25519 (ssh-keygen -t ed25519)", path, raw)
+	return nil, &KeyFileError{Path: path, Why: fmt.Sprintf("holds another kind of key (%T): a ttytanks key must be Ed25519 (ssh-keygen -t ed25519)", raw)}
 }

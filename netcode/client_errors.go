@@ -69,10 +69,12 @@ func (e *VersionError) Error() string {
 func (e *VersionError) Is(target error) bool { return target == proto.ErrVersion }
 
 // RefusedError: the server refused the Join for a reason without an error
-// of its own. Room is what the client asked for; the message names it.
+// of its own. Room is what the client asked for, and Name the name it
+// asked under (sanitized); the message names the one refused.
 type RefusedError struct {
 	Reason proto.RejectReason
 	Room   RoomRequest
+	Name   string
 }
 
 // Error says, in the player's words, why the server would not seat us and
@@ -128,7 +130,12 @@ func (e *RefusedError) Error() string {
 	case proto.RejectBusy:
 		return "the server carries all the rooms it can for now: join a room already running, or try again later"
 	case proto.RejectNameTaken:
-		return "another player holds that name on this server's ladder: pick another (join --name NEW; over ssh, ssh NEW@host)"
+		// At most 75 cells with a name of proto.MaxNameLen: whole on an
+		// 80-column lobby's notice row.
+		if e.Name == "" {
+			return "another player holds that name here: pick another (--name NEW)"
+		}
+		return strconv.Quote(e.Name) + " is another player's name here: pick another (--name NEW)"
 	}
 	return "the server would not seat us (" + e.Reason.String() + "): try again later"
 }

@@ -3,6 +3,7 @@ package netcode
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ttytanks/proto"
 )
@@ -50,5 +51,19 @@ func TestEveryRefusalHasWords(t *testing.T) {
 		if msg := (&RefusedError{Reason: r}).Error(); strings.Contains(msg, "would not seat us") {
 			t.Errorf("reason %d (%v): %q", r, r, msg)
 		}
+	}
+}
+
+// TestANameRefusalFits80Columns: the refusal of a name another player
+// holds names the name and says what to do within 80 cells, the width
+// of the lobby's notice row, for the longest name.
+func TestANameRefusalFits80Columns(t *testing.T) {
+	long := strings.Repeat("w", proto.MaxNameLen)
+	msg := (&RefusedError{Reason: proto.RejectNameTaken, Name: long}).Error()
+	if !strings.Contains(msg, `"`+long+`"`) || !strings.HasSuffix(msg, "pick another (--name NEW)") {
+		t.Errorf("the refusal %q does not name %q and say what to do", msg, long)
+	}
+	if n := utf8.RuneCountInString(msg); n > 80 {
+		t.Errorf("the refusal is %d cells: %q", n, msg)
 	}
 }

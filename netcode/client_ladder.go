@@ -83,12 +83,14 @@ func (b *ladderBox) takeRated(p *proto.Rated) bool {
 	return true
 }
 
-// fill copies what the view shows: the ladder, and the rating changes of
-// match (none if the last Rated was of another).
+// fill copies what the view shows: the ladder, and whether match was
+// recorded and its rating changes (none if the last Rated was of
+// another).
 func (b *ladderBox) fill(dst *View, match uint32) {
 	dst.Ladder = b.view
 	dst.Rated = dst.Rated[:0]
-	if b.hasRated && b.ratedMatch == match {
+	dst.Recorded = b.hasRated && b.ratedMatch == match
+	if dst.Recorded {
 		dst.Rated = append(dst.Rated, b.rated...)
 	}
 }

@@ -31,6 +31,9 @@ type session struct {
 	// room is where the player asked to play; once a Start names the
 	// room, later Joins (after a lost seat) ask for that room by name.
 	room RoomRequest
+	// name is the name our last Request asked under, sanitized as the
+	// server takes it, for a refusal to name.
+	name string
 	// redirected: a Redirect sent us to this server, which must place us
 	// itself (the Request says so).
 	redirected bool
@@ -132,6 +135,7 @@ func (s *session) checking(gap time.Duration) {
 // place.
 func (s *session) request(name string, spectate bool, proof func(resume [proto.KeyLen]byte) proto.Proof) *proto.Request {
 	j := &proto.Request{Header: proto.Header{Session: s.id}, Token: s.token, Spectate: spectate, Name: name, Redirected: s.redirected}
+	s.name = proto.SanitizeName(name)
 	if s.token != (proto.Token{}) {
 		j.Proof = proof(s.tokenKey)
 	}
@@ -200,7 +204,7 @@ func (s *session) rejected(r proto.RejectReason, spectate, joining bool) (retry 
 	case proto.RejectDraining:
 		s.end(ErrDraining)
 	default:
-		s.end(&RefusedError{Reason: r, Room: s.room})
+		s.end(&RefusedError{Reason: r, Room: s.room, Name: s.name})
 	}
 	return false
 }

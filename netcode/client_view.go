@@ -145,4 +145,9 @@ type View struct {
 	// the server rated it (PROTOCOL.md §4.15); empty before, and for a
 	// match that is not rated.
 	Rated []proto.RatingChange
+	// Recorded is true once the server said it recorded the match shown
+	// for its ladder (a Rated of it came): the match was ranked. With
+	// Rated empty it rated nobody; a casual match's, or one the server's
+	// ladder failed to record, stays false.
+	Recorded bool
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"errors"
 	"net/netip"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -140,13 +140,22 @@ func TestLadderRatesARankedMatch(t *testing.T) {
 
 // TestOneAddressRatesNobody: two keys of one address finish a ranked
 // match: it is recorded, but neither is rated against the other (one
-// machine's two keys are one player farming the other).
+// machine's two keys are one player farming the other). The players are
+// told so: a Rated of the match with nobody in it, which their view
+// shows as a match recorded unrated (not as a casual one's silence).
 func TestOneAddressRatesNobody(t *testing.T) {
 	n, st := newLadderNet(t, ServerConfig{Players: 2, Rounds: 1, Seed: 7, ResultsFor: -1, Idle: -1, Trusted: []netip.Prefix{}})
-	n.addClient(keyed(botClient("alice", 3), playerKey(1)), lan, lan, 1)
+	a := n.addClient(keyed(botClient("alice", 3), playerKey(1)), lan, lan, 1)
 	n.addClient(keyed(botClient("bob", 4), playerKey(2)), lan, lan, 2)
 	if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
 		t.Fatal("the match was not played out and recorded")
+	}
+	var v View
+	if !n.runUntil(5*time.Second, func() bool { a.c.View(&v); return v.Recorded }) {
+		t.Fatal("the player was not told the match was recorded")
+	}
+	if len(v.Rated) != 0 {
+		t.Errorf("told ratings %+v of a match that rated nobody", v.Rated)
 	}
 	if l := n.server.Stats().Ladder; l.Rated != 0 {
 		t.Errorf("a match of one address was rated: %+v", l)
@@ -171,13 +180,39 @@ func TestLadderNamesBelongToTheirKey(t *testing.T) {
 	if !n.runUntil(5*time.Second, func() bool { return thief.c.Status() == StatusClosed }) {
 		t.Fatalf("another key took alice's name: %v", thief.c.Status())
 	}
-	if msg := errText(thief.c); !strings.Contains(msg, "another player holds that name") {
-		t.Errorf("the refusal says %q", msg)
+	if msg := errText(thief.c); msg != `"ALICE" is another player's name here: pick another (--name NEW)` {
+		t.Errorf("the refusal says %q; want it to name the name and what to do", msg)
+	}
+	var refused *RefusedError
+	if !errors.As(thief.c.Err(), &refused) || refused.Reason != proto.RejectNameTaken || refused.Name != "ALICE" {
+		t.Errorf("the refusal is %#v; want a RefusedError for the name ALICE", thief.c.Err())
 	}
 	// Nor as a lobby viewer, whose name its chat lines show.
 	viewer := n.addClient(keyed(ClientConfig{Name: "alice", Spectate: true, Room: RoomRequest{Kind: RoomLobby, Spectate: true}}, playerKey(7)), lan, lan, 7)
 	if !n.runUntil(5*time.Second, func() bool { return viewer.c.Status() == StatusClosed }) {
 		t.Fatalf("a lobby viewer of another key took alice's name: %v", viewer.c.Status())
+	}
+	// bea, refused alice's name in the lobby, takes her place again asking
+	// for the name her key holds (the lobby's HeldNameHost does so), and
+	// her leaderboard card says she is bea.
+	lobbyOf := func(name string, def bool) ClientConfig {
+		return keyed(ClientConfig{Name: name, DefaultName: def, Spectate: true, Room: RoomRequest{Kind: RoomLobby, Spectate: true}}, playerKey(2))
+	}
+	typed := n.addClient(lobbyOf("alice", false), lan, lan, 9)
+	if !n.runUntil(5*time.Second, func() bool { return typed.c.Status() == StatusClosed }) {
+		t.Fatalf("bea's lobby place took alice's name: %v", typed.c.Status())
+	}
+	held := n.addClient(lobbyOf("alice", true), lan, lan, 10)
+	if !n.runUntil(5*time.Second, func() bool { return held.c.Status() == StatusWaiting || held.c.Status() == StatusPlaying }) {
+		t.Fatalf("bea's lobby place under her held name: %v", errText(held.c))
+	}
+	held.c.AskLadder(0, 0, false)
+	var hv View
+	if !n.runUntil(5*time.Second, func() bool { held.c.View(&hv); return hv.Ladder.Has }) {
+		t.Fatal("bea's lobby place was not answered its card")
+	}
+	if !hv.Ladder.Page.HasCard || hv.Ladder.Page.Card.Name != "bea" {
+		t.Errorf("bea's card in the lobby: %+v", hv.Ladder.Page.Card)
 	}
 	guest := n.addClient(ClientConfig{Name: "alice"}, lan, lan, 3)
 	if !n.runUntil(5*time.Second, func() bool { return guest.c.Status() == StatusWaiting }) {
@@ -367,6 +402,33 @@ func TestQuickMatchBySkill(t *testing.T) {
 		join(t, n, "lo1")
 		if a, b := roomOf(n, "hi1"), roomOf(n, "lo1"); a == "" || a != b {
 			t.Errorf("on a quiet server: hi1 in %q, lo1 in %q; want one room", a, b)
+		}
+	})
+	// The rooms of --rooms stay open, empty: an empty room is a room of
+	// one's own as much as a new one, and on a quiet server a player
+	// far from the one who waits does not take it and wait apart.
+	t.Run("quiet, rooms open", func(t *testing.T) {
+		n, st := newLadderNet(t, ServerConfig{Players: 2, Seed: 7, Idle: -1, MaxRooms: 8, Rooms: 2, MaxSeatsPerAddr: 16, MaxRoomsPerAddr: 16})
+		prime(st)
+		join(t, n, "lo1")
+		n.run(4 * time.Second)
+		join(t, n, "hi1")
+		if a, b := roomOf(n, "lo1"), roomOf(n, "hi1"); a == "" || a != b {
+			t.Errorf("on a quiet server with rooms a and b open: lo1 in %q, hi1 in %q; want one room", a, b)
+		}
+	})
+	// A player who waits in a casual room is not left there while the
+	// next takes an empty ranked room, on a quiet server.
+	t.Run("quiet, a casual room waits", func(t *testing.T) {
+		n, st := newLadderNet(t, ServerConfig{Players: 2, Seed: 7, Idle: -1, MaxRooms: 8, Rooms: 1, MaxSeatsPerAddr: 16, MaxRoomsPerAddr: 16})
+		prime(st)
+		c := n.addClient(keyed(ClientConfig{Name: "lo1", Room: RoomRequest{Kind: RoomCreate, Spec: RoomSpec{Name: "den", Casual: true}}}, keys["lo1"]), lan, lan, 1)
+		if !n.runUntil(5*time.Second, func() bool { return c.c.Status() == StatusWaiting }) {
+			t.Fatalf("lo1 not seated in den: %v", errText(c.c))
+		}
+		join(t, n, "hi1")
+		if a, b := roomOf(n, "lo1"), roomOf(n, "hi1"); a != "den" || b != "den" {
+			t.Errorf("on a quiet server: lo1 in %q, hi1 in %q; want both in den", a, b)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ttytanks/game"
+	"ttytanks/internal/skill"
 	"ttytanks/proto"
 )
 
@@ -21,9 +22,10 @@ func (s *Server) place(j *proto.Request, l *link, now time.Time) (*room, proto.R
 		if s.ladder.keeps() && !j.Spectate {
 			// By skill (PROTOCOL.md §4.15): a room near the player's
 			// rating, else, on a server busy enough, a new one; the
-			// usual pick if none may open.
-			busy := t.quickTraffic(now, s.cfg.Skill.MaxWait) >= 2*s.cfg.Players
-			if best := t.quickBySkill(s.cfg.Skill, l.rating, !l.who.IsZero(), now, s.clk.now()); best != nil {
+			// usual pick if none may open. On a quiet server, never a
+			// room of one's own while another player waits.
+			busy := skill.Busy(t.quickTraffic(now, s.cfg.Skill.MaxWait), s.cfg.Players)
+			if best := t.quickBySkill(s.cfg.Skill, l.rating, !l.who.IsZero(), busy, now, s.clk.now()); best != nil {
 				return best, 0
 			}
 			if busy && s.cfg.Bots < s.cfg.Players {

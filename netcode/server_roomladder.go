@@ -23,7 +23,9 @@ type forfeited struct {
 
 // ladderMatch returns r's match as the ladder records it: each seated
 // slot's player (a bot, a guest: no key), round wins and figures, and the
-// players who left it (forfeits). Players of one address prefix (an IPv4
+// players who left it (forfeits). A seat whose tank never spawned (taken
+// in the match's last round, it waited for a next round that never came)
+// played no round: it is left out, neither rated nor a loser. Players of one address prefix (an IPv4
 // address, an IPv6 /64) are not rated against each other: two keys of
 // one machine are one player farming the other. A trusted range
 // (ServerConfig.Trusted) is exempt. Nor is a key rated against itself,
@@ -39,8 +41,8 @@ func (r *room) ladderMatch() ladder.Match {
 	var joined []game.Tick   // of m.Players: when each took its place
 	for i := 0; i < r.cfg.Players && i < len(w.Tanks); i++ {
 		st, tk := r.seats.at(i), &w.Tanks[i]
-		if st.state == seatFree || !tk.Seated {
-			continue
+		if st.state == seatFree || !tk.Spawned() {
+			continue // a free seat, or one that played no round
 		}
 		p := ladder.MatchPlayer{Name: st.name, Slot: i, RoundWins: int(tk.Score), Kills: int(tk.Stats.Kills),
 			Deaths: int(tk.Stats.Deaths), Shots: int(tk.Stats.Shots), Hits: int(min(tk.Stats.Hits, tk.Stats.Shots)), Seconds: secs}
@@ -107,7 +109,8 @@ const maxForfeits = 2 * game.MaxPlayers
 // forfeit notes st's player, leaving, as a forfeit of r's running match
 // if it is ranked and they have a key: the match, when it ends, ranks
 // them last. A player who leaves before the first tick, or after the
-// end, forfeits nothing. Of more than maxForfeits, those of the players
+// end, or before their tank ever spawned (they played no round of it),
+// forfeits nothing. Of more than maxForfeits, those of the players
 // who took their place last give way, so that keys taking a free seat
 // and quitting at once cannot fill the list and let a loser quit free.
 func (r *room) forfeit(st *seat) {
@@ -115,7 +118,7 @@ func (r *room) forfeit(st *seat) {
 		return
 	}
 	w := r.match.current().State()
-	if st.slot >= len(w.Tanks) || !w.Tanks[st.slot].Seated {
+	if st.slot >= len(w.Tanks) || !w.Tanks[st.slot].Spawned() {
 		return
 	}
 	tk := &w.Tanks[st.slot]

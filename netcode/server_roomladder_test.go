@@ -242,3 +242,63 @@ func TestThrowawayForfeitsDoNotHideALoser(t *testing.T) {
 		t.Errorf("the loser's record: %+v %v; want one match, rated down", p, ok)
 	}
 }
+
+// TestAPlayerWhoPlayedNoRoundIsNotRated: a keyed player who takes a free
+// seat of a ranked match during its last round waits for the next round
+// ("joins next round"), which never comes: the match ends without them.
+// They played no round of it, so they are not rated in it, as a loser
+// or otherwise, whether they stay to its end or leave before (no
+// forfeit); the two who played it are rated against each other.
+func TestAPlayerWhoPlayedNoRoundIsNotRated(t *testing.T) {
+	for _, leaves := range []bool{false, true} {
+		name := "stays"
+		if leaves {
+			name = "leaves"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			n, st := newLadderNet(t, ServerConfig{Players: 3, Rounds: 1, Seed: 7, StartWait: time.Second, ResultsFor: -1, Idle: -1, MaxSeatsPerAddr: 8})
+			a := n.addClient(keyed(botClient("ann", 3), playerKey(1)), lan, lan, 1)
+			b := n.addClient(keyed(botClient("bob", 4), playerKey(2)), lan, lan, 2)
+			r := n.server.room0()
+			if !n.runUntil(20*time.Second, func() bool {
+				return n.playing() && !r.match.counting() && r.match.current().State().Round.Phase == game.PhaseCountdown
+			}) {
+				t.Fatalf("no match: %v / %v", errText(a.c), errText(b.c))
+			}
+			// Round 1 counts down, and it is the last: the first round win
+			// wins the match.
+			late := n.addClient(keyed(ClientConfig{Name: "late"}, playerKey(3)), lan, lan, 3)
+			var v View
+			if !n.runUntil(2*time.Second, func() bool { late.c.View(&v); return late.c.Status() == StatusPlaying && v.Slot >= 0 }) {
+				t.Fatalf("late not seated during the countdown: %v", errText(late.c))
+			}
+			slot := v.Slot
+			if tk := r.match.current().State().Tanks[slot]; !tk.Seated || tk.Spawned() {
+				t.Fatalf("late's tank %+v: want seated, waiting for the next round", tk)
+			}
+			if leaves {
+				n.run(time.Second)
+				n.leave(late)
+			}
+			if !n.runUntil(5*time.Minute, func() bool { return n.server.Stats().Ladder.Recorded == 1 }) {
+				t.Fatal("the match was not played out and recorded")
+			}
+			if w := r.match.current().State(); w.Round.Number != 1 || (!leaves && w.Tanks[slot].Spawned()) {
+				t.Fatalf("the match ended in round %d, late's tank %+v: want it over in the round late joined", w.Round.Number, w.Tanks[slot])
+			}
+			if got := n.server.Stats().Ladder.Rated; got != 1 {
+				t.Fatalf("%d matches rated, want 1", got)
+			}
+			ctx := context.Background()
+			if p, ok, _ := st.Player(ctx, keyOf(playerKey(3))); ok {
+				t.Errorf("late, who played no round, was rated: %+v", p)
+			}
+			for _, k := range []ed25519.PrivateKey{playerKey(1), playerKey(2)} {
+				if p, _, _ := st.Player(ctx, keyOf(k)); p.Matches != 1 || p.Rating.R == 1500 {
+					t.Errorf("%s: %d matches, rating %.0f; want rated in 1", p.Name, p.Matches, p.Rating.R)
+				}
+			}
+		})
+	}
+}

@@ -290,9 +290,12 @@ func (t *roomTable) quick(spectate bool) *room {
 // in (rated false: a guest) by rule (package skill): the fullest public
 // room with a free seat, whose match is not over, and whose rated
 // players are within the window its wait has widened to; nil for a new
-// room. clock is the server's tick, for how long a waiting room's first
-// player has waited.
-func (t *roomTable) quickBySkill(rule skill.Rule, rating float64, rated bool, now time.Time, clock game.Tick) *room {
+// room. On a server that is not busy (skill.Busy), a room where the
+// player would wait alone — an empty one, such as the rooms of
+// ServerConfig.Rooms, or a new one — gives way to the fullest room
+// where someone waits (skill.Quiet). clock is the server's tick, for
+// how long a waiting room's first player has waited.
+func (t *roomTable) quickBySkill(rule skill.Rule, rating float64, rated, busy bool, now time.Time, clock game.Tick) *room {
 	sk := &t.skill
 	sk.rooms, sk.of, sk.ratings = sk.rooms[:0], sk.of[:0], sk.ratings[:0]
 	for _, r := range t.list {
@@ -321,18 +324,23 @@ func (t *roomTable) quickBySkill(rule skill.Rule, rating float64, rated bool, no
 		sk.rooms = append(sk.rooms, c)
 		sk.of = append(sk.of, r)
 	}
-	if i := rule.Pick(sk.rooms, rating, rated, now); i >= 0 {
+	i := rule.Pick(sk.rooms, rating, rated, now)
+	if !busy {
+		i = skill.Quiet(sk.rooms, i)
+	}
+	if i >= 0 {
 		return sk.of[i]
 	}
 	return nil
 }
 
 // quickTraffic notes a quick-match arrival at now and returns how many
-// others came in the last within: a quick match by skill opens a room of
-// its own for a player no room fits only on a server busy enough (twice
-// a room's seats in the last skill.Rule.MaxWait) that one who fits is
-// likely to come soon; on a quiet one two players would wait apart in
-// rooms of their own, for nobody.
+// others came in the last within: a quick match by skill seats a player
+// no room fits in a room of their own, new or empty, only on a server
+// busy enough (skill.Busy: twice a room's seats in the last
+// skill.Rule.MaxWait) that one who fits is likely to come soon; on a
+// quiet one two players would wait apart in rooms of their own, for
+// nobody.
 func (t *roomTable) quickTraffic(now time.Time, within time.Duration) int {
 	sk := &t.skill
 	for len(sk.seen) > 0 && now.Sub(sk.seen[0]) > within {

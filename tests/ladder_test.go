@@ -141,7 +141,7 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	// A third key asking for ann's name is refused, clearly.
 	code, _, errs := runBin(t, "join", again.addr, "--headless", "--bot", "--quick", "--duration", "5s", "--name", "Ann",
 		"--player-key", filepath.Join(dir, "thief.key"))
-	if code == 0 || !strings.Contains(errs, "another player holds that name") {
+	if code == 0 || !strings.Contains(errs, `"Ann" is another player's name here: pick another (--name NEW)`) {
 		t.Errorf("a third key took ann's name: exit %d, %q", code, errs)
 	}
 	if n := top(t, again.addr).matches("ann"); n != recorded {

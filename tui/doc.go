@@ -185,7 +185,7 @@
 //	effects.go          hit flashes and bursts
 //	bell.go             the terminal bell on a hit on the local tank and on its kills (Options.Bell)
 //	countdown.go        the round's countdown
-//	results.go          the match's results: standings, accuracy and rating changes
+//	results.go          the match's results: standings, accuracy, rating changes, why not rated
 //	feed.go             the event feed (kills, joins, rounds)
 //	chat.go             the chat line: typing, sending, what the feed shows (m)
 //	hud.go              HUD: the sidebar's detail level and the player followed
@@ -205,6 +205,7 @@
 //	lobbydraw.go        the lobby drawn
 //	lobbyform.go        the create-a-room form
 //	lobbychat.go        the lobby's chat: LobbyChat, LobbyChatHost, its rows above the footer
+//	lobbyplace.go       the lobby's place on the server: HeldNameHost, a name refused, a place refused
 //	lobbyladder.go      the leaderboard tab: LobbyLadder, the page asked, its keys and refresh
 //	lobbyladderdraw.go  the leaderboard drawn: the table, the player's card, the status
 //	dashboard.go        RenderDashboard: the server's status screen

@@ -28,7 +28,8 @@ type glyphs struct {
 	// watchKeys and watchKeysShort are the key help for a spectator.
 	watchKeys      [2]string
 	watchKeysShort string
-	// winner marks the match's winner on the results screen; voted, a
+	// winner marks the match's winner on the results screen (not ★, the
+	// lobby's mark of a ranked room); voted, a
 	// player who voted for a rematch.
 	winner, voted string
 	// bigPixel is a lit pixel of the countdown's big characters, unlike a
@@ -64,7 +65,7 @@ var unicodeGlyphs = glyphs{
 	keysShort:      "←↑↓→/WASD · spc fire · q quit",
 	watchKeys:      [2]string{"1-8 follow a player", "Tab panel · ? help · q quit"},
 	watchKeysShort: "1-8 follow · ? help · q quit",
-	winner:         "★",
+	winner:         "♛",
 	voted:          "✓",
 	bigPixel:       "▓",
 }

@@ -20,7 +20,7 @@ var helpKeys = []helpEntry{
 	{"Tab / 1-8", "sidebar: full, middle, scores / follow a player"},
 	{"r / l", "vote for a rematch (match over) / to the lobby"},
 	{"? / F1", "this help; Esc closes it"},
-	{"q / Ctrl-C", "quit"},
+	{"q / Ctrl-C", "quit (leaving a ranked match under way loses it)"},
 }
 
 // helpFigures say what each sidebar figure means.

@@ -57,6 +57,10 @@ type LobbyOptions struct {
 	// sets it to the chat's place when that is a LobbyLadder too (a
 	// netcode.ClientDriver is).
 	Ladder LobbyLadder
+	// Rename says how the player picks another name, for the notice of
+	// a name typed that another player holds ("": "--name NEW", join's
+	// flag; an SSH player's is "ssh NEW@host").
+	Rename string
 	// Guest says the player has no identity the server's ladder knows
 	// them by (no player key, no SSH key the server vouches for): the
 	// leaderboard's card says how to be ranked, rather than that they

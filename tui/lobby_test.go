@@ -504,8 +504,8 @@ func TestLobbyFormRanked(t *testing.T) {
 		show string
 	}{
 		{nil, 0, netcode.RoomSpec{Seats: 4}, "ranked ‹ yes › rated on the ladder"},
-		{[]rune{'n'}, 0, netcode.RoomSpec{Seats: 4, Casual: true}, "ranked ‹ no › rated on the ladder"},
-		{[]rune{' ', ' '}, 0, netcode.RoomSpec{Seats: 4}, "ranked ‹ yes ›"},
+		{[]rune{'n'}, 0, netcode.RoomSpec{Seats: 4, Casual: true}, "ranked ‹ no › casual: not rated"},
+		{[]rune{' ', ' '}, 0, netcode.RoomSpec{Seats: 4}, "ranked ‹ yes › rated on the ladder"},
 		{nil, 1, netcode.RoomSpec{Seats: 4, Bots: 1}, "ranked ‹ no › never with bots"},
 	} {
 		l := startLobby(t, 80, 24, testRooms(), LobbyOptions{})

@@ -57,6 +57,9 @@ func (l *lobby) chatKey(ev *tcell.EventKey, r *Renderer) bool {
 	}
 	p := &l.chat
 	if !p.open {
+		if closedWhy(&l.chatView) != "" {
+			return false // no place to say it from: drawChat says so
+		}
 		if ev.Key() == tcell.KeyRune && ev.Rune() == 't' {
 			p.open = true
 			return true
@@ -80,6 +83,10 @@ func (l *lobby) drawChat(r *Renderer, look *lobbyLook, w, h int) {
 	top := h - lobbyFooterH - l.lobbyChatH()
 	area := rect{0, top, w, l.lobbyChatH()}
 	lines := l.chatFeed.lastLines(lobbyChatLines)
+	if closedWhy(&l.chatView) != "" {
+		r.putSpans(0, top+lobbyChatLines-1, w, r.t.g.ellipsis, span{"lobby chat is off: " + placeOff, look.faint})
+		return
+	}
 	if len(lines) == 0 {
 		r.putSpans(0, top, w, r.t.g.ellipsis, span{"lobby chat " + r.t.g.dash + " t to say something to everyone here", look.faint})
 	}

@@ -137,7 +137,7 @@ func (l *lobby) drawHeader(r *Renderer, look *lobbyLook, w int) {
 	if !l.connecting() && l.list.Ping > 0 {
 		spans = append(spans, span{" " + g.dot + " ping ", look.label}, span{fmtMS(l.list.Ping), look.text})
 	}
-	if name := l.ladder.name(l.opts.Name, l.opts.Guest); name != "" {
+	if name := l.playerName(g); name != "" {
 		spans = append(spans, span{" " + g.dot + " you are ", look.label}, span{cleanText(name), look.text})
 	}
 	r.putSpans(0, lobbyHeaderY, w, g.ellipsis, spans...)
@@ -147,6 +147,10 @@ func (l *lobby) drawHeader(r *Renderer, look *lobbyLook, w int) {
 		r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{DrainingNotice, look.notice})
 	case l.opts.Notice != "":
 		r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{cleanText(l.opts.Notice), look.notice})
+	default:
+		if n := l.placeNotice(g); n != "" {
+			r.putSpans(0, lobbyNoticeY, w, g.ellipsis, span{cleanText(n), look.notice})
+		}
 	}
 }
 
@@ -288,10 +292,11 @@ func rankedMark(g *glyphs) string {
 
 // keys is the key help on the lobby's last row for a screen w cells wide.
 func (l *lobby) keys(g *glyphs, w int) string {
+	chat := l.opts.Chat != nil && closedWhy(&l.chatView) == "" // t talks
 	if l.tab == tabLadder {
-		return ladderKeys(g, l.opts.Chat != nil)
+		return ladderKeys(g, chat)
 	}
-	return lobbyKeys(g, l.opts.Chat != nil, w)
+	return lobbyKeys(g, chat, w)
 }
 
 // lobbyKeys is the rooms tab's key help: the longest that fits w cells
@@ -412,8 +417,11 @@ func createPanel(t *theme, maxW int, f *createForm) string {
 	}
 	row(fieldPrivate, "private", yes(f.private), "joined by its code")
 	ranked := "rated on the ladder"
-	if f.bots > 0 {
+	switch {
+	case f.bots > 0:
 		ranked = "never with bots"
+	case !f.ranked:
+		ranked = "casual: not rated"
 	}
 	row(fieldRanked, "ranked", yes(f.ranked && f.bots == 0), ranked)
 	block := t.r.NewStyle().Align(lipgloss.Left).Render(strings.Join(lines, "\n"))

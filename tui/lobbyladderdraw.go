@@ -67,6 +67,8 @@ func (l *lobby) ladderCard(g *glyphs) (label string, parts []string) {
 	switch {
 	case l.opts.Ladder == nil:
 		return "", []string{"the leaderboard needs a connection to the server"}
+	case closedWhy(&l.ladder.view) != "":
+		return "", []string{"no leaderboard: " + placeOff}
 	case lv.Has && lv.Page.Off:
 		return "", []string{"this server keeps no ladder"}
 	case !lv.Has && lv.Unanswered && l.list.Draining():

@@ -164,7 +164,7 @@ func TestResultsScreen(t *testing.T) {
 			name string
 			want []string
 		}{
-			{"bob (you)", []string{"1.", "★", "bob", "(you)", "5", "7", "2", "80", "20", "25%"}},
+			{"bob (you)", []string{"1.", "♛", "bob", "(you)", "5", "7", "2", "80", "20", "25%"}},
 			{"carol", []string{"2.", "carol", "2", "3", "6", "0", "0", "—"}},
 			{"alice", []string{"3.", "alice", "2", "2", "5", "61", "9", "14%", "✓"}},
 		}

@@ -314,9 +314,12 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		keys = "l lobby " + t.g.dot + " q quits"
 	}
 	if settledByForfeit(v) {
-		change := ratingChange(v, v.Slot, t.g)
-		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + change + keys}, func() string {
-			return buildPanel(t, maxW, "THE OTHERS LEFT", t.value.Render("they forfeit: you win, rated "+change),
+		outcome := "they forfeit: you win, not rated"
+		if change := ratingChange(v, v.Slot, t.g); change != t.g.dash {
+			outcome = "they forfeit: you win, rated " + change
+		}
+		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + outcome + keys}, func() string {
+			return buildPanel(t, maxW, "THE OTHERS LEFT", t.value.Render(outcome),
 				t.label.Render("whoever joins next starts a new match"), t.label.Render(keys))
 		})
 	}
@@ -326,12 +329,16 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	})
 }
 
-// settledByForfeit reports whether the match v waits in was rated
+// settledByForfeit reports whether the match v waits in was recorded
 // already: the ranked match's last opponents left it, forfeiting, and
-// the server told this player their rating change (View.Rated).
+// the server said so (View.Recorded), with this player's rating change
+// in View.Rated, or without it if it did not rate them.
 func settledByForfeit(v *netcode.View) bool {
 	if v.World.Round.Phase != game.PhaseWaiting || v.Slot < 0 {
 		return false
+	}
+	if v.Recorded {
+		return true
 	}
 	for _, c := range v.Rated {
 		if int(c.Slot) == v.Slot {

@@ -3,9 +3,11 @@ package tui
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 
+	"ttytanks/game"
 	"ttytanks/netcode"
 )
 
@@ -31,27 +33,33 @@ type Host interface {
 // ends for them or the room stops, the lobby comes back saying why. It
 // returns nil when the player quits in the lobby or in a game. When h is a
 // LobbyChatHost, its place in the lobby is the lobby's chat and, if it is
-// a LobbyLadder too, where the leaderboard tab asks.
+// a LobbyLadder too, where the leaderboard tab asks. When the server
+// refuses that place because another player holds the name typed, a
+// HeldNameHost is switched to the name the player's key holds for the
+// rest of the session, and the place is taken again (lobbyPlace).
 //
 // Play owns the screen (WithScreen): it calls Init once and Fini once,
 // and restores the terminal on a panic.
 func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby LobbyOptions) error {
 	opts.Lobby = true
 	return WithScreen(screen, func(s tcell.Screen) error {
+		taken := "" // the name typed, once the server said another player holds it
 		for {
-			var chat LobbyChatPlace
+			var place *lobbyPlace
 			ladder := lobby.Ladder
 			if ch, ok := h.(LobbyChatHost); ok {
 				if c, err := ch.LobbyChat(); err == nil {
-					chat, lobby.Chat = c, c
-					if lad, ok := c.(LobbyLadder); ok {
-						lobby.Ladder = lad // the leaderboard is asked through the same place
+					place = newLobbyPlace(h, c, taken)
+					lobby.Chat = place
+					if _, ok := c.(LobbyLadder); ok {
+						lobby.Ladder = place // the leaderboard is asked through the same place
 					}
 				}
 			}
 			req, err := Lobby(ctx, s, h, lobby)
-			if chat != nil {
-				chat.Leave() // the lobby's place is given up before a room's is asked for
+			if place != nil {
+				place.Leave() // the lobby's place is given up before a room's is asked for
+				taken = place.Taken()
 				lobby.Chat, lobby.Ladder = nil, ladder
 			}
 			lobby.Notice = ""
@@ -72,7 +80,7 @@ func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby 
 			seat.Leave()
 			switch {
 			case errors.Is(err, ErrToLobby):
-				lobby.Notice = "you left room " + v.Room
+				lobby.Notice = leaveNotice(&v, rankedRoom(h, v.Room))
 			case err != nil:
 				return err
 			case v.Status == netcode.StatusClosed:
@@ -85,4 +93,37 @@ func Play(ctx context.Context, screen tcell.Screen, h Host, opts Options, lobby 
 			}
 		}
 	})
+}
+
+// leaveNotice is the lobby's notice after the player left room v.Room
+// with l, v the room's last view and ranked whether the lobby lists it as
+// ranked: it says so when leaving counted as a loss (PROTOCOL.md §4.15, a
+// forfeit): a match under way, not over nor already settled, in which
+// the player, with a key (not a ~guest), played a round.
+func leaveNotice(v *netcode.View, ranked bool) string {
+	n := "you left room " + v.Room
+	w := &v.World
+	if !ranked || v.Recorded || v.Status != netcode.StatusPlaying || v.Slot < 0 || v.Slot >= int(w.Slots) || v.Slot >= game.MaxPlayers {
+		return n
+	}
+	switch w.Round.Phase {
+	case game.PhaseMatchOver, game.PhaseWaiting:
+		return n // over, or left alone: nothing to lose
+	}
+	if !w.Tanks[v.Slot].Spawned() || strings.HasPrefix(v.Names[v.Slot], "~") {
+		return n
+	}
+	return n + ": a ranked match under way counts as a loss (a forfeit)"
+}
+
+// rankedRoom reports whether src lists room name as ranked.
+func rankedRoom(src LobbySource, name string) bool {
+	var list netcode.RoomList
+	src.Rooms(&list)
+	for i := range list.Rooms {
+		if list.Rooms[i].Name == name {
+			return list.Rooms[i].Ranked
+		}
+	}
+	return false
 }

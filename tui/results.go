@@ -142,6 +142,57 @@ func ratingChange(v *netcode.View, slot int, g *glyphs) string {
 	return g.dash
 }
 
+// unratedNote is the line under the results of a ranked match that the
+// server recorded without rating the viewer (PROTOCOL.md §4.15: a Rated
+// of the match came, without their slot), saying why as far as the view
+// can tell: the viewer's tank never spawned (they took a seat in the last
+// round), a guest's name (~name) on their side or on every opponent's,
+// or, with keys on both sides, the rule that rates one address's players
+// (or one key's places) once. "" when the viewer was rated, for a match
+// not recorded (casual), and for a rated match watched.
+func unratedNote(v *netcode.View) string {
+	if !v.Recorded {
+		return ""
+	}
+	w := &v.World
+	me := v.Slot >= 0 && v.Slot < int(w.Slots) && v.Slot < game.MaxPlayers
+	for _, c := range v.Rated {
+		if !me || int(c.Slot) == v.Slot {
+			return ""
+		}
+	}
+	guest := func(i int) bool { return strings.HasPrefix(v.Names[i], "~") }
+	if me {
+		switch {
+		case !w.Tanks[v.Slot].Spawned():
+			return "not rated: you joined in its last round and played none"
+		case guest(v.Slot):
+			return "not rated: you play as a guest (no player key)"
+		}
+	}
+	others, keyed := 0, 0 // who played it, besides the viewer; with a key
+	for i := range min(int(w.Slots), game.MaxPlayers) {
+		if i == v.Slot || !w.Tanks[i].Spawned() {
+			continue
+		}
+		others++
+		if !guest(i) {
+			keyed++
+		}
+	}
+	switch {
+	case !me && keyed < 2:
+		return "not rated: fewer than two of its players have a player key"
+	case me && others == 1 && keyed == 0:
+		return "not rated: your opponent is a guest (no player key)"
+	case me && keyed == 0:
+		return "not rated: your opponents are guests (no player key)"
+	case len(v.Rated) > 0:
+		return "not rated: your address (or key) had an earlier place in it"
+	}
+	return "not rated: players on one address are not rated (serve --trust)"
+}
+
 // abs is |n|.
 func abs(n int) int {
 	if n < 0 {
@@ -159,9 +210,11 @@ func padRight(s string, w int) string { return s + strings.Repeat(" ", max(w-tex
 // resultsPanel is the box shown when the match is over: the winner, a
 // table of every seated player by placing (round wins, kills, deaths,
 // shots, hits, accuracy, the rating after a rated match and its change,
-// and whether they voted for a rematch), the rematch tally and the keys.
-// It is at most 71 cells wide (a rated match's drops the shots to stay
-// so) and 8 + players rows tall, so it fits 80x24 with all 8 seats.
+// and whether they voted for a rematch), the rematch tally (under a line
+// saying why the viewer was not rated in a ranked match, unratedNote) and
+// the keys. It is at most 71 cells wide (a rated match's drops the shots
+// to stay so) and 8 + players rows tall, 9 + players with the note, so it
+// fits 80x24 with all 8 seats.
 func resultsPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	g := t.g
 	w := &v.World
@@ -216,5 +269,9 @@ func resultsPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 	if v.Slot >= 0 && v.Slot < int(w.Slots) && w.Tanks[v.Slot].Rematch {
 		tally = "you voted for a rematch " + g.dash + " " + strconv.Itoa(votes) + " of " + strconv.Itoa(seated)
 	}
-	return renderPanel(t, maxW, title, table, t.label.Render(tally), t.value.Render(resultsHint(g, v.Slot < 0, lobby)))
+	foot := t.label.Render(tally)
+	if note := unratedNote(v); note != "" {
+		foot = t.label.Render(truncate(note, maxW-t.panel.GetHorizontalFrameSize(), g.ellipsis)) + "\n" + foot
+	}
+	return renderPanel(t, maxW, title, table, foot, t.value.Render(resultsHint(g, v.Slot < 0, lobby)))
 }

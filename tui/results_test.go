@@ -42,7 +42,7 @@ func TestResultsRatings(t *testing.T) {
 			t.Errorf("%dx%d: titles %q, want %q", tt.w, tt.h, got, want)
 		}
 		rows := []struct{ name, want string }{
-			{"bob (you)", "1. ★ bob (you) 5 7 2 80 20 25% 1662 (+162)"},
+			{"bob (you)", "1. ♛ bob (you) 5 7 2 80 20 25% 1662 (+162)"},
 			{"carol", "2. carol 2 3 6 0 0 — —"},
 			{"alice", "3. alice 2 2 5 61 9 14% 1471 (-59) ✓"},
 		}
@@ -74,6 +74,57 @@ func TestResultsUnrated(t *testing.T) {
 	}
 	if text := strings.Join(screenLines(scr), "\n"); strings.Contains(text, "rating") || strings.Contains(text, "(+") {
 		t.Errorf("an unrated match shows ratings:\n%s", text)
+	}
+}
+
+// TestResultsSayWhyUnrated: a ranked match the server recorded without
+// rating the player (a Rated with nobody, or others, in it) says why
+// under the table, as far as the client can tell, whole at 80x24; a
+// casual match (no Rated) and a rated player say nothing.
+func TestResultsSayWhyUnrated(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(v *netcode.View)
+		want string // "": no note
+	}{
+		{"casual", func(v *netcode.View) { v.Recorded = false }, ""},
+		{"rated", func(v *netcode.View) {
+			v.Rated = []proto.RatingChange{{Slot: 1, Before: 1500, After: 1662, RD: 290}, {Slot: 0, Before: 1500, After: 1338, RD: 290}}
+		}, ""},
+		{"opponents are guests", func(v *netcode.View) { v.Names[0], v.Names[2] = "~alice", "~carol" },
+			"not rated: your opponents are guests (no player key)"},
+		{"opponent is a guest", func(v *netcode.View) {
+			v.Names[0] = "~alice"
+			v.World.Tanks[2] = game.Tank{}
+		}, "not rated: your opponent is a guest (no player key)"},
+		{"you are a guest", func(v *netcode.View) { v.Names[1] = "~bob" },
+			"not rated: you play as a guest (no player key)"},
+		{"you played no round", func(v *netcode.View) {
+			v.World.Tanks[1] = game.Tank{Seated: true, AimX: 1}
+		}, "not rated: you joined in its last round and played none"},
+		{"one address", func(v *netcode.View) {},
+			"not rated: players on one address are not rated (serve --trust)"},
+		{"an earlier place of yours", func(v *netcode.View) {
+			v.Rated = []proto.RatingChange{{Slot: 0, Before: 1500, After: 1662, RD: 290}, {Slot: 2, Before: 1500, After: 1338, RD: 290}}
+		}, "not rated: your address (or key) had an earlier place in it"},
+		{"watching", func(v *netcode.View) { v.Slot = -1 },
+			"not rated: players on one address are not rated (serve --trust)"},
+		{"watching guests", func(v *netcode.View) { v.Slot, v.Names[0], v.Names[2] = -1, "~alice", "~carol" },
+			"not rated: fewer than two of its players have a player key"},
+	} {
+		v := matchOverView(t)
+		v.Recorded = true
+		tc.edit(v)
+		if got := unratedNote(v); got != tc.want {
+			t.Errorf("%s: note %q, want %q", tc.name, got, tc.want)
+		}
+		if tc.want == "" {
+			continue
+		}
+		text := strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
+		if !strings.Contains(text, tc.want) {
+			t.Errorf("%s: the results at 80x24 lack %q:\n%s", tc.name, tc.want, text)
+		}
 	}
 }
 
@@ -130,10 +181,16 @@ func TestWaitingAfterForfeits(t *testing.T) {
 			t.Errorf("the wait lacks %q:\n%s", want, text)
 		}
 	}
-	v.Rated = []proto.RatingChange{{Slot: 2, Before: 1500, After: 1338, RD: 290}}
-	if text := strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n"); strings.Contains(text, "THE OTHERS LEFT") {
-		t.Errorf("another's rating settles the wait:\n%s", text)
+	// Recorded without this player's rating (they shared an address with
+	// the one who left, say): settled all the same, and unrated.
+	v.Recorded = true
+	text = strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
+	for _, want := range []string{"THE OTHERS LEFT", "they forfeit: you win, not rated", "whoever joins next starts a new match"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the settled, unrated wait lacks %q:\n%s", want, text)
+		}
 	}
+	v.Rated = []proto.RatingChange{{Slot: 2, Before: 1500, After: 1338, RD: 290}}
 	v.Rated = append(v.Rated, proto.RatingChange{Slot: 1, Before: 1500, After: 1662, RD: 290})
 	text = strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
 	for _, want := range []string{"THE OTHERS LEFT", "they forfeit: you win, rated 1662 (+162)", "whoever joins next starts a new match", "l lobby · q quits"} {
@@ -143,5 +200,20 @@ func TestWaitingAfterForfeits(t *testing.T) {
 	}
 	if strings.Contains(text, "kept") {
 		t.Errorf("a settled match says its score is kept:\n%s", text)
+	}
+}
+
+// TestResultsWinnerMarkIsNotTheRankedMark: the lobby marks a ranked room
+// with ★; the results mark the match's winner with another glyph, so
+// that ★ means one thing, in Unicode and in ASCII.
+func TestResultsWinnerMarkIsNotTheRankedMark(t *testing.T) {
+	for _, g := range []*glyphs{&unicodeGlyphs, &asciiGlyphs} {
+		if g.winner == rankedMark(g) || strings.Contains(rankedMark(g), g.winner) {
+			t.Errorf("ascii=%v: the winner's mark %q is the ranked room's %q", g.ascii, g.winner, rankedMark(g))
+		}
+	}
+	text := strings.Join(screenLines(drawTest(t, 80, 24, ratedView(t), Options{Lobby: true})), "\n")
+	if strings.Contains(text, "★") {
+		t.Errorf("the results show ★, the lobby's ranked mark:\n%s", text)
 	}
 }

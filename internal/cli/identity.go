@@ -34,6 +34,26 @@ func (f *identityFlags) registerReader(fs *pflag.FlagSet, cmd string) {
 	}
 }
 
+// check reports the flags' usage error: --guest plays without the key
+// --player-key names.
+func (f *identityFlags) check(fs *pflag.FlagSet) error {
+	if f.guest && fs.Changed("player-key") {
+		return errors.New("--guest plays without a player key: drop --player-key (or --guest)")
+	}
+	return nil
+}
+
+// keyError is err, of the key file --player-key names (or its default),
+// in the player's words: the file and what is wrong with it, without the
+// known package's prefix or a parser's message.
+func keyError(err error) error {
+	var kf *known.KeyFileError
+	if errors.As(err, &kf) {
+		return fmt.Errorf("--player-key %s %s", kf.Path, kf.Why)
+	}
+	return fmt.Errorf("--player-key: %w", err)
+}
+
 // load returns the player's key (nil with --guest), making it on first
 // use; stderr hears of a key made.
 func (f *identityFlags) load(stderr io.Writer) (ed25519.PrivateKey, error) {
@@ -49,7 +69,7 @@ func (f *identityFlags) load(stderr io.Writer) (ed25519.PrivateKey, error) {
 	}
 	key, created, err := known.LoadOrCreateKey(path)
 	if err != nil {
-		return nil, fmt.Errorf("--player-key: %w", err)
+		return nil, keyError(err)
 	}
 	if created {
 		fmt.Fprintf(stderr, "ttytanks: made your player key %s (%s): keep it to keep your name and rating\n", path, known.Fingerprint(key.Public().(ed25519.PublicKey)))
@@ -75,7 +95,7 @@ func (f *identityFlags) loadIfMade() (key ed25519.PrivateKey, path string, err e
 		return nil, path, nil
 	}
 	if err != nil {
-		return nil, path, fmt.Errorf("--player-key: %w", err)
+		return nil, path, keyError(err)
 	}
 	return key, path, nil
 }

@@ -108,6 +108,9 @@ func (f *joinFlags) register(fs *pflag.FlagSet) {
 func (f *joinFlags) check(fs *pflag.FlagSet) (string, error) {
 	nm, err := playerName(f.name)
 	if err == nil {
+		err = f.id.check(fs)
+	}
+	if err == nil {
 		err = f.ui.check()
 	}
 	if err == nil {

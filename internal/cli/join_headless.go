@@ -44,20 +44,38 @@ func runHeadless(ctx context.Context, cs *clientSetup, room netcode.RoomRequest,
 	}
 	switch {
 	case h.start.IsZero():
-		msg := endMessage(cd, cs.target)
-		switch {
-		case ctx.Err() != nil:
-			msg = "interrupted before the match started"
-		case msg == "":
-			msg = "the match did not start in time"
-		}
-		fmt.Fprintf(stderr, "ttytanks: %s\n", msg)
+		fmt.Fprintf(stderr, "ttytanks: %s\n", noStartMessage(ctx, endMessage(cd, cs.target), h.v.Need, d))
 		return 1
 	case h.v.Status == netcode.StatusClosed:
 		fmt.Fprintf(stderr, "ttytanks: %s\n", h.v.Message) // the session ended early
 		return 1
 	}
 	return 0
+}
+
+// startWait is how long a headless run waits for its match to start,
+// beyond its duration, which counts from the start.
+const startWait = 10 * time.Second
+
+// noStartMessage says why a headless run of duration d saw no match
+// start: a signal that ended ctx (its cause names it), else end, why the
+// session ended, else that the wait ran out with need more players to
+// come.
+func noStartMessage(ctx context.Context, end string, need int, d time.Duration) string {
+	switch {
+	case ctx.Err() != nil:
+		return "interrupted before the match started (" + context.Cause(ctx).Error() + ")"
+	case end != "":
+		return end
+	}
+	msg := fmt.Sprintf("no match started in %v (--duration %v counts from the start, which may take %v more)", d+startWait, d, startWait)
+	switch {
+	case need == 1:
+		msg += ": the room still waits for 1 more player"
+	case need > 1:
+		msg += fmt.Sprintf(": the room still waits for %d more players", need)
+	}
+	return msg
 }
 
 // headlessWatch is what a headless session has seen.
@@ -81,7 +99,7 @@ type headlessWatch struct {
 func (h *headlessWatch) watch(ctx context.Context, cd *netcode.ClientDriver, d time.Duration) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.NewTimer(d + 10*time.Second) // the match must also start
+	deadline := time.NewTimer(d + startWait) // the match must also start
 	defer deadline.Stop()
 	for {
 		select {

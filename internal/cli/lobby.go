@@ -30,6 +30,13 @@ func (h *udpHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	return leavingClient{d}, nil
 }
 
+// KeepHeldName makes the places taken from now on ask for the name the
+// player's key holds on the server rather than the one typed (--name):
+// the server refused that one as another player's (tui.HeldNameHost).
+func (h *udpHost) KeepHeldName() { h.cs.defaultName = true }
+
+var _ tui.HeldNameHost = (*udpHost)(nil)
+
 // LobbyChat takes a place among the lobby's viewers, for its chat: a
 // client session of its own (and its own socket), given up when the
 // player leaves the lobby.

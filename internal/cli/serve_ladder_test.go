@@ -35,3 +35,21 @@ func TestServeLadderUsage(t *testing.T) {
 		t.Error("a refused --db-backup made the database it backs up")
 	}
 }
+
+// TestServeTrustHelpSaysItRates: serve --help's --trust says it does more
+// than lift the limits: the players of a trusted range are rated against
+// each other (PROTOCOL.md §4.15), which a host whose players share an
+// address looks for when their ranked matches go unrated.
+func TestServeTrustHelpSaysItRates(t *testing.T) {
+	var help bytes.Buffer
+	Serve("test", []string{"--help"}, &help, io.Discard)
+	for _, line := range strings.Split(help.String(), "\n") {
+		if strings.Contains(line, "--trust") {
+			if !strings.Contains(line, "rated against each other") {
+				t.Errorf("serve --help's --trust: %q; want it to say its players are rated against each other", line)
+			}
+			return
+		}
+	}
+	t.Errorf("serve --help has no --trust:\n%s", help.String())
+}

@@ -51,7 +51,7 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.specDelay, "spectator-delay", 2*time.Second, "how far behind the match spectators watch (0-10s)")
 	fs.Var(&f.maze, "maze", mazeUsage)
 	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
-	fs.StringArrayVar(&f.trust, "trust", nil, "exempt this address range (CIDR, like 192.168.1.0/24) from the per-address limits; repeatable")
+	fs.StringArrayVar(&f.trust, "trust", nil, "exempt this address range (CIDR, like 192.168.1.0/24) from the per-address limits; its players are rated against each other on the ladder though they share an address; repeatable")
 	fs.IntVar(&f.seatsPerAddr, "seats-per-addr", netcode.DefaultSeatsPerAddr, "most seats (and, apart, spectator places) the players of one IP address (an IPv6 /64) may hold")
 	fs.DurationVar(&f.idle, "idle", netcode.DefaultIdle, "free a seat whose player has not moved, fired or voted for this long, waiting in a room included (0: never; serve --play: never unless given)")
 	fs.DurationVar(&f.kickHold, "kick-hold", netcode.DefaultKickHold, "keep a kicked player's address (an IPv6 /64) from joining for this long")

@@ -114,9 +114,11 @@ type ladderAsk struct {
 	json      bool
 	wait      time.Duration
 	keyed     bool // set by ask: the asker proved a player key
+	fs        *pflag.FlagSet
 }
 
 func (f *ladderAsk) register(fs *pflag.FlagSet, cmd string) {
+	f.fs = fs
 	f.id.registerReader(fs, cmd)
 	fs.StringVar(&f.serverKey, "server-key", "", "talk only to a server whose key has this fingerprint (SHA256:…); otherwise known_servers decides, as for join")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
@@ -128,6 +130,9 @@ func (f *ladderAsk) register(fs *pflag.FlagSet, cmd string) {
 func (f *ladderAsk) ask(cmd, addr string, offset, count int, forget bool, stderr io.Writer) (p proto.LadderPage, code int) {
 	if f.wait <= 0 {
 		return p, usageError(stderr, cmd, "--timeout must be positive")
+	}
+	if err := f.id.check(f.fs); err != nil {
+		return p, usageError(stderr, cmd, err.Error())
 	}
 	host, port, err := splitServer(addr)
 	if err != nil {

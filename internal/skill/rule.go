@@ -154,6 +154,36 @@ func (r Rule) Pick(rooms []Room, newcomer float64, rated bool, now time.Time) in
 	return best
 }
 
+// Busy reports whether a server to which arrivals quick matches came in
+// the last MaxWait (the newcomer's not counted) is busy enough, for rooms
+// of seats seats, to seat a newcomer alone: at least twice seats of them,
+// so that one who fits them is likely to come soon. On a quieter server
+// Quiet applies.
+func Busy(arrivals, seats int) bool { return arrivals >= 2*seats }
+
+// Quiet returns the room a quiet server (Busy false) seats a newcomer in,
+// given i, the room a rule picked for them in rooms (-1: a new room): i,
+// unless the newcomer would wait there alone — in a new room, or one with
+// no seat taken, such as a room a server keeps open — while another room
+// has a seat taken and one free; then the fullest such room, the first
+// on a tie, so that two players never wait apart for nobody. It panics if
+// i is not -1 or an index of rooms; it allocates nothing.
+func Quiet(rooms []Room, i int) int {
+	if i >= 0 && rooms[i].Taken > 0 {
+		return i
+	}
+	best := -1
+	for j := range rooms {
+		if c := &rooms[j]; c.Free > 0 && c.Taken > 0 && (best < 0 || c.Taken > rooms[best].Taken) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return i
+	}
+	return best
+}
+
 // Fullest returns the index in rooms of the room a quick match seats a
 // newcomer in without regard to rating, as netcode's quick match does: the
 // room with a free seat that has the most seats taken, the first of those

@@ -112,3 +112,39 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+// TestQuiet: a quiet server seats a newcomer whom a rule would seat alone
+// with whoever waits, the fullest room with a player and a seat; a room of
+// the rule's with a player in it stands.
+func TestQuiet(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		rooms []skill.Room
+		i     int
+		want  int
+	}{
+		{"no rooms: open one", nil, -1, -1},
+		{"a new room, none waits: open one", []skill.Room{{Free: 0, Taken: 2}}, -1, -1},
+		{"a new room, one waits: there", []skill.Room{{Free: 0, Taken: 2}, {Free: 1, Taken: 1, Ratings: []float64{1145}, Ranked: true}}, -1, 1},
+		{"an empty room, one waits: there", []skill.Room{{Free: 1, Taken: 1, Ratings: []float64{1145}, Ranked: true}, {Free: 2, Ranked: true}}, 1, 0},
+		{"an empty ranked room, one waits in a casual one: there", []skill.Room{{Free: 2, Ranked: true}, {Free: 1, Taken: 1}}, 0, 1},
+		{"the fullest of those who wait", []skill.Room{{Free: 3, Taken: 1}, {Free: 4}, {Free: 1, Taken: 3}, {Free: 1, Taken: 3}}, 1, 2},
+		{"empty rooms only: the rule's", []skill.Room{{Free: 2}, {Free: 2}}, 1, 1},
+		{"the rule's room has a player: it stands", []skill.Room{{Free: 1, Taken: 3}, {Free: 3, Taken: 1}}, 1, 1},
+	} {
+		if got := skill.Quiet(tc.rooms, tc.i); got != tc.want {
+			t.Errorf("%s: Quiet(%d) = %d, want %d", tc.name, tc.i, got, tc.want)
+		}
+	}
+}
+
+func TestBusy(t *testing.T) {
+	for _, tc := range []struct {
+		arrivals, seats int
+		want            bool
+	}{{0, 2, false}, {3, 2, false}, {4, 2, true}, {7, 4, false}, {8, 4, true}} {
+		if got := skill.Busy(tc.arrivals, tc.seats); got != tc.want {
+			t.Errorf("Busy(%d, %d) = %v, want %v", tc.arrivals, tc.seats, got, tc.want)
+		}
+	}
+}

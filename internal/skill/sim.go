@@ -31,6 +31,16 @@ type SimConfig struct {
 	// Pick seats a player: the rule under test, as Rule.Pick (nil: the
 	// fullest room, Fullest).
 	Pick func(rooms []Room, newcomer float64, rated bool, now time.Time) int
+	// Rooms is how many rooms stay open from the start, ranked and empty
+	// until a player comes, as a server's --rooms keeps them: one that
+	// starts its match is replaced by an empty one. Pick sees them as it
+	// sees the rooms it opened.
+	Rooms int
+	// Quiet, if not zero, seats as a server does on a quiet server: a
+	// player arriving when fewer than twice Seats others arrived in the
+	// last Quiet (Busy false) is seated where Quiet says, not where Pick
+	// says. Zero: where Pick says.
+	Quiet time.Duration
 }
 
 // Report is what a simulation measured.
@@ -39,6 +49,12 @@ type Report struct {
 	// players were in them; Waiting how many were still waiting in a room
 	// at the last arrival (their waits are not in the quantiles).
 	Started, Seated, Waiting int
+	// Apart is how many players were seated alone, in a new room or an
+	// empty one, while another room held a waiting player, arriving when
+	// the server was quiet (fewer than twice Seats others in the last
+	// Quiet, or DefaultMaxWait if Quiet is zero): two players waiting
+	// apart on a server where nobody may come to either.
+	Apart int
 	// WaitP50, WaitP95 and WaitMax are quantiles of the seated players'
 	// waits.
 	WaitP50, WaitP95, WaitMax time.Duration
@@ -52,12 +68,14 @@ type Report struct {
 var simEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // simRoom is a room the simulation has open: its players' arrivals, the R
-// of its rated players, its kind and when its first player arrived.
+// of its rated players, its kind, when its first player arrived, and
+// whether it stays open (SimConfig.Rooms).
 type simRoom struct {
 	arrivals []time.Time
 	ratings  []float64
 	ranked   bool
 	since    time.Time
+	stays    bool
 }
 
 // Simulate runs cfg and reports what it measured. It is a pure function
@@ -83,27 +101,51 @@ func Simulate(cfg SimConfig) Report {
 		view    []Room
 		waits   []time.Duration
 		spreads []float64
+		recent  []time.Time // the arrivals of the last quiet span, oldest first
 		rep     Report
 	)
+	for range cfg.Rooms {
+		open = append(open, &simRoom{ranked: true, stays: true})
+	}
+	span := cfg.Quiet
+	if span == 0 {
+		span = DefaultMaxWait
+	}
 	now := simEpoch
 	for range cfg.Tickets {
 		now = now.Add(time.Duration(rng.ExpFloat64() / cfg.Rate * float64(time.Second)))
 		r := min(max(mean+sd*rng.NormFloat64(), mean-3*sd), mean+3*sd)
 		rated := rng.Float64() >= cfg.Guests
+		for len(recent) > 0 && now.Sub(recent[0]) > span {
+			recent = recent[1:]
+		}
+		busy := Busy(len(recent), cfg.Seats)
+		recent = append(recent, now)
 		view = view[:0]
+		waiting := false
 		for _, o := range open {
 			view = append(view, Room{Free: cfg.Seats - len(o.arrivals), Taken: len(o.arrivals),
 				Ratings: o.ratings, Ranked: o.ranked, Since: o.since})
+			waiting = waiting || len(o.arrivals) > 0
 		}
 		i := pick(view, r, rated, now)
-		switch {
-		case i < 0:
-			open = append(open, &simRoom{ranked: rated, since: now})
-			i = len(open) - 1
-		case i >= len(open):
+		if i >= len(open) {
 			panic(fmt.Sprintf("skill: Simulate: Pick chose room %d of %d", i, len(open)))
 		}
+		if cfg.Quiet != 0 && !busy {
+			i = Quiet(view, i)
+		}
+		if !busy && waiting && (i < 0 || len(open[i].arrivals) == 0) {
+			rep.Apart++
+		}
+		if i < 0 {
+			open = append(open, &simRoom{ranked: rated})
+			i = len(open) - 1
+		}
 		o := open[i]
+		if len(o.arrivals) == 0 {
+			o.since = now
+		}
 		o.arrivals = append(o.arrivals, now)
 		if rated {
 			o.ratings = append(o.ratings, r)
@@ -118,7 +160,11 @@ func Simulate(cfg SimConfig) Report {
 		if len(o.ratings) >= 2 {
 			spreads = append(spreads, slices.Max(o.ratings)-slices.Min(o.ratings))
 		}
-		open = slices.Delete(open, i, i+1)
+		if o.stays {
+			open[i] = &simRoom{ranked: true, stays: true}
+		} else {
+			open = slices.Delete(open, i, i+1)
+		}
 	}
 	for _, o := range open {
 		rep.Waiting += len(o.arrivals)

@@ -168,6 +168,38 @@ func TestSimulationSweep(t *testing.T) {
 	t.Logf("\n%s", tab.String())
 }
 
+// TestSimulationQuietServerSeatsTogether runs a quiet server (a player
+// every 30 s on average, ratings spread wide) that keeps two rooms open,
+// as `serve --rooms 2` does. By Pick alone a newcomer far from the one
+// who waits takes the other open room, and both wait apart for whoever
+// comes next; with the quiet-server rule nobody is seated apart, and
+// every room of 2 starts with the next arrival.
+func TestSimulationQuietServerSeatsTogether(t *testing.T) {
+	for _, seats := range []int{2, 4} {
+		cfg := skill.SimConfig{Seed: 3, Tickets: 500, Rate: 1.0 / 30, Seats: seats, SD: 500, Mean: 1500,
+			Rooms: 2, Pick: skill.DefaultRule.Pick}
+		before := skill.Simulate(cfg)
+		cfg.Quiet = skill.DefaultRule.MaxWait
+		after := skill.Simulate(cfg)
+		t.Logf("%d seats: by Pick alone %d seated apart, wait p95 %.1f s; with the quiet rule %d, wait p95 %.1f s",
+			seats, before.Apart, before.WaitP95.Seconds(), after.Apart, after.WaitP95.Seconds())
+		if before.Apart == 0 {
+			t.Errorf("%d seats: by Pick alone nobody was seated apart: the workload does not show the rule", seats)
+		}
+		if after.Apart != 0 {
+			t.Errorf("%d seats: %d players seated apart on a quiet server, want 0", seats, after.Apart)
+		}
+		for _, rep := range []skill.Report{before, after} {
+			if rep.Seated+rep.Waiting != cfg.Tickets || rep.Seated != rep.Started*seats {
+				t.Errorf("%d seats: %d seated in %d rooms and %d waiting of %d players", seats, rep.Seated, rep.Started, rep.Waiting, cfg.Tickets)
+			}
+		}
+		if seats == 2 && after.Waiting > 1 {
+			t.Errorf("%d players still wait at the end, want at most 1", after.Waiting)
+		}
+	}
+}
+
 // TestSimulateDeterministic runs the same config twice: the same report.
 // Another seed gives another.
 func TestSimulateDeterministic(t *testing.T) {

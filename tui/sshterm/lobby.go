@@ -41,7 +41,7 @@ func (g *Game) playLobby(ctx context.Context, cancel context.CancelCauseFunc, tt
 	}()
 	// A player who signed in without a key is a guest to the server's
 	// ladder (identify is nil), and the leaderboard's card says so.
-	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: g.identify(s) == nil})
+	return tui.Play(ctx, screen, host, opts, tui.LobbyOptions{Options: opts, Name: name, Guest: g.identify(s) == nil, Rename: "ssh NEW@host"})
 }
 
 // SwitchBurst and SwitchEvery bound how often one session may go from
@@ -110,12 +110,16 @@ func (l *switchLimiter) take(now time.Time) (wait time.Duration) {
 type sshHost struct {
 	// ctx is the session's; end ends it, with the cause the player is
 	// told.
-	ctx      context.Context
-	end      context.CancelCauseFunc
-	tty      *ChannelTty
-	g        *Game
-	sess     Session
-	name     string
+	ctx  context.Context
+	end  context.CancelCauseFunc
+	tty  *ChannelTty
+	g    *Game
+	sess Session
+	name string
+	// held: the places taken from now on ask for the name the player's
+	// key holds rather than name, which the server refused as another
+	// player's (KeepHeldName). Only the lobby's goroutine uses it.
+	held     bool
 	lobby    *netcode.Lobby
 	intent   *intent
 	switches *switchLimiter
@@ -147,7 +151,7 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 		return nil, err
 	}
 	h.sess.Enlist(addr)
-	c := netcode.StartClient(netcode.NewClient(h.g.clientConfig(netcode.ClientConfig{Name: h.name, Spectate: req.Spectate,
+	c := netcode.StartClient(netcode.NewClient(h.g.clientConfig(netcode.ClientConfig{Name: h.name, DefaultName: h.held, Spectate: req.Spectate,
 		Room: req, Identify: h.g.identify(h.sess)})), ct)
 	if h.g.onClient != nil {
 		h.g.onClient(c)
@@ -162,6 +166,13 @@ func (h *sshHost) Join(req netcode.RoomRequest) (tui.Seat, error) {
 	return seat, nil
 }
 
+// KeepHeldName makes the places taken from now on ask for the name the
+// player's key holds on the server rather than their login name, which
+// the server refused as another player's (tui.HeldNameHost).
+func (h *sshHost) KeepHeldName() { h.held = true }
+
+var _ tui.HeldNameHost = (*sshHost)(nil)
+
 // LobbyChat takes a place among the lobby's viewers, for its chat, on
 // an in-memory address of the session's own (listed, so its place counts
 // against the SSH client's address), given up when the player leaves the
@@ -170,7 +181,7 @@ func (h *sshHost) LobbyChat() (tui.LobbyChatPlace, error) {
 	mem := h.g.cfg.Net.ListenQueue(clientQueue)
 	addr := mem.LocalAddr()
 	h.sess.Enlist(addr)
-	cfg := h.g.clientConfig(netcode.ClientConfig{Name: h.name, Spectate: true,
+	cfg := h.g.clientConfig(netcode.ClientConfig{Name: h.name, DefaultName: h.held, Spectate: true,
 		Room: netcode.RoomRequest{Kind: netcode.RoomLobby, Spectate: true}, Identify: h.g.identify(h.sess)})
 	cfg.History = 1 // the lobby plays no match: nothing to predict or replay
 	c := netcode.StartClient(netcode.NewClient(cfg), mem)
