@@ -143,7 +143,11 @@ func (m *match) step(now time.Time, clock game.Tick, stateEvery int, seats *seat
 	counts := h.tally()
 	for i := range m.inputs {
 		in, kind := seats.input(i, t, w)
-		m.inputs[i] = in
+		// As Step takes it: a bot (an InputSource) may say a move beyond
+		// ±1 or a button the game does not define, and the delta log and
+		// the recorder must hold what was stepped, in a form the wire
+		// carries (PackInput).
+		m.inputs[i] = in.Clamped()
 		counts.input(kind)
 	}
 	w.Step(m.inputs)
