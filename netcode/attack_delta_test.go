@@ -303,3 +303,188 @@ func TestAttackDeltaWildBot(t *testing.T) {
 		t.Fatalf("only %d deltas of %d States", p.deltas, p.received)
 	}
 }
+
+// TestAttackDeltaWrapStart: the hostile bases again, on a server whose
+// clock wraps past 0xffffffff during the match.
+func TestAttackDeltaWrapStart(t *testing.T) {
+	g := newDeltaRig(t, ServerConfig{Players: 2, StateEvery: 2, StartTick: game.Tick(0xffffffff - 150)})
+	hostile := g.join("hostile")
+	honest := g.join("honest")
+	rng := game.RNG{State: 5}
+	for i := 0; i < 600; i++ {
+		g.tick()
+		now := g.s.clk.now()
+		g.input(honest, honest.have, honest.newest, game.Input{MoveY: 1})
+		bases := []game.Tick{hostile.newest, 0, 0xffffffff, now.Add(-proto.MaxBack), now.Add(-1), game.Tick(rng.Next())}
+		g.input(hostile, true, bases[i%len(bases)], game.Input{MoveX: -1})
+	}
+	g.noFaults()
+	if honest.deltas < 100 || hostile.deltas == 0 {
+		t.Fatalf("deltas: honest %d, hostile %d", honest.deltas, hostile.deltas)
+	}
+}
+
+// TestAttackDeltaClientUnderChaos: honest clients with a short history,
+// behind a network that loses, reorders and duplicates, against a bot:
+// deltas against bases the client forgot are dropped and counted, never
+// taken wrong (no hash mismatch), and deltas keep coming.
+func TestAttackDeltaClientUnderChaos(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 3, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+	bad := transport.Impairment{Latency: 50 * time.Millisecond, Jitter: 40 * time.Millisecond, Loss: 0.1, Reorder: 0.2, Dup: 0.1}
+	var cs []*simClient
+	for i, hist := range []int{24, 4096} {
+		cs = append(cs, n.addClient(ClientConfig{History: hist,
+			LocalInput: func(w *game.World, slot int) game.Input { return scripted(3, slot, w.Tick()) }}, bad, bad, uint64(i+1)))
+	}
+	if !n.runUntil(5*time.Second, n.playing) {
+		t.Fatal("not playing")
+	}
+	n.run(20 * time.Second)
+	for i, c := range cs {
+		m := c.c.Metrics()
+		t.Logf("client %d: full %d delta %d misses %d mismatches %d resyncs %d", i, m.FullStates, m.DeltaStates, m.BaseMisses, m.HashMismatches, m.Resyncs)
+		if m.HashMismatches != 0 {
+			t.Errorf("client %d: %d hash mismatches", i, m.HashMismatches)
+		}
+		if m.DeltaStates < 100 {
+			t.Errorf("client %d: only %d deltas", i, m.DeltaStates)
+		}
+	}
+}
+
+// TestAttackDeltaSpectatorBase: a spectator that names bases in its
+// keep-alives, as its own slot and as a player's, still gets whole
+// States only, and its datagrams change no player's base.
+func TestAttackDeltaSpectatorBase(t *testing.T) {
+	g := newDeltaRig(t, ServerConfig{Players: 2, StateEvery: 2})
+	a := g.join("a")
+	b := g.join("b")
+	g.next++
+	from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 9, 0, 1}), 40000)
+	raw := rawHandshake(t, g.s, g.now, from, 9999)
+	if st, why := raw.request(t, g.s, g.now, proto.Request{Spectate: true}); st == nil {
+		t.Fatalf("spectator refused: %v", why)
+	}
+	sp := &deltaPeer{rawPeer: raw}
+	g.peers = append(g.peers, sp)
+	for i := 0; i < 400; i++ {
+		g.tick()
+		now := g.s.clk.now()
+		g.input(a, a.have, a.newest, game.Input{})
+		g.input(b, b.have, b.newest, game.Input{})
+		// As a spectator, naming the newest State and the tick before.
+		g.input(sp, true, now.Add(-2), game.Input{})
+		// Posing as seat 0 with a base from the spectator's connection.
+		slot := sp.slot
+		sp.slot = a.slot
+		g.input(sp, true, now.Add(-4), game.Input{})
+		sp.slot = slot
+	}
+	g.noFaults()
+	if sp.deltas != 0 || sp.received < 100 {
+		t.Fatalf("spectator: %d deltas of %d States", sp.deltas, sp.received)
+	}
+	if a.deltas < 100 || b.deltas < 100 {
+		t.Fatalf("players' deltas %d %d", a.deltas, b.deltas)
+	}
+}
+
+// TestAttackDeltaClientCraftedStates hands a playing client crafted delta
+// States (as a buggy server would send them, past the sealing): against
+// bases it never held or forgot, Back 120 from far ahead, a slot count
+// not the baseline's, a wrong hash, a base at tick 0 and across the wrap.
+// It must not panic, must take none of them, and must go back to taking
+// the server's deltas.
+func TestAttackDeltaClientCraftedStates(t *testing.T) {
+	n := newSimnet(t, ServerConfig{Players: 2, Bots: 1, NewBot: func(int, uint64) InputSource { return walker{} }})
+	link := transport.Impairment{Latency: 20 * time.Millisecond}
+	sc := n.addClient(ClientConfig{LocalInput: func(w *game.World, slot int) game.Input { return scripted(5, slot, w.Tick()) }}, link, link, 1)
+	if !n.runUntil(5*time.Second, n.playing) {
+		t.Fatal("not playing")
+	}
+	n.run(2 * time.Second)
+	c := sc.c
+	before := c.Metrics()
+	if before.DeltaStates == 0 {
+		t.Fatal("no deltas before")
+	}
+	last, _ := c.tl.auth()
+	seq := uint32(1 << 30)
+	inject := func(tick game.Tick, back uint8, slots uint8, hash uint64, in game.Input) {
+		st := proto.State{Header: proto.Header{Match: c.sess.matchID(), Player: uint8(c.sess.seat()), Seq: seq}}
+		seq++
+		st.Snapshot.Tick, st.Snapshot.Slots, st.Back, st.Hash = tick, slots, back, hash
+		for i := 0; i < int(back); i++ {
+			for s := 0; s < int(slots); s++ {
+				st.Steps[i][s] = in
+			}
+		}
+		b := st.Append(nil)
+		h, err := proto.ParseHeader(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var chk proto.State
+		if err := proto.ParseState(b, &chk); err != nil {
+			t.Fatalf("crafted State does not parse: %v", err)
+		}
+		c.onState(n.now, h, b[proto.HeaderLen:])
+	}
+	base := c.tl.snapshot(last)
+	if base == nil {
+		t.Fatal("no baseline held")
+	}
+	slots := base.Slots
+	inject(last.Add(1), 1, slots, 1, game.Input{MoveX: 1})                 // the right base, a wrong hash
+	inject(last.Add(3), 3, slots, 2, game.Input{})                         // bases forgotten just now
+	inject(last.Add(200), proto.MaxBack, slots, 3, game.Input{})           // far ahead, a base never held
+	inject(last.Add(5), 5, slots+1, 4, game.Input{MoveY: -1})              // slots not the baseline's
+	inject(last.Add(7), 7, 1, 5, game.Input{})                             // one slot
+	inject(game.Tick(3), 3, slots, 6, game.Input{})                        // base 0, a stale tick
+	inject(game.Tick(2), 4, slots, 7, game.Input{})                        // base across the wrap
+	inject(last.Add(proto.MaxBack), proto.MaxBack, slots, 8, game.Input{}) // exactly MaxBack from the base
+	after := c.Metrics()
+	if after.DeltaStates != before.DeltaStates {
+		t.Fatalf("took crafted deltas: %d → %d", before.DeltaStates, after.DeltaStates)
+	}
+	n.run(3 * time.Second)
+	end := c.Metrics()
+	if end.DeltaStates < after.DeltaStates+50 {
+		t.Fatalf("deltas after the crafted ones: %d → %d (full %d)", after.DeltaStates, end.DeltaStates, end.FullStates)
+	}
+	if end.HashMismatches != after.HashMismatches {
+		t.Fatalf("hash mismatches after recovery: %d → %d", after.HashMismatches, end.HashMismatches)
+	}
+	if c.Status() != StatusPlaying {
+		t.Fatalf("status %v", c.Status())
+	}
+}
+
+// TestAttackDeltaNotShorterIsWhole: PROTOCOL.md §5.7 says a server sends
+// the delta only when it is shorter than the whole State; at the same
+// length the whole State, which needs no baseline, goes.
+func TestAttackDeltaNotShorterIsWhole(t *testing.T) {
+	var d deltaLog
+	d.reset(0)
+	for tk := game.Tick(0); tk < 41; tk++ {
+		d.stepped(tk, []game.Input{{Tick: tk, MoveX: int8(tk % 2)}, {Tick: tk}})
+	}
+	var st proto.State
+	st.Snapshot.Tick, st.Snapshot.Slots = 41, 2
+	st.Snapshot.Tanks[0].Seated, st.Snapshot.Tanks[1].Seated = true, true
+	// Base 8: slot 0 alternates over 33 ticks (32 runs of 2 bytes and a
+	// last of 1), slot 1 holds (1 byte): 49 + 66 = 115 bytes, as the whole
+	// State's 75 + 2 × 12 + 2 × 8.
+	isDelta := d.delta(&st, 8, true)
+	st.Back = 33
+	if st.Len() != st.FullLen() {
+		t.Fatalf("the case is not one of equal lengths: delta %d, whole %d", st.Len(), st.FullLen())
+	}
+	if isDelta {
+		t.Fatalf("a delta of %d bytes sent in place of a whole State of %d", st.Len(), st.FullLen())
+	}
+	// One tick less back is shorter: a delta.
+	if !d.delta(&st, 9, true) || st.Len() >= st.FullLen() {
+		t.Fatalf("a shorter delta not sent (back %d, %d against %d bytes)", st.Back, st.Len(), st.FullLen())
+	}
+}

@@ -62,8 +62,8 @@ func (d *deltaLog) delta(st *proto.State, base game.Tick, hasBase bool) bool {
 		st.Steps[d.filled] = *row
 	}
 	st.Back = uint8(back)
-	if st.Len() > st.FullLen() {
-		st.Back = 0
+	if st.Len() >= st.FullLen() {
+		st.Back = 0 // not shorter: the whole State, which needs no baseline
 	}
 	return st.Back > 0
 }
