@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"ttytanks/internal/cputime"
-	"ttytanks/internal/statsfile"
 )
 
 // RunSSH runs a load test of SSH players against the serve --ssh address
@@ -29,6 +28,10 @@ func RunSSH(ctx context.Context, addr string, cfg *Config, w, h int) (*SSHReport
 	cpu0, _ := cputime.Process()
 	runCtx, cancel := context.WithDeadline(ctx, began.Add(cfg.Duration))
 	defer cancel()
+	var server *serverLoad
+	if cfg.ServerStats != "" {
+		server = watchServerLoad(ctx, cfg.ServerStats, began, cfg.Duration)
+	}
 	clients := make([]*sshLoadClient, cfg.Clients)
 	var wg sync.WaitGroup
 	every := time.Duration(float64(time.Second) / cfg.Ramp)
@@ -61,8 +64,8 @@ func RunSSH(ctx context.Context, addr string, cfg *Config, w, h int) (*SSHReport
 	cpu1, _ := cputime.Process()
 	rep := collectSSH(clients, addr, w, h, wall)
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
-	if cfg.ServerStats != "" {
-		s, err := statsfile.ReadLoad(cfg.ServerStats, began)
+	if server != nil {
+		s, err := server.wait()
 		if err != nil {
 			rep.ServerStatsErr = err.Error()
 		} else {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"ttytanks/internal/cputime"
-	"ttytanks/internal/statsfile"
 )
 
 // Run runs a load test of UDP protocol clients against target: it
@@ -40,6 +39,10 @@ func Run(ctx context.Context, target netip.AddrPort, cfg *Config) (*Report, erro
 	}
 	stopHalting := context.AfterFunc(ctx, haltAll)
 	defer stopHalting()
+	var server *serverLoad
+	if cfg.ServerStats != "" {
+		server = watchServerLoad(ctx, cfg.ServerStats, began, cfg.Duration)
+	}
 	var wg sync.WaitGroup
 	for _, s := range shards {
 		wg.Go(func() {
@@ -68,8 +71,8 @@ func Run(ctx context.Context, target netip.AddrPort, cfg *Config) (*Report, erro
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
 	rep.LoadCores = cores
 	rep.judgeLoad()
-	if cfg.ServerStats != "" {
-		s, err := statsfile.ReadLoad(cfg.ServerStats, began)
+	if server != nil {
+		s, err := server.wait()
 		if err != nil {
 			rep.ServerStatsErr = err.Error()
 		}
