@@ -76,14 +76,20 @@ func (b *mmsgBufs) loadRecv(ms []Message) int {
 // recvmmsg makes one non-blocking recvmmsg call on fd into the loaded
 // headers and notes its result in got and errno; false when nothing is
 // waiting (EAGAIN).
-func (b *mmsgBufs) recvmmsg(fd uintptr) bool {
+func (b *mmsgBufs) recvmmsg(fd uintptr) bool { return b.call(unix.SYS_RECVMMSG, fd) }
+
+// call makes one non-blocking call of trap (SYS_RECVMMSG or
+// SYS_SENDMMSG) on fd with the loaded headers, again if interrupted, and
+// notes its result in got and errno; false on EAGAIN (nothing waiting,
+// or the socket's buffer full).
+func (b *mmsgBufs) call(trap, fd uintptr) bool {
 	for {
 		var r uintptr
 		var e syscall.Errno
 		if b.raw {
-			r, _, e = unix.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+			r, _, e = unix.RawSyscall6(trap, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
 		} else {
-			r, _, e = unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
+			r, _, e = unix.Syscall6(trap, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
 		}
 		switch e {
 		case unix.EINTR:
@@ -146,28 +152,7 @@ func (b *mmsgBufs) loadSend(v6 bool, peer netip.AddrPort, ds []Datagram) int {
 // sendmmsg makes one non-blocking sendmmsg call on fd of the loaded
 // headers and notes its result in got and errno; false when the socket's
 // buffer is full (EAGAIN).
-func (b *mmsgBufs) sendmmsg(fd uintptr) bool {
-	for {
-		var r uintptr
-		var e syscall.Errno
-		if b.raw {
-			r, _, e = unix.RawSyscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
-		} else {
-			r, _, e = unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.hs[0])), uintptr(b.n), unix.MSG_DONTWAIT, 0, 0)
-		}
-		switch e {
-		case unix.EINTR:
-			continue
-		case unix.EAGAIN:
-			return false
-		}
-		b.got, b.errno = int(r), e
-		if e != 0 {
-			b.got = 0
-		}
-		return true
-	}
-}
+func (b *mmsgBufs) sendmmsg(fd uintptr) bool { return b.call(unix.SYS_SENDMMSG, fd) }
 
 // sendAll sends every datagram of ds in order, through call, which makes
 // one send call of the loaded headers (or returns the error of a closed
