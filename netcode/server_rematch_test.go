@@ -59,6 +59,20 @@ func TestRematchInTheSameRoom(t *testing.T) {
 	if w := r.match.current(); w == nil || w.State().Round.Number != 1 || w.State().Tanks[0].Score+w.State().Tanks[1].Score != 0 {
 		t.Errorf("the rematch does not start from round 1 at 0-0")
 	}
+	// The first match's id still routes to the room (a delayed spectator
+	// may show it), but an Input of it, from the player's own place, is
+	// dropped: not taken as this match's input, nor as a sign of life.
+	slot := p.c.Slot()
+	st := r.seats.at(slot)
+	clock := r.h.clock().now()
+	old := proto.Input{Header: proto.Header{Type: proto.TypeInput, Seq: 1 << 30, Match: first, Player: uint8(slot)},
+		N: 1, HasBase: true, Base: clock.Add(-2)}
+	old.Inputs[0] = game.Input{Tick: clock.Add(2), MoveX: 1}
+	before := n.server.Stats().Drops[DropWrongMatch]
+	r.input(n.now, st.addr, st.conn, &old)
+	if got := n.server.Stats().Drops[DropWrongMatch] - before; got != 1 || st.in.seen(old.Seq) {
+		t.Errorf("an Input of the match before the rematch: %d dropped as of the wrong match, seen %v; want 1, false", got, st.in.seen(old.Seq))
+	}
 }
 
 // TestNoVoteBackToLobby: a player who does not vote for the rematch is

@@ -351,6 +351,12 @@ func (r *room) input(now time.Time, from netip.AddrPort, conn uint32, in *proto.
 	}
 	st := r.seats.at(int(in.Player))
 	switch {
+	case in.Match != r.match.matchID():
+		// The match before a rematch still routes here (for delayed
+		// spectators and late Leaves), but its inputs are of no use to
+		// this one: its ticks, its seat, its base are another match's.
+		r.h.drop(DropWrongMatch)
+		return
 	case st.addr != from:
 		r.h.drop(DropWrongAddr)
 		return
