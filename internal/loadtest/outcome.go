@@ -9,13 +9,14 @@ import (
 )
 
 // retryable reports whether a session that ended with err should be
-// tried again: refusals an admission limit gives, and silence (a shed
-// handshake is not answered).
+// tried again: refusals an admission limit gives (a busy server opens
+// rooms again once its tick is back under half its budget), and silence
+// (a shed handshake is not answered).
 func retryable(err error) bool {
 	var refused *netcode.RefusedError
 	if errors.As(err, &refused) {
 		switch refused.Reason {
-		case proto.RejectFull, proto.RejectRoomFull, proto.RejectSlowDown, proto.RejectAddrLimit, proto.RejectBadCookie:
+		case proto.RejectFull, proto.RejectRoomFull, proto.RejectSlowDown, proto.RejectAddrLimit, proto.RejectBadCookie, proto.RejectBusy:
 			return true
 		}
 		return false
