@@ -14,10 +14,12 @@ import (
 // Report is what a load test of UDP clients (Run) reports, as a table
 // and as JSON.
 type Report struct {
-	Server          string         `json:"server"`
-	Clients         int            `json:"clients"`
-	Predict         bool           `json:"predict"`
-	DurationS       float64        `json:"duration_s"`
+	Server    string  `json:"server"`
+	Clients   int     `json:"clients"`
+	Predict   bool    `json:"predict"`
+	DurationS float64 `json:"duration_s"`
+	// RampS is how long the clients took to start (clients / ramp).
+	RampS           float64        `json:"ramp_s"`
 	Connected       int            `json:"connected"`
 	PlayingAtEnd    int            `json:"playing_at_end"`
 	Retries         int            `json:"retries"`
@@ -133,6 +135,7 @@ func (r *Report) Print(w io.Writer) {
 		row("server CPU", "%.1f%% of a core for %d players in %d rooms%s", 100*s.CPUPerS, s.Players, s.Rooms, perPlayer)
 		row("server tick", "p50 %.0f µs, p99 %.0f µs (%.1f%% of the 16.7 ms tick)", s.TickP50us, s.TickP99us, s.TickP99us/166.67)
 		row("server datagrams", "%.0f/s in, %.0f/s out", s.DatagramsInPerS, s.DatagramsOutPerS)
+		row("server window", "%s", serverWindow(s, r.DurationS, r.RampS))
 	}
 }
 
@@ -171,6 +174,8 @@ type SSHReport struct {
 	LoadCPUPerS   float64         `json:"loadgen_cpu_per_s"`
 	ServerLoad    *statsfile.Load `json:"server_load,omitempty"`
 	ServerPerSess float64         `json:"server_cpu_per_session,omitempty"`
+	// RampS is how long the sessions took to start (sessions / ramp).
+	RampS float64 `json:"ramp_s"`
 	// ServerStatsErr is why --server-stats gave no figures.
 	ServerStatsErr string `json:"server_stats_error,omitempty"`
 }
@@ -187,7 +192,21 @@ func (r *SSHReport) Print(w io.Writer) {
 	if s := r.ServerLoad; s != nil {
 		row("server CPU", "%.1f%% of a core: %.2f%% per session in a game", 100*s.CPUPerS, 100*r.ServerPerSess)
 		row("server tick", "p50 %.0f µs, p99 %.0f µs (%.1f%% of the 16.7 ms tick)", s.TickP50us, s.TickP99us, s.TickP99us/166.67)
+		row("server window", "%s", serverWindow(s, r.DurationS, r.RampS))
 	}
+}
+
+// serverWindow says what span the server's figures cover: its stats
+// file rates the last seconds before it was read (up to 10 s), which in
+// a short run, or one whose ramp took most of it, reach back before the
+// clients had all started.
+func serverWindow(s *statsfile.Load, durationS, rampS float64) string {
+	steady := durationS - rampS
+	if s.WindowS > steady+0.5 {
+		return fmt.Sprintf("its last %.1f s, MORE THAN THE %.1f s AFTER THE RAMP: the figures include the ramp or the time before the run; run longer for the steady state",
+			s.WindowS, max(steady, 0))
+	}
+	return fmt.Sprintf("its last %.1f s, all after the ramp", s.WindowS)
 }
 
 // quantile returns the q-quantile of xs (0 when empty), sorting xs.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"ttytanks/internal/statsfile"
 )
 
 // A report says the load generator was the bound when its CPU was over
@@ -36,6 +38,26 @@ func TestReportSaysWhenTheGeneratorIsTheBound(t *testing.T) {
 		notBound := strings.Contains(out.String(), "bound by") && strings.Contains(out.String(), "not the load generator: ")
 		if bound != c.bound || notBound == c.bound {
 			t.Errorf("CPU %.2f of %d cores, p99 %.1f ms late: the table says\n%s", c.cpu, c.cores, c.late, out.String())
+		}
+	}
+}
+
+// The report says what span the server's figures cover, and says it
+// loudly when that span reaches back before the ramp had ended.
+func TestReportSaysTheServerWindow(t *testing.T) {
+	for _, c := range []struct {
+		window, duration, ramp float64
+		want                   string
+	}{
+		{10, 40, 4, "its last 10.0 s, all after the ramp"},
+		{10, 10, 2, "its last 10.0 s, MORE THAN THE 8.0 s AFTER THE RAMP"},
+		{20.5, 10, 0.5, "its last 20.5 s, MORE THAN THE 9.5 s AFTER THE RAMP"},
+	} {
+		r := &Report{DurationS: c.duration, RampS: c.ramp, ServerLoad: &statsfile.Load{WindowS: c.window, CPUPerS: 0.1, Players: 4}}
+		var b bytes.Buffer
+		r.Print(&b)
+		if !strings.Contains(b.String(), "server window          "+c.want) {
+			t.Errorf("window %.1f s of a %.1f s run with a %.1f s ramp:\n%s\nwant %q", c.window, c.duration, c.ramp, b.String(), c.want)
 		}
 	}
 }

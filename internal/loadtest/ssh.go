@@ -64,6 +64,7 @@ func RunSSH(ctx context.Context, addr string, cfg *Config, w, h int) (*SSHReport
 	cpu1, _ := cputime.Process()
 	rep := collectSSH(clients, addr, w, h, wall)
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
+	rep.RampS = min(float64(cfg.Clients)/cfg.Ramp, cfg.Duration.Seconds())
 	if server != nil {
 		s, err := server.wait()
 		if err != nil {

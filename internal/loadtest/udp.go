@@ -69,6 +69,7 @@ func Run(ctx context.Context, target netip.AddrPort, cfg *Config) (*Report, erro
 	}
 	rep := collect(shards, cfg, target, wall)
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
+	rep.RampS = min(float64(cfg.Clients)/cfg.Ramp, cfg.Duration.Seconds())
 	rep.LoadCores = cores
 	rep.judgeLoad()
 	if server != nil {
