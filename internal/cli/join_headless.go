@@ -86,6 +86,12 @@ type headlessWatch struct {
 	over       bool          // the match in view is over
 	seen       []string      // the names seen seated
 	v          netcode.View  // the newest view
+	// played is the newest view while playing, and playedOver whether
+	// its match was over then: a session that ends back in a waiting
+	// room (its opponents gone) reports the figures of its play, not a
+	// waiting room's zeros.
+	played     netcode.View
+	playedOver bool
 	// notices receives each new View.Notice (a seat lost to a freeze
 	// of this computer, a new one taken), as it comes.
 	notices io.Writer
@@ -141,6 +147,7 @@ func (h *headlessWatch) observe() (started bool) {
 	if v.Status != netcode.StatusPlaying {
 		return false
 	}
+	h.played, h.playedOver = *v, h.over
 	for _, n := range v.Names {
 		if n != "" && !slices.Contains(h.seen, n) {
 			h.seen = append(h.seen, n)
@@ -156,25 +163,31 @@ func (h *headlessWatch) observe() (started bool) {
 
 // stats is the report of what was seen, as of the newest view.
 func (h *headlessWatch) stats() headlessStats {
-	v := &h.v
+	// The figures of play are the newest playing view's, the status and
+	// message the newest view's.
+	now := &h.v
+	v, over := now, h.over
+	if now.Status != netcode.StatusPlaying && !h.start.IsZero() {
+		v, over = &h.played, h.playedOver
+	}
 	m := v.Metrics
 	secs := time.Since(h.start).Seconds()
 	if h.start.IsZero() {
 		secs = 0
 	}
 	results := &h.results
-	out := headlessStats{Status: v.Status.String(), Message: v.Message, Slot: v.Slot, Seconds: secs,
+	out := headlessStats{Status: now.Status.String(), Message: now.Message, Slot: v.Slot, Seconds: secs,
 		Rollbacks: m.Rollbacks, ReplayMaxTicks: m.ReplayMax, ReplayP99Micros: float64(m.ReplayCostP99) / 1e3,
 		RTTMillis: float64(m.RTT) / 1e6, LossUp: m.LossUp, LossDown: m.LossDown, HashMismatches: m.HashMismatches,
 		InputLead: m.InputLead, MarginP5Millis: float64(m.ArrivalMarginP5) / 1e6, MarginP50Millis: float64(m.ArrivalMarginP50) / 1e6,
 		StateDelay: m.StateDelay, GuessedTicks: m.Guessed, Redundancy: m.Redundancy,
 		Resyncs: m.Resyncs, FullStates: m.FullStates, DeltaStates: m.DeltaStates, BaseMisses: m.BaseMisses, Dropped: m.Dropped, FinalTick: uint32(v.World.Tick), FinalHash: fmt.Sprintf("%016x", game.Hash(&v.World)),
-		Room: v.Room, Players: append([]string{}, h.seen...), Server: v.Server.String(), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
+		Room: v.Room, Players: append([]string{}, h.seen...), Server: now.Server.String(), MatchesEnded: results.MatchesEnded, Rematches: results.Rematches,
 		Winner: results.Winner, Results: results.Results}
 	// Rounds finished in every match played, the one in view included
 	// unless it is the last one seen to its end.
 	out.RoundsPlayed, out.RoundsWithKill = results.endedRounds, results.endedKills
-	if !h.over {
+	if !over {
 		played, kills := roundsOf(v)
 		out.RoundsPlayed += played
 		out.RoundsWithKill += kills

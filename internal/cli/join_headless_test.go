@@ -5,6 +5,9 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"ttytanks/game"
+	"ttytanks/netcode"
 )
 
 // TestHeadlessSaysWhyNoMatchStarted: a headless run that saw no match
@@ -32,5 +35,27 @@ func TestHeadlessSaysWhyNoMatchStarted(t *testing.T) {
 		if got := noStartMessage(tc.ctx, tc.end, tc.need, 2*time.Second); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestHeadlessReportsItsPlay: a session that ends back in a waiting room
+// (its opponent gone) reports the figures of its play, the newest view's
+// status, and the rounds of the match it played once.
+func TestHeadlessReportsItsPlay(t *testing.T) {
+	var h headlessWatch
+	h.v.Status = netcode.StatusPlaying
+	h.v.Room = "a"
+	h.v.Names[0], h.v.Names[1] = "erin", "bob"
+	h.v.World.Tick, h.v.World.Slots = 1000, 2
+	h.v.World.Round.Number, h.v.World.Round.Phase = 3, game.PhasePlaying
+	h.v.World.Tanks[0].Score = 2
+	h.v.Metrics.InputLead, h.v.Metrics.StateDelay, h.v.Metrics.ArrivalMarginP50 = 5, 4, 12*time.Millisecond
+	h.observe()
+	h.v = netcode.View{Status: netcode.StatusWaiting, Room: "a"} // the opponent left: a waiting room, zeros
+	h.observe()
+	got := h.stats()
+	if got.Status != netcode.StatusWaiting.String() || got.InputLead != 5 || got.StateDelay != 4 || got.MarginP50Millis != 12 ||
+		got.FinalTick != 1000 || len(got.Scores) != 2 || got.Scores[0] != 2 || got.RoundsPlayed != 2 || got.RoundsWithKill != 2 {
+		t.Errorf("after play, back in a waiting room: %+v", got)
 	}
 }
