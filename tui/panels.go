@@ -318,8 +318,9 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		if change := ratingChange(v, v.Slot, t.g); change != t.g.dash {
 			outcome = "they forfeit: you win, rated " + change
 		}
-		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + outcome + keys}, func() string {
-			return buildPanel(t, maxW, "THE OTHERS LEFT", t.value.Render(outcome),
+		title := othersLeft(v)
+		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + title + "\x00" + outcome + keys}, func() string {
+			return buildPanel(t, maxW, title, t.value.Render(outcome),
 				t.label.Render("whoever joins next starts a new match"), t.label.Render(keys))
 		})
 	}
@@ -327,6 +328,15 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		return buildPanel(t, maxW, "WAITING FOR AN OPPONENT", t.value.Render("nobody else is left: the match waits for someone to join"),
 			t.label.Render("your round wins are kept ("+strconv.Itoa(score)+")"), t.label.Render(keys))
 	})
+}
+
+// othersLeft names who left a match settled by forfeit: "YOUR OPPONENT
+// LEFT" in a duel (two seats), else "THE OTHERS LEFT".
+func othersLeft(v *netcode.View) string {
+	if v.World.Slots == 2 {
+		return "YOUR OPPONENT LEFT"
+	}
+	return "THE OTHERS LEFT"
 }
 
 // settledByForfeit reports whether the match v waits in was recorded
