@@ -12,25 +12,58 @@ import (
 	"ttytanks/netcode"
 )
 
-// tooSmallText is the message shown on a w×h terminal smaller than the
-// needW×needH a screen needs.
-func tooSmallText(w, h, needW, needH int) string {
-	return "terminal too small (need " + strconv.Itoa(needW) + "x" + strconv.Itoa(needH) +
-		", have " + strconv.Itoa(w) + "x" + strconv.Itoa(h) + ")"
+// tooSmallPhrases are the message shown on a w×h terminal smaller than
+// the needW×needH its screen needs, in the parts a narrow screen puts on
+// lines of their own rather than break one: "terminal too small (need
+// 50x22, have 40x15)" joined.
+func tooSmallPhrases(w, h, needW, needH int) []string {
+	return []string{"terminal too small", "(need " + strconv.Itoa(needW) + "x" + strconv.Itoa(needH) +
+		", have " + strconv.Itoa(w) + "x" + strconv.Itoa(h) + ")"}
 }
 
 // drawTooSmall draws only the "terminal too small" message for a w×h screen
-// that needs needW×needH, word-wrapped to the screen and centred on it.
+// that needs needW×needH, centred on it: on one line where it fits, else
+// broken between its phrases (and within one only when it alone is wider
+// than the screen).
 func (r *Renderer) drawTooSmall(w, h, needW, needH int) {
-	text := tooSmallText(w, h, needW, needH)
+	phrases := tooSmallPhrases(w, h, needW, needH)
 	if r.hud.Paused {
-		text = "paused. " + text
+		phrases = append([]string{"paused."}, phrases...)
 	}
-	lines := wrapWords(text, w)
+	lines := wrapPhrases(phrases, w)
 	y := max((h-len(lines))/2, 0)
 	for i, line := range lines {
 		r.putCentred(rect{0, 0, w, h}, y+i, line, r.t.title)
 	}
+}
+
+// wrapPhrases joins phrases with spaces into lines at most w cells wide,
+// breaking only between phrases, except that a phrase wider than w is
+// word-wrapped (wrapWords) on lines of its own.
+func wrapPhrases(phrases []string, w int) []string {
+	var lines []string
+	line := ""
+	for _, p := range phrases {
+		switch {
+		case line == "" && textWidth(p) <= w:
+			line = p
+		case line != "" && textWidth(line)+1+textWidth(p) <= w:
+			line += " " + p
+		case textWidth(p) <= w:
+			lines = append(lines, line)
+			line = p
+		default:
+			if line != "" {
+				lines = append(lines, line)
+			}
+			lines = append(lines, wrapWords(p, w)...)
+			line = ""
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // wrapWords breaks s at spaces into lines at most w cells wide (a longer
