@@ -219,8 +219,9 @@ func (l *linkStats) noteReceived(sent uint32, received uint16) {
 // Metrics call it measured. A window of n datagrams reads in steps of 1/n,
 // so the first window, of 60, turns any burst at the start of a link into
 // a large figure: 16 datagrams, a quarter second of inputs at 60 Hz, read
-// 27% (what players saw on a clean link). Over 300 datagrams (5 s of
-// inputs at 60 Hz) one datagram is 0.3%, the same burst 5%, and the
+// 27% (what players saw on a clean link). Over 300 datagrams (about 10 s
+// of inputs or States at 30 Hz on a clean link, 5 s of inputs at 60 Hz
+// under loss) one datagram is 0.3%, the same burst 5%, and the
 // binomial spread of a true 2% loss is ±0.8%, below the figure it
 // qualifies.
 const LossMinSamples = 300

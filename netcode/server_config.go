@@ -25,8 +25,8 @@ type ServerConfig struct {
 	NewBot func(slot int, seed uint64) InputSource
 	// MazeW, MazeH is the maze size (0: the default).
 	MazeW, MazeH int
-	// StateEvery sends a State every so many ticks (default 2) and an Ack
-	// on the others.
+	// StateEvery sends a State every so many ticks (default 2) and,
+	// between States, an Ack every second tick (none at the default).
 	StateEvery int
 	// Rounds is the match's win condition: the first to win that many
 	// rounds wins it (0: rounds go on).

@@ -132,9 +132,9 @@ func titleText(v *netcode.View, g *glyphs, goal bool) (string, bool) {
 	case game.PhaseWaiting:
 		if settledByForfeit(v) {
 			if ratingChange(v, v.Slot, g) == g.dash {
-				return "THE OTHERS LEFT " + g.dash + " the match is yours, unrated", true
+				return othersLeft(v) + " " + g.dash + " the match is yours, unrated", true
 			}
-			return "THE OTHERS LEFT " + g.dash + " the match is rated as yours", true
+			return othersLeft(v) + " " + g.dash + " the match is rated as yours", true
 		}
 		return "WAITING FOR AN OPPONENT " + g.dash + " the score is kept", true
 	}

@@ -30,11 +30,11 @@ var helpFigures = []helpEntry{
 	{"input lead", "ticks we run ahead of the server"},
 	{"arrival margin", "how early our inputs reach the server"},
 	{"loss up/down", "packets lost each way"},
-	{"state delay", "ticks since the newest server State"},
+	{"state delay", "our tick minus the newest State's tick"},
 	{"bandwidth", "KB/s sent and received"},
 	{"rollbacks", "States that corrected our own tank"},
 	{"replay ticks / cost", "ticks re-simulated per State, and the time"},
-	{"hash mismatches", "ticks our world disagreed with the server's"},
+	{"hash mismatches", "States whose snapshot failed the server's hash"},
 	{"resyncs", "full resynchronisations"},
 }
 

@@ -12,25 +12,58 @@ import (
 	"ttytanks/netcode"
 )
 
-// tooSmallText is the message shown on a w×h terminal smaller than the
-// needW×needH a screen needs.
-func tooSmallText(w, h, needW, needH int) string {
-	return "terminal too small (need " + strconv.Itoa(needW) + "x" + strconv.Itoa(needH) +
-		", have " + strconv.Itoa(w) + "x" + strconv.Itoa(h) + ")"
+// tooSmallPhrases are the message shown on a w×h terminal smaller than
+// the needW×needH its screen needs, in the parts a narrow screen puts on
+// lines of their own rather than break one: "terminal too small (need
+// 50x22, have 40x15)" joined.
+func tooSmallPhrases(w, h, needW, needH int) []string {
+	return []string{"terminal too small", "(need " + strconv.Itoa(needW) + "x" + strconv.Itoa(needH) +
+		", have " + strconv.Itoa(w) + "x" + strconv.Itoa(h) + ")"}
 }
 
 // drawTooSmall draws only the "terminal too small" message for a w×h screen
-// that needs needW×needH, word-wrapped to the screen and centred on it.
+// that needs needW×needH, centred on it: on one line where it fits, else
+// broken between its phrases (and within one only when it alone is wider
+// than the screen).
 func (r *Renderer) drawTooSmall(w, h, needW, needH int) {
-	text := tooSmallText(w, h, needW, needH)
+	phrases := tooSmallPhrases(w, h, needW, needH)
 	if r.hud.Paused {
-		text = "paused. " + text
+		phrases = append([]string{"paused."}, phrases...)
 	}
-	lines := wrapWords(text, w)
+	lines := wrapPhrases(phrases, w)
 	y := max((h-len(lines))/2, 0)
 	for i, line := range lines {
 		r.putCentred(rect{0, 0, w, h}, y+i, line, r.t.title)
 	}
+}
+
+// wrapPhrases joins phrases with spaces into lines at most w cells wide,
+// breaking only between phrases, except that a phrase wider than w is
+// word-wrapped (wrapWords) on lines of its own.
+func wrapPhrases(phrases []string, w int) []string {
+	var lines []string
+	line := ""
+	for _, p := range phrases {
+		switch {
+		case line == "" && textWidth(p) <= w:
+			line = p
+		case line != "" && textWidth(line)+1+textWidth(p) <= w:
+			line += " " + p
+		case textWidth(p) <= w:
+			lines = append(lines, line)
+			line = p
+		default:
+			if line != "" {
+				lines = append(lines, line)
+			}
+			lines = append(lines, wrapWords(p, w)...)
+			line = ""
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // wrapWords breaks s at spaces into lines at most w cells wide (a longer
@@ -318,8 +351,9 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		if change := ratingChange(v, v.Slot, t.g); change != t.g.dash {
 			outcome = "they forfeit: you win, rated " + change
 		}
-		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + outcome + keys}, func() string {
-			return buildPanel(t, maxW, "THE OTHERS LEFT", t.value.Render(outcome),
+		title := othersLeft(v)
+		return panels.get(panelKey{t: t, maxW: maxW, text: "settled\x00" + title + "\x00" + outcome + keys}, func() string {
+			return buildPanel(t, maxW, title, t.value.Render(outcome),
 				t.label.Render("whoever joins next starts a new match"), t.label.Render(keys))
 		})
 	}
@@ -327,6 +361,15 @@ func waitingPanel(t *theme, maxW int, v *netcode.View, lobby bool) string {
 		return buildPanel(t, maxW, "WAITING FOR AN OPPONENT", t.value.Render("nobody else is left: the match waits for someone to join"),
 			t.label.Render("your round wins are kept ("+strconv.Itoa(score)+")"), t.label.Render(keys))
 	})
+}
+
+// othersLeft names who left a match settled by forfeit: "YOUR OPPONENT
+// LEFT" in a duel (two seats), else "THE OTHERS LEFT".
+func othersLeft(v *netcode.View) string {
+	if v.World.Slots == 2 {
+		return "YOUR OPPONENT LEFT"
+	}
+	return "THE OTHERS LEFT"
 }
 
 // settledByForfeit reports whether the match v waits in was recorded

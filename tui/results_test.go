@@ -201,6 +201,15 @@ func TestWaitingAfterForfeits(t *testing.T) {
 	if strings.Contains(text, "kept") {
 		t.Errorf("a settled match says its score is kept:\n%s", text)
 	}
+	// A duel's one opponent is not "the others".
+	w.Slots = 2
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	text = strings.Join(screenLines(drawTest(t, 80, 24, v, Options{Lobby: true})), "\n")
+	if !strings.Contains(text, "YOUR OPPONENT LEFT") || strings.Contains(text, "OTHERS") {
+		t.Errorf("the settled duel does not say its one opponent left:\n%s", text)
+	}
 }
 
 // TestResultsWinnerMarkIsNotTheRankedMark: the lobby marks a ranked room

@@ -124,6 +124,17 @@ func TestTooSmall(t *testing.T) {
 			t.Errorf("%dx%d: screen reads %q, want only %q", c.w, c.h, got, want)
 		}
 	}
+	// Narrower than the message, it breaks between its phrases, not
+	// inside the parenthesis (40x15, an SSH window, for the default maze).
+	var got []string
+	for _, l := range screenLines(drawTest(t, 40, 15, defaultView(t), Options{})) {
+		if l = strings.TrimSpace(l); l != "" {
+			got = append(got, l)
+		}
+	}
+	if want := []string{"terminal too small", "(need 50x22, have 40x15)"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("40x15 reads %q, want %q", got, want)
+	}
 	// 80×24 itself is big enough, and so is the compact layout's least.
 	for _, sz := range [][2]int{{80, 24}, {26, 8}} {
 		scr := drawTest(t, sz[0], sz[1], testView(t), Options{})

@@ -37,7 +37,9 @@ func (f *sshFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "ssh", "", "also serve the game over SSH on this TCP address, e.g. :2222 (players run: ssh -p 2222 host)")
 	fs.StringVar(&f.hostKey, "key", "", "the server's key file (Ed25519, created on first start): it signs every handshake and is the SSH host key (default $XDG_STATE_HOME/ttytanks/ssh_host_ed25519 or ~/.local/state/ttytanks/ssh_host_ed25519)")
 	fs.StringVar(&f.hostKey, "ssh-host-key", "", "the same as --key")
-	fs.DurationVar(&f.idle, "ssh-idle", sshfront.DefaultIdle, "end an SSH session after this long without a move, a shot or a lobby or results action, waiting in a room included (default: --idle's value)")
+	// Its default, --idle's value, is no constant: the zero value keeps
+	// pflag from printing a second "(default …)".
+	fs.DurationVar(&f.idle, "ssh-idle", 0, "end an SSH session after this long without a move, a shot or a lobby or results action, waiting in a room included (default: --idle's value)")
 	fs.IntVar(&f.max, "ssh-max", sshfront.DefaultMaxSessions, "most concurrent SSH sessions; the next one is told the server is busy")
 	fs.IntVar(&f.fps, "ssh-fps", sshterm.DefaultFPS, "display frames per second of SSH sessions (10-60)")
 	fs.StringVar(&f.authorizedKeys, "ssh-authorized-keys", "", "admit only the public keys in this OpenSSH authorized_keys file (default: anyone, no password)")
@@ -51,10 +53,10 @@ func (f *sshFlags) check(fs *pflag.FlagSet) error {
 			}
 		}
 	}
-	if f.idle <= 0 {
+	f.idleSet = fs.Changed("ssh-idle")
+	if f.idleSet && f.idle <= 0 {
 		return fmt.Errorf("--ssh-idle must be positive")
 	}
-	f.idleSet = fs.Changed("ssh-idle")
 	if f.max < 1 || f.max > 100000 {
 		return fmt.Errorf("--ssh-max must be 1..100000")
 	}

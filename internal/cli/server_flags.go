@@ -50,7 +50,7 @@ func (f *serverFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.startWait, "start-wait", 5*time.Second, "start a room's match this long after two players are in it, without waiting for every seat (0: only when full)")
 	fs.DurationVar(&f.specDelay, "spectator-delay", 2*time.Second, "how far behind the match spectators watch (0-10s)")
 	fs.Var(&f.maze, "maze", mazeUsage)
-	fs.IntVar(&f.stateEvery, "state-every", 2, "send a full State every N ticks (1-60), an Ack on the others")
+	fs.IntVar(&f.stateEvery, "state-every", 2, "send each player a State every N ticks (1-60): a delta against the newest State it holds when that is shorter, else the whole snapshot; between States, an Ack every second tick (none at 2)")
 	fs.StringArrayVar(&f.trust, "trust", nil, "exempt this address range (CIDR, like 192.168.1.0/24) from the per-address limits; its players are rated against each other on the ladder though they share an address; repeatable")
 	fs.IntVar(&f.seatsPerAddr, "seats-per-addr", netcode.DefaultSeatsPerAddr, "most seats (and, apart, spectator places) the players of one IP address (an IPv6 /64) may hold")
 	fs.DurationVar(&f.idle, "idle", netcode.DefaultIdle, "free a seat whose player has not moved, fired or voted for this long, waiting in a room included (0: never; serve --play: never unless given)")
