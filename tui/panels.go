@@ -38,30 +38,12 @@ func (r *Renderer) drawTooSmall(w, h, needW, needH int) {
 }
 
 // wrapPhrases joins phrases with spaces into lines at most w cells wide,
-// breaking only between phrases, except that a phrase wider than w is
-// word-wrapped (wrapWords) on lines of its own.
+// breaking only between phrases (wrapParts), except that a phrase wider
+// than w is word-wrapped (wrapWords) on lines of its own.
 func wrapPhrases(phrases []string, w int) []string {
 	var lines []string
-	line := ""
-	for _, p := range phrases {
-		switch {
-		case line == "" && textWidth(p) <= w:
-			line = p
-		case line != "" && textWidth(line)+1+textWidth(p) <= w:
-			line += " " + p
-		case textWidth(p) <= w:
-			lines = append(lines, line)
-			line = p
-		default:
-			if line != "" {
-				lines = append(lines, line)
-			}
-			lines = append(lines, wrapWords(p, w)...)
-			line = ""
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
+	for _, line := range wrapParts(phrases, " ", 0, w, len(phrases)) {
+		lines = append(lines, wrapWords(line, w)...)
 	}
 	return lines
 }
