@@ -53,3 +53,7 @@ func (c *Config) wrap(t transport.Transport, seed uint64) transport.Transport {
 	}
 	return transport.NewSimTransport(t, c.Sim, c.Sim, seed)
 }
+
+// rampS is how long, in seconds, starting every client takes at c.Ramp
+// a second (at most the run's duration).
+func (c *Config) rampS() float64 { return min(float64(c.Clients)/c.Ramp, c.Duration.Seconds()) }

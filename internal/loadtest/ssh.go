@@ -30,7 +30,9 @@ func RunSSH(ctx context.Context, addr string, cfg *Config, w, h int) (*SSHReport
 	defer cancel()
 	var server *serverLoad
 	if cfg.ServerStats != "" {
-		server = watchServerLoad(ctx, cfg.ServerStats, began, cfg.Duration)
+		readCtx, stopReading := context.WithCancel(ctx) // an early return ends the wait
+		defer stopReading()
+		server = watchServerLoad(readCtx, cfg.ServerStats, began, cfg.Duration)
 	}
 	clients := make([]*sshLoadClient, cfg.Clients)
 	var wg sync.WaitGroup
@@ -64,7 +66,7 @@ func RunSSH(ctx context.Context, addr string, cfg *Config, w, h int) (*SSHReport
 	cpu1, _ := cputime.Process()
 	rep := collectSSH(clients, addr, w, h, wall)
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
-	rep.RampS = min(float64(cfg.Clients)/cfg.Ramp, cfg.Duration.Seconds())
+	rep.RampS = cfg.rampS()
 	if server != nil {
 		s, err := server.wait()
 		if err != nil {

@@ -41,7 +41,9 @@ func Run(ctx context.Context, target netip.AddrPort, cfg *Config) (*Report, erro
 	defer stopHalting()
 	var server *serverLoad
 	if cfg.ServerStats != "" {
-		server = watchServerLoad(ctx, cfg.ServerStats, began, cfg.Duration)
+		readCtx, stopReading := context.WithCancel(ctx) // an early return ends the wait
+		defer stopReading()
+		server = watchServerLoad(readCtx, cfg.ServerStats, began, cfg.Duration)
 	}
 	var wg sync.WaitGroup
 	for _, s := range shards {
@@ -69,7 +71,7 @@ func Run(ctx context.Context, target netip.AddrPort, cfg *Config) (*Report, erro
 	}
 	rep := collect(shards, cfg, target, wall)
 	rep.LoadCPUPerS = float64(cpu1-cpu0) / float64(wall)
-	rep.RampS = min(float64(cfg.Clients)/cfg.Ramp, cfg.Duration.Seconds())
+	rep.RampS = cfg.rampS()
 	rep.LoadCores = cores
 	rep.judgeLoad()
 	if server != nil {
